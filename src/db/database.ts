@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGlitePool } from './pglite-pool.ts';
+import { migrate } from './migrate.ts';
+import type { DB } from './schema.ts';
+
+export type Database = Kysely<DB>;
+
+export type StorageTarget =
+  /** Embedded PGlite; `dataDir` undefined keeps everything in memory. */
+  | { kind: 'pglite'; dataDir: string | undefined }
+  /** A PostgreSQL server; `schema` confines every table to one schema (used by tests). */
+  | { kind: 'postgres'; url: string; schema?: string };
+
+const INT8_OID = 20;
+
+function pglitePool(dataDir: string | undefined): PGlitePool {
+  if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  // int8 arrives as a JS number on both backends, so counts and sums look the same everywhere.
+  const pglite = new PGlite({ dataDir, extensions: { pg_trgm }, parsers: { [INT8_OID]: Number } });
+  return new PGlitePool(pglite);
+}
+
+function postgresPool(url: string, schema: string | undefined): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: schema ? `-c search_path=${schema},public` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not take the process down; the next checkout reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(target: StorageTarget): Promise<Database> {
+  const pool = target.kind === 'pglite' ? pglitePool(target.dataDir) : postgresPool(target.url, target.schema);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,2 @@
+export { openDatabase, type Database, type StorageTarget } from './database.ts';
+export type * from './schema.ts';

@@ -1,0 +1,222 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** A timestamp: read as a Date, written as a Date or ISO string. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** Computed by the database; never written. */
+type Computed<T> = ColumnType<T, never, never>;
+type Json = ColumnType<Record<string, unknown>, string | undefined, string>;
+type TextArray = ColumnType<string[], string[] | undefined, string[]>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  did: string;
+  handle: string;
+  display_name: string | null;
+  avatar: string | null;
+  timezone: Generated<string>;
+  password_hash: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface FollowsTable {
+  user_id: string;
+  subject_id: string;
+  created_at: CreatedAt;
+}
+
+export interface ArtistsTable {
+  id: Generated<string>;
+  name: string;
+  name_key: string;
+  mbid: string | null;
+  picture: string | null;
+  genres: TextArray;
+  uri: Computed<string>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface AlbumsTable {
+  id: Generated<string>;
+  title: string;
+  title_key: string;
+  artist: string;
+  artist_id: string | null;
+  album_art: string | null;
+  mbid: string | null;
+  release_date: string | null;
+  year: number | null;
+  genre: string | null;
+  label: string | null;
+  uri: Computed<string>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface TracksTable {
+  id: Generated<string>;
+  title: string;
+  title_key: string;
+  artist: string;
+  artist_id: string | null;
+  album: string | null;
+  album_id: string | null;
+  album_artist: string | null;
+  album_art: string | null;
+  duration: number | null;
+  track_number: number | null;
+  disc_number: number | null;
+  mbid: string | null;
+  isrc: string | null;
+  sha256: string | null;
+  acoustid_fingerprint: string | null;
+  tags: TextArray;
+  streaming_link_a: string | null;
+  video_link: string | null;
+  streaming_link_b: string | null;
+  streaming_link_c: string | null;
+  lyrics: string | null;
+  composer: string | null;
+  genre: string | null;
+  label: string | null;
+  copyright_message: string | null;
+  key: string | null;
+  bpm: number | null;
+  db_version: Generated<number>;
+  uri: Computed<string>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface ScrobblesTable {
+  id: Generated<string>;
+  user_id: string;
+  track_id: string;
+  listened_at: Timestamp;
+  submitted: Json;
+  source: Generated<string>;
+  created_at: CreatedAt;
+}
+
+export interface NowPlayingTable {
+  user_id: string;
+  track_id: string;
+  submitted: Json;
+  started_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+export type StarKind = 'song' | 'album' | 'artist';
+
+export interface StarsTable {
+  user_id: string;
+  subject_kind: StarKind;
+  subject_id: string;
+  created_at: CreatedAt;
+}
+
+export interface PlaylistsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  comment: string | null;
+  public: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface PlaylistItemsTable {
+  playlist_id: string;
+  user_id: string;
+  position: number;
+  track_id: string;
+  added_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  description: Generated<string>;
+  key_hash: string;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+  last_used_at: Timestamp | null;
+}
+
+export interface AccessTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  last_four: string;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+}
+
+export interface QueueItemsTable {
+  user_id: string;
+  position: number;
+  track_id: string;
+  added_at: CreatedAt;
+}
+
+export interface ProviderAccountsTable {
+  user_id: string;
+  provider: string;
+  account_id: string | null;
+  access_token_encrypted: string | null;
+  refresh_token_encrypted: string | null;
+  expires_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface FilehostDirectoriesTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: string;
+  name: string;
+  path: string;
+  file_id: string | null;
+  parent_id: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface FilehostFilesTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: string;
+  directory_id: string | null;
+  name: string;
+  path_lower: string;
+  path_display: string;
+  file_id: string | null;
+  track_id: string | null;
+  client_modified: Timestamp | null;
+  server_modified: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface DB {
+  users: UsersTable;
+  follows: FollowsTable;
+  artists: ArtistsTable;
+  albums: AlbumsTable;
+  tracks: TracksTable;
+  scrobbles: ScrobblesTable;
+  now_playing: NowPlayingTable;
+  stars: StarsTable;
+  playlists: PlaylistsTable;
+  playlist_items: PlaylistItemsTable;
+  api_keys: ApiKeysTable;
+  access_tokens: AccessTokensTable;
+  queue_items: QueueItemsTable;
+  provider_accounts: ProviderAccountsTable;
+  filehost_directories: FilehostDirectoriesTable;
+  filehost_files: FilehostFilesTable;
+}

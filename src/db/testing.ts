@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from './database.ts';
+
+export interface TestBackend {
+  name: 'pglite' | 'postgres';
+  /** A fresh, migrated, empty database; `close` discards it. */
+  open(): Promise<{ db: Database; close(): Promise<void> }>;
+}
+
+const pglite: TestBackend = {
+  name: 'pglite',
+  async open() {
+    const db = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    return { db, close: () => db.destroy() };
+  },
+};
+
+function postgres(url: string): TestBackend {
+  return {
+    name: 'postgres',
+    async open() {
+      const schema = `earshot_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`create schema ${schema}`);
+      } finally {
+        await admin.end();
+      }
+      const db = await openDatabase({ kind: 'postgres', url, schema });
+      return {
+        db,
+        async close() {
+          await db.destroy();
+          const dropper = new pg.Client({ connectionString: url });
+          await dropper.connect();
+          try {
+            await dropper.query(`drop schema ${schema} cascade`);
+          } finally {
+            await dropper.end();
+          }
+        },
+      };
+    },
+  };
+}
+
+/** PGlite always; a PostgreSQL server too when TEST_DATABASE_URL names one. */
+export function testBackends(): TestBackend[] {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? [pglite, postgres(url)] : [pglite];
+}
