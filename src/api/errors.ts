@@ -1,0 +1,47 @@
+/** An error that reaches the client as the spec's error body `{ error, message }`. */
+export class XrpcError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message?: string,
+  ) {
+    super(message ?? error);
+  }
+
+  /** The same failure under a more specific error name. */
+  withName(error: string): XrpcError {
+    return new XrpcError(this.status, error, this.message);
+  }
+
+  body(): { error: string; message?: string } {
+    return this.message === this.error ? { error: this.error } : { error: this.error, message: this.message };
+  }
+}
+
+export const invalidRequest = (message: string) => new XrpcError(400, 'InvalidRequest', message);
+export const authMissing = (message = 'Authentication required') => new XrpcError(401, 'AuthMissing', message);
+export const invalidToken = (message = 'Token is invalid, expired or revoked') => new XrpcError(401, 'InvalidToken', message);
+export const expiredToken = (message = 'Token has expired') => new XrpcError(401, 'ExpiredToken', message);
+export const forbidden = (message: string) => new XrpcError(403, 'Forbidden', message);
+export const notFound = (message: string) => new XrpcError(404, 'NotFound', message);
+export const conflict = (error: string, message: string) => new XrpcError(409, error, message);
+
+/** Error names by status for errors raised below the application (parsers, limits). */
+export function errorNameForStatus(status: number): string {
+  switch (status) {
+    case 401:
+      return 'AuthMissing';
+    case 404:
+      return 'NotFound';
+    case 405:
+      return 'MethodNotAllowed';
+    case 413:
+      return 'PayloadTooLarge';
+    case 415:
+      return 'UnsupportedMediaType';
+    case 429:
+      return 'RateLimitExceeded';
+    default:
+      return status >= 500 ? 'InternalServerError' : 'InvalidRequest';
+  }
+}

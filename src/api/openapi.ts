@@ -1,0 +1,109 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { AnyOperation } from './operation.ts';
+import type { AnyRoute } from './route.ts';
+import { ErrorBody } from './schemas.ts';
+
+type JsonObject = Record<string, unknown>;
+
+/** TypeBox schemas carry symbol-keyed metadata; a JSON round trip leaves plain JSON Schema. */
+function plain(schema: TSchema): JsonObject {
+  const copy = JSON.parse(JSON.stringify(schema)) as JsonObject;
+  delete copy.$id;
+  return copy;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
+
+function errorResponses(auth: string, errors: readonly string[]): JsonObject {
+  const responses: JsonObject = {
+    '400': errorResponse(`InvalidRequest${errors.length ? `; also ${errors.join(', ')}` : ''}`),
+    '500': errorResponse('InternalServerError'),
+  };
+  if (auth !== 'none') responses['401'] = errorResponse('AuthMissing, InvalidToken or ExpiredToken');
+  return responses;
+}
+
+function queryParameters(schema: TSchema): JsonObject[] {
+  const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+  const required = new Set<string>((schema.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    ...(property.description ? { description: property.description } : {}),
+    schema: plain(property),
+  }));
+}
+
+function operationEntry(operation: AnyOperation): JsonObject {
+  const entry: JsonObject = {
+    operationId: operation.nsid,
+    summary: operation.summary,
+    tags: [operation.nsid.split('.').slice(0, -1).join('.')],
+    ...(operation.auth === 'none' ? { security: [] } : operation.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+    parameters: queryParameters(operation.params),
+    responses: {
+      '200': { description: 'OK', content: { 'application/json': { schema: plain(operation.output) } } },
+      ...errorResponses(operation.auth, operation.errors),
+    },
+  };
+  if (operation.input) {
+    entry.requestBody = { required: true, content: { 'application/json': { schema: plain(operation.input) } } };
+  }
+  return entry;
+}
+
+function routeEntry(route: AnyRoute): JsonObject {
+  const pathParams = Object.keys((route.pathParams.properties ?? {}) as object).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: plain((route.pathParams.properties as Record<string, TSchema>)[name]!),
+  }));
+  const success = route.success.schema
+    ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
+    : { description: 'No content' };
+  return {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}-](\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    summary: route.summary,
+    tags: [route.path.split('/')[1]],
+    ...(route.auth === 'none' ? { security: [] } : {}),
+    parameters: pathParams,
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
+    responses: { [String(route.success.status)]: success, ...errorResponses(route.auth, route.errors) },
+  };
+}
+
+/** The OpenAPI 3.1.0 document, built from the same declarations that validate requests. */
+export function buildOpenApiDocument(baseUrl: string, operations: readonly AnyOperation[], routes: readonly AnyRoute[]): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const operation of operations) {
+    paths[`/${operation.nsid}`] = { [operation.kind === 'query' ? 'get' : 'post']: operationEntry(operation) };
+  }
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= { servers: [{ url: baseUrl }] };
+    paths[path]![route.method.toLowerCase()] = routeEntry(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Earshot API',
+      version: '1.0.0',
+      description: 'Music listening-history (scrobbling) service.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: `${baseUrl}/xrpc` }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      schemas: { ErrorBody: plain(ErrorBody) },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in JWT, personal access token or API key' },
+      },
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../context.ts';
+import type { Viewer } from '../auth/viewer.ts';
+
+export type AuthMode = 'required' | 'optional' | 'none';
+
+export type ViewerFor<A extends AuthMode> = A extends 'required' ? Viewer : Viewer | null;
+
+export interface Call<P extends TSchema, I extends TSchema, A extends AuthMode> {
+  params: Static<P>;
+  input: Static<I>;
+  viewer: ViewerFor<A>;
+  ctx: AppContext;
+}
+
+/**
+ * One XRPC operation: the single declaration from which request validation,
+ * handler types, routing and the OpenAPI document are all derived.
+ */
+export interface Operation<
+  P extends TObject = TObject,
+  I extends TSchema = TSchema,
+  O extends TSchema = TSchema,
+  A extends AuthMode = AuthMode,
+> {
+  nsid: string;
+  kind: 'query' | 'procedure';
+  summary: string;
+  auth: A;
+  params: P;
+  input: I | undefined;
+  output: O;
+  /** Error names the operation may answer with, beyond the generic ones. */
+  errors: readonly string[];
+  handler(call: Call<P, I, A>): Promise<Static<O>>;
+}
+
+export type AnyOperation = Operation<TObject, TSchema, TSchema, AuthMode>;
+
+const NO_PARAMS = Type.Object({});
+const NO_INPUT = Type.Unknown();
+
+interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthMode> {
+  nsid: string;
+  summary: string;
+  auth: A;
+  params?: P;
+  output: O;
+  errors?: readonly string[];
+  handler(call: Call<P, typeof NO_INPUT, A>): Promise<Static<O>>;
+}
+
+interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends TSchema, A extends AuthMode> {
+  nsid: string;
+  summary: string;
+  auth: A;
+  params?: P;
+  input?: I;
+  output: O;
+  errors?: readonly string[];
+  handler(call: Call<P, I, A>): Promise<Static<O>>;
+}
+
+/** A read: GET with query parameters. */
+export function defineQuery<O extends TSchema, A extends AuthMode, P extends TObject = typeof NO_PARAMS>(
+  declaration: QueryDeclaration<P, O, A>,
+): AnyOperation {
+  return {
+    kind: 'query',
+    params: NO_PARAMS as unknown as P,
+    input: undefined,
+    errors: [],
+    ...declaration,
+  } as unknown as AnyOperation;
+}
+
+/** A write: POST with a JSON body. */
+export function defineProcedure<
+  O extends TSchema,
+  A extends AuthMode,
+  P extends TObject = typeof NO_PARAMS,
+  I extends TSchema = typeof NO_INPUT,
+>(declaration: ProcedureDeclaration<P, I, O, A>): AnyOperation {
+  return {
+    kind: 'procedure',
+    params: NO_PARAMS as unknown as P,
+    input: undefined,
+    errors: [],
+    ...declaration,
+  } as unknown as AnyOperation;
+}

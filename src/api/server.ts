@@ -1,0 +1,131 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { authenticate, requireViewer } from '../auth/authenticate.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import { errorNameForStatus, XrpcError } from './errors.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import type { AnyOperation, AuthMode } from './operation.ts';
+import type { AnyRoute } from './route.ts';
+import { redactUrl } from './redact.ts';
+
+export interface HttpServerOptions {
+  logger: boolean;
+}
+
+/** PostgreSQL errors that can only come from a value the client sent. */
+const CLIENT_DATA_ERRORS: Record<string, string> = {
+  '22P02': 'a value has the wrong format',
+  '22003': 'a number is out of range',
+  '22007': 'a date or time has the wrong format',
+  '22008': 'a date or time is out of range',
+  '22001': 'a value is too long',
+};
+
+function ajvFor(coerce: boolean) {
+  const ajv = new Ajv.default({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: true, allErrors: false });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+/** A Fastify instance with the error conventions of the spec: every non-2xx body is `{ error, message? }`. */
+export function createHttpServer(options: HttpServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger
+      ? { level: 'info', serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }) } }
+      : false,
+  });
+  const queryAjv = ajvFor(true);
+  const bodyAjv = ajvFor(false);
+  // Query strings are text and must be coerced; JSON bodies are typed and must not be.
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
+  );
+  app.setErrorHandler((error: FastifyError | XrpcError, request, reply) => {
+    if (error instanceof XrpcError) return reply.status(error.status).send(error.body());
+    if (error.validation) {
+      return reply.status(400).send({ error: 'InvalidRequest', message: error.message });
+    }
+    const pgCode = (error as { code?: string }).code;
+    if (pgCode && CLIENT_DATA_ERRORS[pgCode]) {
+      return reply.status(400).send({ error: 'InvalidRequest', message: CLIENT_DATA_ERRORS[pgCode] });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.status(status).send({ error: errorNameForStatus(status), message: error.message });
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: 'InternalServerError', message: 'Internal server error' });
+  });
+  return app;
+}
+
+async function viewerFor(ctx: AppContext, auth: AuthMode, request: FastifyRequest): Promise<Viewer | null> {
+  if (auth === 'none') return null;
+  const header = request.headers.authorization;
+  return auth === 'required' ? requireViewer(ctx, header) : authenticate(ctx, header);
+}
+
+function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation): void {
+  const url = `/xrpc/${operation.nsid}`;
+  const method = operation.kind === 'query' ? 'GET' : 'POST';
+  app.route({
+    method,
+    url,
+    schema: {
+      querystring: operation.params,
+      ...(operation.input ? { body: operation.input } : {}),
+      response: { 200: operation.output },
+    },
+    handler: async (request) => {
+      const viewer = await viewerFor(ctx, operation.auth, request);
+      return operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
+    },
+  });
+  app.route({
+    method: method === 'GET' ? 'POST' : 'GET',
+    url,
+    handler: async () => {
+      throw new XrpcError(405, 'MethodNotAllowed', `${operation.nsid} is a ${operation.kind}; use ${method}`);
+    },
+  });
+}
+
+function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    schema: {
+      params: route.pathParams,
+      ...(route.body ? { body: route.body } : {}),
+      ...(route.success.schema ? { response: { [route.success.status]: route.success.schema } } : {}),
+    },
+    handler: async (request, reply) => {
+      const viewer = await viewerFor(ctx, route.auth, request);
+      const body = await route.handler({ pathParams: request.params as never, body: request.body as never, viewer: viewer as never, ctx });
+      reply.status(route.success.status);
+      return route.success.schema ? body : reply.send();
+    },
+  });
+}
+
+/** The API host: XRPC operations, plain routes, and the OpenAPI document describing both. */
+export function buildApiServer(
+  ctx: AppContext,
+  declarations: { operations: readonly AnyOperation[]; routes: readonly AnyRoute[] },
+  options: HttpServerOptions,
+): FastifyInstance {
+  const app = createHttpServer(options);
+  const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
+  for (const operation of declarations.operations) registerOperation(app, ctx, operation);
+  for (const route of declarations.routes) registerRoute(app, ctx, route);
+  app.get('/openapi.json', async () => openApi);
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith('/xrpc/')) {
+      return reply.status(404).send({ error: 'MethodNotImplemented', message: `no operation ${path.slice(6)}` });
+    }
+    return reply.status(404).send({ error: 'NotFound', message: `no route ${request.method} ${path}` });
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import type { AppContext } from '../context.ts';
+import { authMissing, invalidToken } from '../api/errors.ts';
+import { checkAccessToken } from './access-tokens.ts';
+import { authenticateApiKey } from './api-keys.ts';
+import { looksLikeJwt, verifyToken } from './tokens.ts';
+import type { Viewer } from './viewer.ts';
+
+/** The token of an `Authorization: Bearer <token>` header; null when no such header was sent. */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined || header.trim() === '') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw invalidToken('Authorization header must be "Bearer <token>"');
+  return match[1]!;
+}
+
+async function viewerFromJwt(ctx: AppContext, token: string): Promise<Viewer> {
+  const claims = await verifyToken(ctx.keys.jwt, token);
+  if (claims.kind === 'access-token' && !(await checkAccessToken(ctx.db, claims.tokenId!, token))) {
+    throw invalidToken('Access token has been revoked');
+  }
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'did', 'handle'])
+    .where('did', '=', claims.did)
+    .executeTakeFirst();
+  if (!user) throw invalidToken('Token subject no longer exists');
+  return { userId: user.id, did: user.did, handle: user.handle, credential: claims.kind };
+}
+
+/**
+ * Resolves a Bearer credential: a sign-in JWT, a personal access token, or an
+ * application API key. Throws 401 for a credential that is present but bad.
+ */
+export async function authenticate(ctx: AppContext, authorization: string | undefined): Promise<Viewer | null> {
+  const token = bearerToken(authorization);
+  if (token === null) return null;
+  if (looksLikeJwt(token)) return viewerFromJwt(ctx, token);
+  const owner = await authenticateApiKey(ctx.db, token);
+  if (!owner) throw invalidToken();
+  return { userId: owner.userId, did: owner.did, handle: owner.handle, credential: 'api-key' };
+}
+
+export async function requireViewer(ctx: AppContext, authorization: string | undefined): Promise<Viewer> {
+  const viewer = await authenticate(ctx, authorization);
+  if (!viewer) throw authMissing();
+  return viewer;
+}

@@ -1,0 +1,8 @@
+export { authenticate, requireViewer } from './authenticate.ts';
+export { authenticateApiKey, sharedSecretFor, API_KEY_PATTERN, type ApiKeyOwner } from './api-keys.ts';
+export { apikeyOperations } from './apikey-operations.ts';
+export { authRoutes } from './routes.ts';
+export { deriveKeys, loadServerSecret, type ServerKeys } from './keys.ts';
+export { parseActor, isDid, isHandle, type Actor } from './identifiers.ts';
+export { createUser, findUserByActor, type User } from './users.ts';
+export type { Viewer } from './viewer.ts';

@@ -1,0 +1,88 @@
+import type { Database } from '../db/index.ts';
+import { conflict, invalidRequest } from '../api/errors.ts';
+import { generateDid, isHandle, normalizeHandle, parseActor, type Actor } from './identifiers.ts';
+import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
+
+export interface User {
+  id: string;
+  did: string;
+  handle: string;
+  displayName: string | null;
+  avatar: string | null;
+  timezone: string;
+  createdAt: Date;
+}
+
+export interface NewUser {
+  handle: string;
+  password: string;
+  displayName?: string | undefined;
+}
+
+const USER_COLUMNS = ['id', 'did', 'handle', 'display_name', 'avatar', 'timezone', 'created_at'] as const;
+
+type UserRow = { id: string; did: string; handle: string; display_name: string | null; avatar: string | null; timezone: string; created_at: Date };
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    did: row.did,
+    handle: row.handle,
+    displayName: row.display_name,
+    avatar: row.avatar,
+    timezone: row.timezone,
+    createdAt: row.created_at,
+  };
+}
+
+export function validatePassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    throw invalidRequest(`password must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  }
+  if (password.length > PASSWORD_MAX_LENGTH) {
+    throw invalidRequest(`password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  }
+}
+
+export async function createUser(db: Database, input: NewUser): Promise<User> {
+  const handle = normalizeHandle(input.handle);
+  if (!isHandle(handle)) {
+    throw invalidRequest('handle must be letters, digits and hyphens, optionally dot-separated like a domain (e.g. alice or alice.example.com)');
+  }
+  validatePassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const row = await db
+    .insertInto('users')
+    .values({ did: generateDid(), handle, display_name: input.displayName ?? null, password_hash: passwordHash })
+    .onConflict((oc) => oc.column('handle').doNothing())
+    .returning(USER_COLUMNS)
+    .executeTakeFirst();
+  if (!row) throw conflict('HandleTaken', `handle "${handle}" is already taken`);
+  return toUser(row);
+}
+
+function usersNamed(db: Database, actor: Actor) {
+  const users = db.selectFrom('users');
+  return actor.kind === 'did' ? users.where('did', '=', actor.did) : users.where('handle', '=', actor.handle);
+}
+
+/** Finds a user by DID or handle; null for unknown or malformed actors. */
+export async function findUserByActor(db: Database, actor: string): Promise<User | null> {
+  const parsed = parseActor(actor);
+  if (!parsed) return null;
+  const row = await usersNamed(db, parsed).select(USER_COLUMNS).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/** Spent on unknown users too, so response time does not reveal which handles exist. */
+const DUMMY_PASSWORD_HASH = hashPassword('dummy password for timing');
+
+/** The user whose handle or DID and password match, else null. */
+export async function verifyLogin(db: Database, identifier: string, password: string): Promise<User | null> {
+  const parsed = parseActor(identifier);
+  const row = parsed
+    ? await usersNamed(db, parsed).select([...USER_COLUMNS, 'password_hash']).executeTakeFirst()
+    : undefined;
+  const matches = await verifyPassword(password, row?.password_hash ?? (await DUMMY_PASSWORD_HASH));
+  return row?.password_hash && matches ? toUser(row) : null;
+}

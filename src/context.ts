@@ -1,0 +1,10 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import type { ServerKeys } from './auth/keys.ts';
+
+/** What every request handler may use; built once at start-up. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  keys: ServerKeys;
+}

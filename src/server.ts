@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase, type StorageTarget } from './db/index.ts';
+import { deriveKeys, loadServerSecret } from './auth/index.ts';
+import { buildApiServer, operations, routes } from './api/index.ts';
+import { buildScrobblerServer } from './scrobbling/server.ts';
+
+export type HostName = 'api' | 'scrobbler';
+
+export function storageTargetFor(config: Config): StorageTarget {
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: `${config.dataDir}/db` };
+}
+
+export async function createAppContext(config: Config, target: StorageTarget = storageTargetFor(config)): Promise<AppContext> {
+  const keys = deriveKeys(loadServerSecret(config.secret, config.dataDir));
+  const db = await openDatabase(target);
+  return { config, db, keys };
+}
+
+export interface RunningHosts {
+  urls: Partial<Record<HostName, string>>;
+  close(): Promise<void>;
+}
+
+function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyInstance {
+  return host === 'api' ? buildApiServer(ctx, { operations, routes }, { logger }) : buildScrobblerServer(ctx, { logger });
+}
+
+/** Starts the requested hosts on the configured ports; the caller owns the context's database. */
+export async function startHosts(ctx: AppContext, hosts: readonly HostName[], logger: boolean): Promise<RunningHosts> {
+  const started: FastifyInstance[] = [];
+  const urls: Partial<Record<HostName, string>> = {};
+  try {
+    for (const host of hosts) {
+      const app = buildHost(ctx, host, logger);
+      started.push(app);
+      await app.listen({ host: ctx.config.host, port: host === 'api' ? ctx.config.port : ctx.config.scrobblerPort });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      urls[host] = `http://${ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host}:${port}`;
+    }
+  } catch (error) {
+    await Promise.all(started.map((app) => app.close()));
+    throw error;
+  }
+  return { urls, close: async () => void (await Promise.all(started.map((app) => app.close()))) };
+}

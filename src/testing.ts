@@ -1,0 +1,105 @@
+import { after, before, describe } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { deriveKeys } from './auth/index.ts';
+import { testBackends, type TestBackend } from './db/testing.ts';
+import { startHosts } from './server.ts';
+
+export { testBackends, type TestBackend };
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  ctx: AppContext;
+  apiUrl: string;
+  scrobblerUrl: string;
+  /** JSON request to the API host; `path` may carry a query string. */
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  /** GET /xrpc/<nsid> with query parameters. */
+  query<T = any>(nsid: string, params?: Record<string, string | number | boolean | string[]>, token?: string): Promise<HttpResult<T>>;
+  /** POST /xrpc/<nsid> with a JSON body. */
+  procedure<T = any>(nsid: string, input?: unknown, token?: string): Promise<HttpResult<T>>;
+  /** Creates an account and returns its sign-in token. */
+  signup(handle: string, password?: string): Promise<{ did: string; handle: string; token: string }>;
+  close(): Promise<void>;
+}
+
+export async function jsonRequest<T>(url: string, method: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+  return { status: response.status, body: body as T, headers: response.headers };
+}
+
+function searchParams(params: Record<string, string | number | boolean | string[]>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Both hosts on ephemeral ports over a fresh database of the given backend. */
+export async function startTestApp(backend: TestBackend, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const storage = await backend.open();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-test-'));
+  const config: Config = { ...loadConfig({}), port: 0, scrobblerPort: 0, dataDir, ...overrides };
+  const ctx: AppContext = { config, db: storage.db, keys: deriveKeys('test-secret-'.padEnd(48, 'x')) };
+  const hosts = await startHosts(ctx, ['api', 'scrobbler'], false);
+  const apiUrl = hosts.urls.api!;
+  const app: TestApp = {
+    ctx,
+    apiUrl,
+    scrobblerUrl: hosts.urls.scrobbler!,
+    request: (method, requestPath, options) => jsonRequest(`${apiUrl}${requestPath}`, method, options),
+    query: (nsid, params = {}, token) => jsonRequest(`${apiUrl}/xrpc/${nsid}${searchParams(params)}`, 'GET', { token }),
+    procedure: (nsid, input, token) => jsonRequest(`${apiUrl}/xrpc/${nsid}`, 'POST', { token, body: input ?? {} }),
+    async signup(handle, password = 'correct horse battery') {
+      const result = await app.request('POST', '/auth/signup', { body: { handle, password } });
+      if (result.status !== 201) throw new Error(`signup failed: ${JSON.stringify(result.body)}`);
+      return result.body;
+    },
+    async close() {
+      await hosts.close();
+      await storage.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return app;
+}
+
+/** Declares the same suite once per storage backend, each over its own running app. */
+export function describeWithApp(title: string, suite: (app: () => TestApp) => void, overrides: Partial<Config> = {}): void {
+  for (const backend of testBackends()) {
+    describe(`${title} [${backend.name}]`, () => {
+      let app: TestApp | undefined;
+      before(async () => {
+        app = await startTestApp(backend, overrides);
+      });
+      after(() => app?.close());
+      suite(() => app!);
+    });
+  }
+}
