@@ -4,7 +4,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type StorageTarget } from './db/index.ts';
 import { deriveKeys, loadServerSecret } from './auth/index.ts';
 import { buildApiServer, operations, routes } from './api/index.ts';
-import { buildScrobblerServer } from './scrobbling/server.ts';
+import { buildScrobblerServer } from './scrobbling/index.ts';
 
 export type HostName = 'api' | 'scrobbler';
 
