@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type StorageTarget } from './db/index.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
 import { deriveKeys, loadServerSecret } from './auth/index.ts';
 import { buildApiServer, operations, routes } from './api/index.ts';
 import { buildScrobblerServer } from './scrobbling/index.ts';
@@ -14,10 +15,30 @@ export function storageTargetFor(config: Config): StorageTarget {
     : { kind: 'pglite', dataDir: `${config.dataDir}/db` };
 }
 
-export async function createAppContext(config: Config, target: StorageTarget = storageTargetFor(config)): Promise<AppContext> {
+export interface OwnedAppContext extends AppContext {
+  /** Closes the database and releases the data directory. */
+  close(): Promise<void>;
+}
+
+/** Opens storage for a long-running process (server or CLI command) and derives its keys. */
+export async function openAppContext(config: Config, target: StorageTarget = storageTargetFor(config)): Promise<OwnedAppContext> {
   const keys = deriveKeys(loadServerSecret(config.secret, config.dataDir));
-  const db = await openDatabase(target);
-  return { config, db, keys };
+  const unlock = target.kind === 'pglite' && target.dataDir ? lockDataDir(target.dataDir) : () => {};
+  try {
+    const db = await openDatabase(target);
+    return {
+      config,
+      db,
+      keys,
+      async close() {
+        await db.destroy();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
 export interface RunningHosts {

@@ -1,0 +1,77 @@
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../src/db/index.ts';
+import { testBackends } from '../src/db/testing.ts';
+
+export interface BenchTarget {
+  name: string;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/** Fresh databases to measure on: PGlite, plus the PostgreSQL server named by TEST_DATABASE_URL or DATABASE_URL. */
+export async function* benchTargets(): AsyncGenerator<BenchTarget> {
+  process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
+  for (const backend of testBackends()) {
+    const { db, close } = await backend.open();
+    yield { name: backend.name, db, close };
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/**
+ * Median wall times of two ways of doing the same work, run alternately so
+ * caches and background load weigh on both alike. Prints and returns the ratio.
+ */
+export async function compare(
+  label: string,
+  measured: () => Promise<unknown>,
+  baselineLabel: string,
+  baseline: () => Promise<unknown>,
+  runs = 21,
+): Promise<number> {
+  await measured();
+  await baseline();
+  const measuredTimes: number[] = [];
+  const baselineTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    measuredTimes.push(await timed(measured));
+    baselineTimes.push(await timed(baseline));
+  }
+  const measuredMs = median(measuredTimes);
+  const baselineMs = median(baselineTimes);
+  const ratio = measuredMs / baselineMs;
+  console.log(`  ${label}: ${measuredMs.toFixed(2)} ms  | ${baselineLabel}: ${baselineMs.toFixed(2)} ms  | ratio ${ratio.toFixed(2)}x`);
+  return ratio;
+}
+
+/** One user with `count` scrobbles over `tracks` tracks, spread over the year before `end`, inserted set-based. */
+export async function seedScrobbles(db: Database, count: number, tracks = 1000, end = new Date()): Promise<string> {
+  const user = await db
+    .insertInto('users')
+    .values({ did: `did:plc:bench${Date.now()}`, handle: `bench${Date.now()}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, ${Math.ceil(tracks / 10)}) i`.execute(db);
+  await sql`insert into tracks (title, title_key, artist, artist_id, duration)
+    select 'Track ' || i, 'track ' || i, a.name, a.id, 180000 + i
+    from generate_series(1, ${tracks}) i
+    join artists a on a.name = 'Artist ' || (1 + i % ${Math.ceil(tracks / 10)})`.execute(db);
+  await sql`insert into scrobbles (user_id, track_id, listened_at)
+    select ${user.id}, t.id, ${end.toISOString()}::timestamptz - (i || ' seconds')::interval * (31536000 / ${count})
+    from generate_series(1, ${count}) i
+    join (select id, row_number() over (order by id) - 1 as n from tracks) t on t.n = i % ${tracks}`.execute(db);
+  // Fresh statistics, as autovacuum would gather them on a live database.
+  await sql`analyze`.execute(db);
+  return user.id;
+}

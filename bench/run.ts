@@ -1,0 +1,16 @@
+// `npm run bench [name…]`: runs the named benchmarks, or all of them. Sizes come from BENCH_* variables.
+import { feedPageBenchmark } from './feed-page.ts';
+
+const benchmarks: Record<string, () => Promise<void>> = {
+  'feed-page': feedPageBenchmark,
+};
+
+const selected = process.argv.slice(2);
+const unknown = selected.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
+  process.exit(2);
+}
+for (const name of selected.length > 0 ? selected : Object.keys(benchmarks)) {
+  await benchmarks[name]!();
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+const BIN = path.resolve('bin/earshot.js');
+
+/** The real CLI against a real `earshot serve`, each with its own data and config directories. */
+describe('earshot CLI end to end', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-cli-'));
+  const env = {
+    ...process.env,
+    EARSHOT_DATA_DIR: path.join(home, 'data'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    PORT: String(20000 + (process.pid % 20000)),
+    EARSHOT_URL: '',
+  };
+  env.EARSHOT_URL = `http://127.0.0.1:${env.PORT}`;
+  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  let server: ReturnType<typeof spawn>;
+
+  const earshot = (args: string[], input = '') => spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8' });
+
+  before(async () => {
+    server = spawn(process.execPath, [BIN, 'serve', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      server.stdout!.on('data', (chunk) => {
+        output += chunk;
+        if (output.includes('Scrobbler:')) resolve();
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+    });
+    assert.match(output, new RegExp(`API: +http://127\\.0\\.0\\.1:${env.PORT}`));
+  });
+
+  after(() => {
+    server.kill('SIGTERM');
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  test('user create, login, tokens and keys', () => {
+    const created = earshot(['user', 'create', 'cliuser'], 'cli password 1\n');
+    assert.equal(created.status, 0, created.stderr);
+    assert.match(created.stdout, /Created cliuser \(did:plc:/);
+
+    const badLogin = earshot(['login', 'cliuser'], 'wrong password\n');
+    assert.equal(badLogin.status, 1);
+    assert.match(badLogin.stderr, /AuthenticationFailed/);
+
+    const login = earshot(['login', 'cliuser'], 'cli password 1\n');
+    assert.equal(login.status, 0, login.stderr);
+    const stored = path.join(env.XDG_CONFIG_HOME, 'earshot', 'credentials.json');
+    assert.equal(fs.statSync(stored).mode & 0o777, 0o600);
+
+    const token = earshot(['token', 'create', 'laptop']);
+    assert.equal(token.status, 0, token.stderr);
+    const secret = token.stdout.trim().split('\n').at(-1)!;
+    const listed = earshot(['token', 'list']);
+    assert.match(listed.stdout, new RegExp(`laptop +…${secret.slice(-4)}`));
+    assert.ok(!listed.stdout.includes(secret));
+    const id = /\(([0-9a-f-]{36})\)/.exec(token.stdout)![1]!;
+    assert.equal(earshot(['token', 'revoke', id]).status, 0);
+    assert.match(earshot(['token', 'list']).stdout, /\(none\)/);
+
+    const key = earshot(['key', 'create', 'Phone', '--description', 'pano']);
+    assert.equal(key.status, 0, key.stderr);
+    assert.match(key.stdout, /key: +[0-9a-f]{32}/);
+    assert.match(earshot(['key', 'list']).stdout, /Phone +pano/);
+  });
+
+  test('usage errors exit 2; the embedded database refuses a second process', () => {
+    assert.equal(earshot(['token', 'create']).status, 2);
+    assert.equal(earshot(['nonsense']).status, 2);
+    const direct = earshot(['user', 'create', 'other', '--direct'], 'long password\n');
+    assert.equal(direct.status, 1);
+    assert.match(direct.stderr, /in use by process/);
+  });
+});

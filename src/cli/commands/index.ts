@@ -1,0 +1,8 @@
+import type { Command } from '../command.ts';
+import { keyCreate, keyList, keyRemove } from './keys.ts';
+import { serve } from './serve.ts';
+import { login, logout, whoami } from './session.ts';
+import { tokenCreate, tokenList, tokenRevoke } from './tokens.ts';
+import { userCreate } from './users.ts';
+
+export const commands: Command[] = [serve, userCreate, login, logout, whoami, tokenList, tokenCreate, tokenRevoke, keyList, keyCreate, keyRemove];
