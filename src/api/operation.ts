@@ -61,17 +61,15 @@ interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends T
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 
+function declare(kind: AnyOperation['kind'], declaration: object): AnyOperation {
+  return { kind, params: NO_PARAMS, input: undefined, errors: [], ...declaration } as unknown as AnyOperation;
+}
+
 /** A read: GET with query parameters. */
 export function defineQuery<O extends TSchema, A extends AuthMode, P extends TObject = typeof NO_PARAMS>(
   declaration: QueryDeclaration<P, O, A>,
 ): AnyOperation {
-  return {
-    kind: 'query',
-    params: NO_PARAMS as unknown as P,
-    input: undefined,
-    errors: [],
-    ...declaration,
-  } as unknown as AnyOperation;
+  return declare('query', declaration);
 }
 
 /** A write: POST with a JSON body. */
@@ -81,11 +79,5 @@ export function defineProcedure<
   P extends TObject = typeof NO_PARAMS,
   I extends TSchema = typeof NO_INPUT,
 >(declaration: ProcedureDeclaration<P, I, O, A>): AnyOperation {
-  return {
-    kind: 'procedure',
-    params: NO_PARAMS as unknown as P,
-    input: undefined,
-    errors: [],
-    ...declaration,
-  } as unknown as AnyOperation;
+  return declare('procedure', declaration);
 }

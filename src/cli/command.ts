@@ -11,6 +11,9 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** `--server URL`, accepted by every command that talks to a running server. */
+export const serverOption = { server: { type: 'string' } } as const;
+
 /** parseArgs with usage errors instead of exceptions, and an exact positional count. */
 export function parseCommandArgs<O extends Options>(command: { usage: string }, args: string[], options: O, positionals: number) {
   let parsed;

@@ -1,5 +1,5 @@
 import { requestJson, serverUrl } from '../api-client.ts';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { parseCommandArgs, serverOption, type Command } from '../command.ts';
 import { readCredentials, removeCredentials, writeCredentials } from '../credentials.ts';
 import { readPassword } from '../password.ts';
 
@@ -8,7 +8,7 @@ export const login: Command = {
   usage: 'login <handle-or-did> [--server URL]',
   summary: 'Sign in and remember the token for later commands',
   async run(args) {
-    const { values, positionals } = parseCommandArgs(this, args, { server: { type: 'string' } }, 1);
+    const { values, positionals } = parseCommandArgs(this, args, serverOption, 1);
     const server = serverUrl(values.server, readCredentials());
     const password = await readPassword();
     const session = await requestJson<{ did: string; handle: string; token: string; expiresAt: string }>(server, 'POST', '/auth/login', {

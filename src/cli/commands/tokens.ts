@@ -1,7 +1,5 @@
 import { authenticatedClient } from '../api-client.ts';
-import { parseCommandArgs, printTable, type Command } from '../command.ts';
-
-const serverOption = { server: { type: 'string' } } as const;
+import { parseCommandArgs, printTable, serverOption, type Command } from '../command.ts';
 
 export const tokenList: Command = {
   path: ['token', 'list'],

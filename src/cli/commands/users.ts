@@ -3,7 +3,7 @@ import { createUser } from '../../auth/index.ts';
 import { XrpcError } from '../../api/errors.ts';
 import { openAppContext } from '../../server.ts';
 import { requestJson, serverUrl } from '../api-client.ts';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { parseCommandArgs, serverOption, type Command } from '../command.ts';
 import { readCredentials } from '../credentials.ts';
 import { CliError } from '../errors.ts';
 import { readPassword } from '../password.ts';
@@ -28,7 +28,7 @@ export const userCreate: Command = {
     const { values, positionals } = parseCommandArgs(
       this,
       args,
-      { 'display-name': { type: 'string' }, direct: { type: 'boolean', default: false }, server: { type: 'string' } },
+      { ...serverOption, 'display-name': { type: 'string' }, direct: { type: 'boolean', default: false } },
       1,
     );
     const handle = positionals[0]!;
