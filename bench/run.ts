@@ -1,8 +1,18 @@
 // `npm run bench [name…]`: runs the named benchmarks, or all of them. Sizes come from BENCH_* variables.
 import { feedPageBenchmark } from './feed-page.ts';
+import { importThroughputBenchmark } from './import-throughput.ts';
+import { lastfmAuthBenchmark } from './lastfm-auth.ts';
+import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
+import { songsFilterBenchmark } from './songs-filter.ts';
+import { wrappedBenchmark } from './wrapped.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'feed-page': feedPageBenchmark,
+  'import-throughput': importThroughputBenchmark,
+  'lastfm-auth': lastfmAuthBenchmark,
+  'listenbrainz-listens': listenBrainzListensBenchmark,
+  'songs-filter': songsFilterBenchmark,
+  wrapped: wrappedBenchmark,
 };
 
 const selected = process.argv.slice(2);

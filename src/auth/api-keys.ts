@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { notFound } from '../api/errors.ts';
@@ -44,7 +44,14 @@ export async function createApiKey(
   const key = randomBytes(16).toString('hex');
   const row = await db
     .insertInto('api_keys')
-    .values({ user_id: userId, name: fields.name, description: fields.description, key_hash: sha256Hex(key) })
+    .values({
+      user_id: userId,
+      name: fields.name,
+      description: fields.description,
+      key_hash: sha256Hex(key),
+      // Audioscrobbler 1.2 handshakes prove knowledge of md5(key); see migration 0002.
+      audioscrobbler_digest: createHash('md5').update(key).digest('hex'),
+    })
     .returning(API_KEY_COLUMNS)
     .executeTakeFirstOrThrow();
   return { ...toApiKey(row), key, sharedSecret: sharedSecretFor(secretKey, row.id) };

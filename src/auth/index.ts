@@ -5,4 +5,5 @@ export { authRoutes } from './routes.ts';
 export { deriveKeys, loadServerSecret, type ServerKeys } from './keys.ts';
 export { parseActor, isDid, isHandle, type Actor } from './identifiers.ts';
 export { createUser, findUserByActor, type User } from './users.ts';
+export { ActorParam, userFromActorParam } from './actor-param.ts';
 export type { Viewer } from './viewer.ts';

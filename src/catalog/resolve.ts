@@ -178,3 +178,115 @@ export async function resolveTrack(tx: Tx, metadata: TrackMetadata, create: bool
   if (raced) return { trackId: raced, matched: true };
   return { trackId: await createTrack(tx, artistId, metadata), matched: false };
 }
+
+/** Catalog columns a later submission may fill (see enrichTrack); read up front to skip needless updates. */
+const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'genre'] as const;
+type EnrichableRow = { [K in (typeof ENRICHABLE)[number]]: unknown };
+type CandidateRow = EnrichableRow & { id: string; created_at: Date };
+
+function hasGaps(row: EnrichableRow, metadata: TrackMetadata): boolean {
+  const known: Record<(typeof ENRICHABLE)[number], unknown> = {
+    duration: metadata.durationMs,
+    mbid: metadata.mbid,
+    isrc: metadata.isrc,
+    streaming_link_a: metadata.spotifyId,
+    track_number: metadata.trackNumber,
+    genre: metadata.genre,
+  };
+  return ENRICHABLE.some((column) => row[column] === null && known[column] !== undefined && known[column] !== '');
+}
+
+type Dated = { created_at: Date };
+
+const earliest = <R extends Dated>(rows: R[]) => rows.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
+
+function groupBy<R>(rows: R[], key: (row: R) => string): Map<string, R[]> {
+  const grouped = new Map<string, R[]>();
+  for (const row of rows) {
+    const group = grouped.get(key(row));
+    if (group) group.push(row);
+    else grouped.set(key(row), [row]);
+  }
+  return grouped;
+}
+
+/** The earliest-created row per value of `key`. */
+function earliestBy<R extends Dated>(rows: R[], key: (row: R) => string): Map<string, R> {
+  return new Map([...groupBy(rows, key)].map(([value, group]) => [value, earliest(group)!]));
+}
+
+const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
+
+const unique = <T>(values: (T | undefined)[]) => [...new Set(values.filter((value): value is T => value !== undefined && value !== ''))];
+
+/** What the catalog already holds for a batch of listens, in four queries whatever the batch size. */
+async function prefetch(tx: Tx, items: readonly TrackMetadata[]) {
+  const mbids = unique(items.map((item) => item.mbid));
+  const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
+  const artistKeys = unique(items.map((item) => artistKey(item.artist)));
+  const titleKeys = unique(items.map((item) => titleKey(item.title)));
+  const trackColumns = ['tracks.id', 'tracks.created_at', ...ENRICHABLE.map((column) => `tracks.${column}` as const)] as const;
+  const byMbid = mbids.length ? await tx.selectFrom('tracks').select(trackColumns).where('mbid', 'in', mbids).execute() : [];
+  const byIsrc = isrcs.length ? await tx.selectFrom('tracks').select(trackColumns).where('isrc', 'in', isrcs).execute() : [];
+  const artists = artistKeys.length ? await tx.selectFrom('artists').select(['id', 'name_key', 'created_at']).where('name_key', 'in', artistKeys).execute() : [];
+  const artistByKey = earliestBy(artists, (row) => row.name_key);
+  const artistIds = unique([...artistByKey.values()].map((row) => row.id));
+  const named =
+    artistIds.length && titleKeys.length
+      ? await tx
+          .selectFrom('tracks')
+          .leftJoin('albums', 'albums.id', 'tracks.album_id')
+          .select([...trackColumns, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key'])
+          .where('tracks.artist_id', 'in', artistIds)
+          .where('tracks.title_key', 'in', titleKeys)
+          .execute()
+      : [];
+  return {
+    byMbid: earliestBy(byMbid, (row) => row.mbid as string),
+    byIsrc: earliestBy(byIsrc, (row) => row.isrc as string),
+    artistByKey,
+    namedByKey: groupBy(named, (row) => nameMatchKey(row.artist_id!, row.title_key)),
+  };
+}
+
+type Prefetched = Awaited<ReturnType<typeof prefetch>>;
+
+/**
+ * The track resolveTrack would find, from prefetched rows. Only hits are
+ * trusted: a miss may be filled by an earlier listen of the same batch, so
+ * misses are resolved live.
+ */
+function prefetchedMatch(found: Prefetched, metadata: TrackMetadata): CandidateRow | undefined {
+  const byMbid = metadata.mbid ? found.byMbid.get(metadata.mbid) : undefined;
+  if (byMbid) return byMbid;
+  const byIsrc = metadata.isrc ? found.byIsrc.get(metadata.isrc.toUpperCase()) : undefined;
+  if (byIsrc) return byIsrc;
+  // An identifier miss or an artist MBID needs the live lookups' exact order.
+  if (metadata.mbid || metadata.isrc || metadata.artistMbid) return undefined;
+  const artist = found.artistByKey.get(artistKey(metadata.artist));
+  if (!artist) return undefined;
+  const title = titleKey(metadata.title);
+  const album = metadata.album === undefined ? undefined : albumKey(metadata.album);
+  const candidates = found.namedByKey.get(nameMatchKey(artist.id, title)) ?? [];
+  const sameAlbum = candidates.filter((row) => album !== undefined && row.album_key === album);
+  return earliest(sameAlbum.length ? sameAlbum : candidates);
+}
+
+/**
+ * resolveTrack for many listens at once: tracks the catalog already has are
+ * found set-based; the rest go through resolveTrack one by one.
+ */
+export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], create: boolean): Promise<(ResolvedTrack | null)[]> {
+  const found = await prefetch(tx, items);
+  const resolved: (ResolvedTrack | null)[] = [];
+  for (const metadata of items) {
+    const hit = prefetchedMatch(found, metadata);
+    if (!hit) {
+      resolved.push(await resolveTrack(tx, metadata, create));
+      continue;
+    }
+    if (hasGaps(hit, metadata)) await enrichTrack(tx, hit.id, metadata);
+    resolved.push({ trackId: hit.id, matched: true });
+  }
+  return resolved;
+}

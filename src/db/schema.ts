@@ -141,6 +141,8 @@ export interface ApiKeysTable {
   name: string;
   description: Generated<string>;
   key_hash: string;
+  /** md5 of the key, for Audioscrobbler 1.2 handshakes (see migration 0002). */
+  audioscrobbler_digest: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
   last_used_at: Timestamp | null;
@@ -202,6 +204,43 @@ export interface FilehostFilesTable {
   updated_at: CreatedAt;
 }
 
+export interface ImportCheckpointsTable {
+  user_id: string;
+  fingerprint: string;
+  format: string;
+  records_consumed: Generated<number>;
+  stored: Generated<number>;
+  duplicate: Generated<number>;
+  ignored: Generated<number>;
+  completed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface LastfmSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  api_key_id: string;
+  key_hash: string;
+  created_at: CreatedAt;
+}
+
+export interface LastfmTokensTable {
+  token_hash: string;
+  api_key_id: string;
+  user_id: string | null;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export interface AudioscrobblerSessionsTable {
+  session_hash: string;
+  user_id: string;
+  api_key_id: string;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -219,4 +258,8 @@ export interface DB {
   provider_accounts: ProviderAccountsTable;
   filehost_directories: FilehostDirectoriesTable;
   filehost_files: FilehostFilesTable;
+  lastfm_sessions: LastfmSessionsTable;
+  lastfm_tokens: LastfmTokensTable;
+  audioscrobbler_sessions: AudioscrobblerSessionsTable;
+  import_checkpoints: ImportCheckpointsTable;
 }

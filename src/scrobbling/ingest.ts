@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/index.ts';
 import type { AppContext } from '../context.ts';
-import { resolveTrack } from '../catalog/resolve.ts';
+import { resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 
 export interface Listen extends TrackMetadata {
@@ -19,8 +21,11 @@ export type ListenSource = string;
 const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
 const MAX_FIELD_LENGTH = 1024;
 
-/** Reasons a listen cannot be stored at all, whatever the protocol checked before. */
-function invalidReason(listen: Listen): string | null {
+/**
+ * Reasons a listen cannot be stored at all, whatever the protocol checked before;
+ * protocols that must reject a whole request call it before ingesting.
+ */
+export function invalidReason(listen: Listen): string | null {
   if (!listen.artist.trim()) return 'artist is empty';
   if (!listen.title.trim()) return 'title is empty';
   if (listen.artist.length > MAX_FIELD_LENGTH || listen.title.length > MAX_FIELD_LENGTH || (listen.album?.length ?? 0) > MAX_FIELD_LENGTH) {
@@ -34,6 +39,8 @@ function metadataCacheKey(listen: TrackMetadata): string {
   return JSON.stringify([listen.artist, listen.title, listen.album, listen.mbid, listen.isrc]);
 }
 
+type Tx = Transaction<DB>;
+
 /**
  * Stores listens for one user in one transaction: each is matched against the
  * catalog (created there when missing, unless UNMATCHED_SCROBBLES=skip), and
@@ -46,50 +53,98 @@ export async function ingestListens(
   listens: readonly Listen[],
   source: ListenSource,
 ): Promise<ListenOutcome[]> {
-  const createUnmatched = ctx.config.unmatchedScrobbles === 'store';
-  return ctx.db.transaction().execute(async (tx) => {
-    const resolved = new Map<string, Awaited<ReturnType<typeof resolveTrack>>>();
-    const outcomes: ListenOutcome[] = [];
-    for (const listen of listens) {
-      const reason = invalidReason(listen);
-      if (reason) {
-        outcomes.push({ status: 'ignored', reason });
-        continue;
-      }
-      const cacheKey = metadataCacheKey(listen);
-      if (!resolved.has(cacheKey)) resolved.set(cacheKey, await resolveTrack(tx, listen, createUnmatched));
-      const track = resolved.get(cacheKey);
-      if (!track) {
-        outcomes.push({ status: 'ignored', reason: 'no matching track in the catalog' });
-        continue;
-      }
-      const inserted = await tx
-        .insertInto('scrobbles')
-        .values({
+  return ctx.db.transaction().execute((tx) => ingestListensInTransaction(tx, ctx.config, userId, listens, source));
+}
+
+/**
+ * ingestListens inside the caller's transaction, so the caller's own writes
+ * (an import checkpoint) commit or roll back together with the listens.
+ */
+export async function ingestListensInTransaction(
+  tx: Tx,
+  config: Pick<Config, 'unmatchedScrobbles'>,
+  userId: string,
+  listens: readonly Listen[],
+  source: ListenSource,
+): Promise<ListenOutcome[]> {
+  const tracks = await resolveListenTracks(tx, listens, config.unmatchedScrobbles === 'store');
+  const matched = listens.flatMap((listen, i) => {
+    const track = tracks[i]!;
+    return typeof track === 'string' ? [] : [{ listen, track }];
+  });
+  const ids = await insertScrobbles(tx, userId, matched, source);
+  const claimed = new Set<string>();
+  return tracks.map((track, i): ListenOutcome => {
+    if (typeof track === 'string') return { status: 'ignored', reason: track };
+    const key = scrobbleKey(track.trackId, listens[i]!.listenedAt);
+    const { scrobbleId, inserted } = ids.get(key)!;
+    // Of several equal listens in one call, only the first is the stored one.
+    const status = inserted && !claimed.has(key) ? 'stored' : 'duplicate';
+    claimed.add(key);
+    return { status, scrobbleId, trackId: track.trackId, matched: track.matched };
+  });
+}
+
+/** Each listen's catalog track, or why it has none; equal metadata is resolved once. */
+async function resolveListenTracks(tx: Tx, listens: readonly Listen[], createUnmatched: boolean): Promise<(ResolvedTrack | string)[]> {
+  const distinct = new Map<string, Listen>();
+  for (const listen of listens) {
+    const key = metadataCacheKey(listen);
+    if (!distinct.has(key) && !invalidReason(listen)) distinct.set(key, listen);
+  }
+  const tracks = await resolveTracks(tx, [...distinct.values()], createUnmatched);
+  const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
+  return listens.map((listen) => invalidReason(listen) ?? resolved.get(metadataCacheKey(listen)) ?? 'no matching track in the catalog');
+}
+
+const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
+
+/** Rows per INSERT: well under PostgreSQL's 65535 bind parameters. */
+const INSERT_CHUNK = 1000;
+
+/**
+ * Inserts the scrobbles set-based (one statement per chunk instead of one per
+ * listen) and finds the ids of those already stored, keyed by scrobbleKey.
+ */
+async function insertScrobbles(
+  tx: Tx,
+  userId: string,
+  rows: readonly { listen: Listen; track: ResolvedTrack }[],
+  source: ListenSource,
+): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
+  const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK);
+    const inserted = await tx
+      .insertInto('scrobbles')
+      .values(
+        chunk.map(({ listen, track }) => ({
           user_id: userId,
           track_id: track.trackId,
           listened_at: listen.listenedAt,
           submitted: JSON.stringify(listen.submitted ?? {}),
           source,
-        })
-        .onConflict((oc) => oc.constraint('scrobbles_once').doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      const scrobbleId =
-        inserted?.id ??
-        (
-          await tx
-            .selectFrom('scrobbles')
-            .select('id')
-            .where('user_id', '=', userId)
-            .where('track_id', '=', track.trackId)
-            .where('listened_at', '=', listen.listenedAt)
-            .executeTakeFirstOrThrow()
-        ).id;
-      outcomes.push({ status: inserted ? 'stored' : 'duplicate', scrobbleId, trackId: track.trackId, matched: track.matched });
-    }
-    return outcomes;
-  });
+        })),
+      )
+      .onConflict((oc) => oc.constraint('scrobbles_once').doNothing())
+      .returning(['id', 'track_id', 'listened_at'])
+      .execute();
+    for (const row of inserted) ids.set(scrobbleKey(row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
+  }
+  const missing = rows.filter(({ listen, track }) => !ids.has(scrobbleKey(track.trackId, listen.listenedAt)));
+  if (missing.length === 0) return ids;
+  const existing = await tx
+    .selectFrom('scrobbles')
+    .select(['id', 'track_id', 'listened_at'])
+    .where('user_id', '=', userId)
+    .where('track_id', 'in', [...new Set(missing.map(({ track }) => track.trackId))])
+    .where('listened_at', 'in', missing.map(({ listen }) => listen.listenedAt))
+    .execute();
+  for (const row of existing) {
+    const key = scrobbleKey(row.track_id, row.listened_at);
+    if (!ids.has(key)) ids.set(key, { scrobbleId: row.id, inserted: false });
+  }
+  return ids;
 }
 
 export type NowPlayingOutcome = { status: 'updated'; trackId: string } | { status: 'ignored'; reason: string };

@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '../api/operation.ts';
 import { DateTime, isoDateTime } from '../api/schemas.ts';
 import { ingestListens } from './ingest.ts';
+import { feedOperations } from './feed/operations.ts';
+import { importOperations } from './imports/index.ts';
 
 const Text = (description: string) => Type.String({ minLength: 1, maxLength: 1024, pattern: '\\S', description });
 const Positive = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
@@ -49,4 +51,4 @@ export const createScrobble = defineProcedure({
   },
 });
 
-export const scrobbleOperations = [createScrobble];
+export const scrobbleOperations = [createScrobble, ...feedOperations, ...importOperations];

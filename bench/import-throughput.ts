@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.ts';
+import type { Database } from '../src/db/index.ts';
+import { importBatch, type ImportListen } from '../src/scrobbling/imports/index.ts';
+import { benchTargets, compare } from './harness.ts';
+
+const BATCH = 500;
+
+function timedInto(times: number[], fn: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const INSERT_CHUNK = 1000;
+
+async function createUser(db: Database): Promise<string> {
+  const tag = randomBytes(6).toString('hex');
+  return (await db.insertInto('users').values({ did: `did:plc:import${tag}`, handle: `import${tag}` }).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** `count` catalog tracks by `count / 10` artists, as a library that has seen these songs before. */
+async function seedTracks(db: Database, count: number): Promise<{ id: string; artist: string; title: string }[]> {
+  const artists = Math.ceil(count / 10);
+  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, ${artists}) i`.execute(db);
+  await sql`insert into tracks (title, title_key, artist, artist_id)
+    select 'Track ' || i, 'track ' || i, a.name, a.id from generate_series(1, ${count}) i
+    join artists a on a.name = 'Artist ' || (1 + i % ${artists})`.execute(db);
+  await sql`analyze`.execute(db);
+  return db.selectFrom('tracks').select(['id', 'artist', 'title']).orderBy('title').execute();
+}
+
+/**
+ * Listens/s of the import path (importBatch: catalog matching, duplicate
+ * detection and checkpointing in 500-listen batches) against a raw multi-row
+ * INSERT of the same scrobbles with the track ids already known.
+ */
+export async function importThroughputBenchmark(): Promise<void> {
+  const count = Number(process.env.BENCH_IMPORT_LISTENS ?? 20_000);
+  const trackCount = Number(process.env.BENCH_IMPORT_TRACKS ?? 1000);
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  console.log(`import throughput: ${count} listens over ${trackCount} known tracks, batches of ${BATCH}, median of ${runs} runs`);
+  const config = loadConfig({});
+  for await (const target of benchTargets()) {
+    try {
+      const tracks = await seedTracks(target.db, trackCount);
+      const start = Date.UTC(2020, 0, 1);
+      const rows = Array.from({ length: count }, (_, i) => ({ track: tracks[i % tracks.length]!, listenedAt: new Date(start + i * 60_000) }));
+      const listens: ImportListen[] = rows.map(({ track, listenedAt }) => ({
+        artist: track.artist,
+        title: track.title,
+        listenedAt: listenedAt.toISOString(),
+        submitted: { artist: track.artist, title: track.title },
+      }));
+      const viaImport = async () => {
+        const userId = await createUser(target.db);
+        const fingerprint = randomBytes(32).toString('hex');
+        for (let from = 0; from < count; from += BATCH) {
+          const batch = listens.slice(from, from + BATCH);
+          await importBatch(target.db, config, userId, { fingerprint, format: 'listenbrainz', from, records: batch.length, listens: batch, complete: from + BATCH >= count });
+        }
+      };
+      const viaRawInsert = async () => {
+        const userId = await createUser(target.db);
+        await target.db.transaction().execute(async (tx) => {
+          for (let i = 0; i < count; i += INSERT_CHUNK) {
+            const values = rows
+              .slice(i, i + INSERT_CHUNK)
+              .map(({ track, listenedAt }) => sql`(${userId}, ${track.id}, ${listenedAt}, ${JSON.stringify({ artist: track.artist, title: track.title })}, 'import:raw')`);
+            await sql`insert into scrobbles (user_id, track_id, listened_at, submitted, source) values ${sql.join(values)}`.execute(tx);
+          }
+        });
+      };
+      const importTimes: number[] = [];
+      const rawTimes: number[] = [];
+      await compare(`${target.name} import path`, timedInto(importTimes, viaImport), 'raw multi-row INSERT', timedInto(rawTimes, viaRawInsert), runs);
+      const rate = (times: number[]) => Math.round(count / (median(times.slice(1)) / 1000));
+      console.log(`  ${target.name} listens/s: import path ${rate(importTimes)}, raw INSERT ${rate(rawTimes)}`);
+    } finally {
+      await target.close();
+    }
+  }
+}

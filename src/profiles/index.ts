@@ -1,0 +1,1 @@
+export { profileOperations } from './operations.ts';

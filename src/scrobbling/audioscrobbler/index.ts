@@ -1,0 +1,1 @@
+export { registerAudioscrobbler } from './routes.ts';

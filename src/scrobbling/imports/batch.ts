@@ -1,0 +1,110 @@
+import type { Transaction } from 'kysely';
+import { conflict, invalidRequest } from '../../api/errors.ts';
+import { isoDateTime } from '../../api/schemas.ts';
+import type { Config } from '../../config.ts';
+import type { Database, DB } from '../../db/index.ts';
+import { ingestListensInTransaction, type Listen, type ListenOutcome } from '../ingest.ts';
+import type { ImportBatch, ImportBatchResult, ImportListen, ImportStatus } from './schemas.ts';
+
+/** How many ignored listens a batch answer names; the counts cover the rest. */
+const REPORTED_IGNORED = 10;
+
+type CheckpointRow = {
+  fingerprint: string;
+  format: string;
+  records_consumed: number;
+  stored: number;
+  duplicate: number;
+  ignored: number;
+  completed_at: Date | null;
+};
+
+function toStatus(fingerprint: string, row: CheckpointRow | undefined): ImportStatus {
+  if (!row) return { fingerprint, recordsConsumed: 0, stored: 0, duplicate: 0, ignored: 0, complete: false };
+  return {
+    fingerprint,
+    format: row.format,
+    recordsConsumed: row.records_consumed,
+    stored: row.stored,
+    duplicate: row.duplicate,
+    ignored: row.ignored,
+    complete: row.completed_at !== null,
+    ...(row.completed_at ? { completedAt: isoDateTime(row.completed_at) } : {}),
+  };
+}
+
+const CHECKPOINT_COLUMNS = ['fingerprint', 'format', 'records_consumed', 'stored', 'duplicate', 'ignored', 'completed_at'] as const;
+
+/** How far the user's import of the file with this fingerprint got. */
+export async function importStatus(db: Database, userId: string, fingerprint: string): Promise<ImportStatus> {
+  const row = await db
+    .selectFrom('import_checkpoints')
+    .select(CHECKPOINT_COLUMNS)
+    .where('user_id', '=', userId)
+    .where('fingerprint', '=', fingerprint)
+    .executeTakeFirst();
+  return toStatus(fingerprint, row);
+}
+
+/** Postgres text and jsonb cannot hold NUL, so such a listen is refused here rather than failing the batch. */
+function toListen(listen: ImportListen): Listen | string {
+  if (JSON.stringify(listen).includes('\\u0000')) return 'contains a NUL character';
+  const { listenedAt, submitted, ...metadata } = listen;
+  return { ...metadata, listenedAt: new Date(listenedAt), submitted };
+}
+
+/** The checkpoint row of this import, created if new; the upsert locks it until the batch commits. */
+async function lockCheckpoint(tx: Transaction<DB>, userId: string, batch: ImportBatch): Promise<CheckpointRow> {
+  return tx
+    .insertInto('import_checkpoints')
+    .values({ user_id: userId, fingerprint: batch.fingerprint, format: batch.format })
+    .onConflict((oc) => oc.columns(['user_id', 'fingerprint']).doUpdateSet({ updated_at: new Date() }))
+    .returning(CHECKPOINT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+function checkBatchFits(checkpoint: CheckpointRow, batch: ImportBatch): void {
+  if (batch.listens.length > batch.records) throw invalidRequest(`a batch of ${batch.records} records cannot carry ${batch.listens.length} listens`);
+  if (checkpoint.format !== batch.format) throw invalidRequest(`this file is being imported as ${checkpoint.format}, not ${batch.format}`);
+  if (checkpoint.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
+  if (checkpoint.records_consumed !== batch.from) {
+    throw conflict('CheckpointMismatch', `the checkpoint is at record ${checkpoint.records_consumed}, not ${batch.from}; resume from there`);
+  }
+}
+
+/**
+ * Stores one batch of an import and advances the file's checkpoint in the same
+ * transaction: a batch is either wholly applied and counted, or not at all.
+ * Records the client could not turn into listens count as ignored.
+ */
+export async function importBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
+  return db.transaction().execute(async (tx) => {
+    const checkpoint = await lockCheckpoint(tx, userId, batch);
+    checkBatchFits(checkpoint, batch);
+    const converted = batch.listens.map(toListen);
+    const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
+    const outcomes = await ingestListensInTransaction(tx, config, userId, valid, `import:${batch.format}`);
+    let next = 0;
+    const perListen = converted.map((listen): ListenOutcome => (typeof listen === 'string' ? { status: 'ignored', reason: listen } : outcomes[next++]!));
+    const count = (status: ListenOutcome['status']) => perListen.filter((outcome) => outcome.status === status).length;
+    const stored = count('stored');
+    const duplicate = count('duplicate');
+    const ignored = batch.records - stored - duplicate;
+    const updated = await tx
+      .updateTable('import_checkpoints')
+      .set((eb) => ({
+        records_consumed: eb('records_consumed', '+', batch.records),
+        stored: eb('stored', '+', stored),
+        duplicate: eb('duplicate', '+', duplicate),
+        ignored: eb('ignored', '+', ignored),
+        completed_at: batch.complete ? new Date() : null,
+        updated_at: new Date(),
+      }))
+      .where('user_id', '=', userId)
+      .where('fingerprint', '=', batch.fingerprint)
+      .returning(CHECKPOINT_COLUMNS)
+      .executeTakeFirstOrThrow();
+    const ignoredListens = perListen.flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : [])).slice(0, REPORTED_IGNORED);
+    return { stored, duplicate, ignored, ignoredListens, status: toStatus(batch.fingerprint, updated) };
+  });
+}

@@ -1,0 +1,5 @@
+export { importOperations } from './operations.ts';
+export { importBatch, importStatus } from './batch.ts';
+export { runImport, type ImportSink, type ImportProgress, type ImportSummary } from './run.ts';
+export { ImportFormatError } from './records.ts';
+export { IMPORT_FORMATS, type ImportFormat, type ImportListen } from './schemas.ts';

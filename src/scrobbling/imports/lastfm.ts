@@ -1,0 +1,46 @@
+import { count, listenRecord, text, uuid, type ForeignRecord, type ImportRecord } from './records.ts';
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** "31 Jan 2021 18:30" (lastfm-to-csv) or "31 Jan 2021, 18:30" (utc_time), always UTC. */
+const LASTFM_DATE = /^(\d{1,2}) ([a-z]{3})[a-z]* (\d{4}),? (\d{1,2}):(\d{2})(?::(\d{2}))?$/i;
+
+function lastfmDate(value: string | undefined): Date | undefined {
+  if (!value) return undefined;
+  const match = LASTFM_DATE.exec(value.trim());
+  if (!match) return new Date(value);
+  const [, day, month, year, hour, minute, second] = match;
+  const monthIndex = MONTHS.indexOf(month!.toLowerCase());
+  return monthIndex < 0 ? undefined : new Date(Date.UTC(Number(year), monthIndex, Number(day), Number(hour), Number(minute), Number(second ?? 0)));
+}
+
+/** Column positions by name: from the header row, or the headerless artist,album,track,date order. */
+type Layout = { columns: string[]; hasHeader: boolean };
+
+const HEADERLESS: Layout = { columns: ['artist', 'album', 'track', 'date'], hasHeader: false };
+
+export function lastfmLayout(firstRow: string[]): Layout {
+  const names = firstRow.map((cell) => cell.trim().toLowerCase());
+  const isHeader = names.includes('artist') && names.includes('track') && names.some((name) => ['uts', 'utc_time', 'date'].includes(name));
+  return isHeader ? { columns: names, hasHeader: true } : HEADERLESS;
+}
+
+/** One scrobble row of a Last.fm CSV export in the given layout. */
+export function lastfmRecord(row: string[], layout: Layout): ImportRecord | ForeignRecord {
+  if (row.length !== layout.columns.length) {
+    return { foreign: `expected ${layout.columns.length} columns (${layout.columns.join(',')}), found ${row.length}` };
+  }
+  const cell = Object.fromEntries(layout.columns.map((name, i) => [name, row[i]!]));
+  const seconds = count(cell.uts);
+  return listenRecord(
+    {
+      artist: text(cell.artist),
+      title: text(cell.track),
+      album: text(cell.album),
+      artistMbid: uuid(cell.artist_mbid),
+      albumMbid: uuid(cell.album_mbid),
+      mbid: uuid(cell.track_mbid),
+      submitted: cell,
+    },
+    seconds === undefined ? lastfmDate(cell.utc_time ?? cell.date) : new Date(seconds * 1000),
+  );
+}

@@ -1,0 +1,39 @@
+import { count, isObject, isrc, listenRecord, spotifyId, text, uuid, type ForeignRecord, type ImportRecord } from './records.ts';
+
+/** LB writes unix seconds; some tools write ISO 8601 strings. */
+function listenTime(value: unknown): Date | undefined {
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value.trim()))) return new Date(Number(value) * 1000);
+  return typeof value === 'string' ? new Date(value) : undefined;
+}
+
+function firstUuid(value: unknown): string | undefined {
+  return Array.isArray(value) ? value.map(uuid).find(Boolean) : undefined;
+}
+
+/** One listen of a ListenBrainz export (`listened_at`, `track_metadata` with `additional_info` and `mbid_mapping`). */
+export function listenBrainzRecord(value: unknown): ImportRecord | ForeignRecord {
+  if (!isObject(value)) return { foreign: 'a record is not a JSON object' };
+  if (!('listened_at' in value) && !('track_metadata' in value)) return { foreign: 'a record has neither listened_at nor track_metadata' };
+  const metadata = isObject(value.track_metadata) ? value.track_metadata : {};
+  const info = isObject(metadata.additional_info) ? metadata.additional_info : {};
+  const mapping = isObject(metadata.mbid_mapping) ? metadata.mbid_mapping : {};
+  const seconds = count(info.duration);
+  return listenRecord(
+    {
+      artist: text(metadata.artist_name),
+      title: text(metadata.track_name),
+      album: text(metadata.release_name),
+      albumArtist: text(info.release_artist_name),
+      durationMs: count(info.duration_ms) ?? (seconds === undefined ? undefined : seconds * 1000),
+      trackNumber: count(info.tracknumber),
+      discNumber: count(info.discnumber),
+      mbid: uuid(info.recording_mbid) ?? uuid(mapping.recording_mbid),
+      artistMbid: firstUuid(info.artist_mbids) ?? firstUuid(mapping.artist_mbids),
+      albumMbid: uuid(info.release_mbid) ?? uuid(mapping.release_mbid),
+      isrc: isrc(info.isrc),
+      spotifyId: spotifyId(info.spotify_id),
+      submitted: value,
+    },
+    listenTime(value.listened_at),
+  );
+}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, it } from 'node:test';
+import { sql } from 'kysely';
+import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
+import { describeWithApp, type TestApp } from '../../testing.ts';
+import { runImport, type ImportSink } from './run.ts';
+import type { ImportBatch, ImportListen } from './schemas.ts';
+
+const IMPORT = 'app.svc.scrobble.importListens';
+const STATUS = 'app.svc.scrobble.getImport';
+const fingerprint = (digit: string) => digit.repeat(64);
+
+const listen = (n: number, fields: Partial<ImportListen> = {}): ImportListen => ({
+  artist: `Artist ${n % 3}`,
+  title: `Song ${n}`,
+  listenedAt: new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString(),
+  submitted: { n },
+  ...fields,
+});
+
+const batch = (fields: Partial<ImportBatch>): ImportBatch => ({ fingerprint: fingerprint('a'), format: 'listenbrainz', from: 0, records: 0, listens: [], complete: false, ...fields });
+
+async function scrobbleCount(app: TestApp, did: string): Promise<number> {
+  const row = await app.ctx.db
+    .selectFrom('scrobbles')
+    .innerJoin('users', 'users.id', 'scrobbles.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('users.did', '=', did)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-import-ops-'));
+after(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+function jsonlFile(name: string, count: number): string {
+  const file = path.join(workDir, name);
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({ listened_at: 1_700_000_000 + i * 240, track_metadata: { artist_name: `Band ${i % 7}`, track_name: i % 10 === 9 ? '' : `Tune ${i % 40}` } }),
+  );
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+/** The API as an import sink, optionally failing after some batches as a crash would. */
+function apiSink(app: TestApp, token: string, failAfterBatches = Infinity): ImportSink {
+  let sent = 0;
+  return {
+    status: async (print) => (await app.query(STATUS, { fingerprint: print }, token)).body,
+    async send(input) {
+      if (sent++ >= failAfterBatches) throw new Error('connection lost');
+      const result = await app.procedure(IMPORT, input, token);
+      assert.equal(result.status, 200, JSON.stringify(result.body));
+      return result.body;
+    },
+  };
+}
+
+describeWithApp('history import', (app) => {
+  it('stores a batch and advances the checkpoint; records without a listen count as ignored', async () => {
+    const { token, did } = await app().signup('import-batch');
+    const stored = await app().procedure(IMPORT, batch({ records: 5, listens: [listen(1), listen(2), listen(2), listen(3, { artist: ' ' })] }), token);
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    assert.deepEqual({ ...stored.body, status: undefined }, {
+      stored: 2,
+      duplicate: 1,
+      ignored: 2,
+      ignoredListens: [{ index: 3, reason: 'artist is empty' }],
+      status: undefined,
+    });
+    assert.deepEqual(stored.body.status, { fingerprint: fingerprint('a'), format: 'listenbrainz', recordsConsumed: 5, stored: 2, duplicate: 1, ignored: 2, complete: false });
+    const status = await app().query(STATUS, { fingerprint: fingerprint('a') }, token);
+    assert.deepEqual(status.body, stored.body.status);
+    assert.equal(await scrobbleCount(app(), did), 2);
+    const source = await app().ctx.db.selectFrom('scrobbles').select('source').distinct().innerJoin('users', 'users.id', 'scrobbles.user_id').where('users.did', '=', did).execute();
+    assert.deepEqual(source, [{ source: 'import:listenbrainz' }]);
+  });
+
+  it('matches known catalog tracks by name, preferring the same album, without creating any', async () => {
+    const { token } = await app().signup('import-albums');
+    const db = app().ctx.db;
+    const artist = await db.insertInto('artists').values({ name: 'Nina', name_key: artistKey('Nina') }).returning('id').executeTakeFirstOrThrow();
+    const trackOn = async (album: string) => {
+      const albumRow = await db.insertInto('albums').values({ title: album, title_key: albumKey(album), artist: 'Nina', artist_id: artist.id }).returning('id').executeTakeFirstOrThrow();
+      const values = { title: 'Home', title_key: titleKey('Home'), artist: 'Nina', artist_id: artist.id, album, album_id: albumRow.id };
+      return (await db.insertInto('tracks').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    };
+    const first = await trackOn('First');
+    const second = await trackOn('Second');
+    const listens = [listen(1, { artist: 'NINA', title: 'home', album: 'second' }), listen(2, { artist: 'Nina', title: 'Home (feat. X)' }), listen(3, { artist: 'Nina', title: 'Home', album: 'First' })];
+    const result = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('e'), records: 3, listens }), token);
+    assert.equal(result.body.stored, 3);
+    const stored = await db.selectFrom('scrobbles').select(['track_id', 'listened_at']).where('track_id', 'in', [first, second]).orderBy('listened_at').execute();
+    assert.deepEqual(stored.map((row) => row.track_id), [second, first, first]);
+    const tracks = await db.selectFrom('tracks').select((eb) => eb.fn.countAll<number>().as('n')).where('artist_id', '=', artist.id).executeTakeFirstOrThrow();
+    assert.equal(Number(tracks.n), 2);
+  });
+
+  it('refuses a batch that does not start at the checkpoint, storing nothing', async () => {
+    const { token, did } = await app().signup('import-mismatch');
+    assert.equal((await app().procedure(IMPORT, batch({ records: 1, listens: [listen(1)] }), token)).status, 200);
+    for (const from of [0, 5]) {
+      const refused = await app().procedure(IMPORT, batch({ from, records: 1, listens: [listen(10 + from)] }), token);
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.error, 'CheckpointMismatch');
+      assert.match(refused.body.message, /checkpoint is at record 1/);
+    }
+    assert.equal(await scrobbleCount(app(), did), 1);
+  });
+
+  it('a failing batch rolls back its scrobbles together with the checkpoint', async () => {
+    const { token, did } = await app().signup('import-atomic');
+    await sql`create function refuse_checkpoint() returns trigger language plpgsql as $$
+      begin raise exception 'simulated crash'; end $$`.execute(app().ctx.db);
+    await sql`create trigger refuse_checkpoint before update on import_checkpoints for each row execute function refuse_checkpoint()`.execute(app().ctx.db);
+    try {
+      const failed = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('b'), records: 2, listens: [listen(1), listen(2)] }), token);
+      assert.equal(failed.status, 500);
+    } finally {
+      await sql`drop trigger refuse_checkpoint on import_checkpoints`.execute(app().ctx.db);
+      await sql`drop function refuse_checkpoint()`.execute(app().ctx.db);
+    }
+    assert.equal(await scrobbleCount(app(), did), 0);
+    assert.equal((await app().query(STATUS, { fingerprint: fingerprint('b') }, token)).body.recordsConsumed, 0);
+    const retried = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('b'), records: 2, listens: [listen(1), listen(2)] }), token);
+    assert.equal(retried.body.stored, 2);
+  });
+
+  it('a completed file takes no more batches', async () => {
+    const { token } = await app().signup('import-complete');
+    const done = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('c'), format: 'spotify', records: 1, listens: [listen(1)], complete: true }), token);
+    assert.equal(done.body.status.complete, true);
+    assert.match(done.body.status.completedAt, /^\d{4}-\d\d-\d\dT/);
+    const again = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('c'), format: 'spotify', from: 1, records: 1, listens: [listen(2)] }), token);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error, 'ImportComplete');
+  });
+
+  it('rejects malformed batches with 400 and unauthenticated calls with 401; checkpoints are per user', async () => {
+    const { token } = await app().signup('import-invalid');
+    const cases: [unknown, RegExp][] = [
+      [batch({ fingerprint: 'xyz' }), /fingerprint/],
+      [batch({ records: 1, listens: [listen(1), listen(2)] }), /cannot carry 2 listens/],
+      [batch({ records: 1, listens: [listen(1, { durationMs: -1 })] }), /durationMs/],
+      [batch({ records: 1, listens: [listen(1, { listenedAt: 'yesterday' })] }), /listenedAt/],
+      [{ ...batch({}), format: 'itunes' }, /format/],
+    ];
+    for (const [input, message] of cases) {
+      const refused = await app().procedure(IMPORT, input, token);
+      assert.equal(refused.status, 400, JSON.stringify(input));
+      assert.equal(refused.body.error, 'InvalidRequest');
+      assert.match(refused.body.message, message);
+    }
+    const nul = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('d'), records: 1, listens: [listen(1, { title: 'a\u0000b' })] }), token);
+    assert.equal(nul.status, 200);
+    assert.deepEqual(nul.body.ignoredListens, [{ index: 0, reason: 'contains a NUL character' }]);
+    assert.equal((await app().procedure(IMPORT, batch({}))).status, 401);
+    assert.equal((await app().query(STATUS, { fingerprint: fingerprint('d') })).status, 401);
+    const other = await app().signup('import-other');
+    assert.equal((await app().query(STATUS, { fingerprint: fingerprint('d') }, other.token)).body.recordsConsumed, 0);
+  });
+
+  it('an interrupted import resumes from the checkpoint; a re-run of a finished file adds nothing', async () => {
+    const { token, did } = await app().signup('import-resume');
+    const file = jsonlFile('resume.jsonl', 230);
+    await assert.rejects(runImport({ file, format: 'listenbrainz', sink: apiSink(app(), token, 2), batchSize: 50 }), /connection lost/);
+    assert.equal(await scrobbleCount(app(), did), 100);
+    const resumed = await runImport({ file, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
+    assert.equal(resumed.resumedFrom, 111);
+    assert.deepEqual([resumed.records, resumed.stored, resumed.duplicate, resumed.ignored], [230, 107, 0, 12]);
+    assert.equal(await scrobbleCount(app(), did), 207);
+    const again = await runImport({ file, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
+    assert.equal(again.alreadyComplete?.recordsConsumed, 230);
+    assert.deepEqual([again.alreadyComplete?.stored, again.alreadyComplete?.ignored], [207, 23]);
+    assert.equal(await scrobbleCount(app(), did), 207);
+  });
+});

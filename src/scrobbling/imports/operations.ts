@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure, defineQuery } from '../../api/operation.ts';
+import { importBatch, importStatus } from './batch.ts';
+import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus } from './schemas.ts';
+
+export const importListens = defineProcedure({
+  nsid: 'app.svc.scrobble.importListens',
+  summary: "Store one batch of an imported history file and advance the file's checkpoint atomically",
+  auth: 'required',
+  input: ImportBatch,
+  output: ImportBatchResult,
+  errors: ['CheckpointMismatch', 'ImportComplete'],
+  handler: ({ input, viewer, ctx }) => importBatch(ctx.db, ctx.config, viewer.userId, input),
+});
+
+export const getImport = defineQuery({
+  nsid: 'app.svc.scrobble.getImport',
+  summary: "How far the caller's import of a file (by fingerprint) got; a re-run resumes from recordsConsumed",
+  auth: 'required',
+  params: Type.Object({ fingerprint: Fingerprint }),
+  output: ImportStatus,
+  handler: ({ params, viewer, ctx }) => importStatus(ctx.db, viewer.userId, params.fingerprint),
+});
+
+export const importOperations = [importListens, getImport];

@@ -1,0 +1,89 @@
+import { textLines } from './chunks.ts';
+import { csvRows } from './csv.ts';
+import { jsonArrayElements, jsonLines, parseJson, type JsonRecordText } from './json-stream.ts';
+import { lastfmLayout, lastfmRecord } from './lastfm.ts';
+import { listenBrainzRecord } from './listenbrainz.ts';
+import { ImportFormatError, type ForeignRecord, type ImportRecord } from './records.ts';
+import type { ImportFormat } from './schemas.ts';
+import { spotifyRecord } from './spotify.ts';
+
+/** One record of an export file, numbered from 1 in file order: the unit of import checkpoints. */
+export interface ParsedRecord {
+  record: number;
+  result: ImportRecord;
+}
+
+type Candidate = { record: number; result: ImportRecord | ForeignRecord };
+
+const FORMAT_NAMES: Record<ImportFormat, string> = {
+  listenbrainz: 'ListenBrainz export (JSON array or JSON Lines)',
+  lastfm: 'Last.fm scrobble CSV',
+  spotify: 'Spotify Extended Streaming History (JSON)',
+};
+
+/** The first non-blank character of a text stream, and the stream unchanged. */
+async function peek(chunks: AsyncIterable<string>): Promise<{ first: string | undefined; chunks: AsyncIterable<string> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const seen: string[] = [];
+  let first: string | undefined;
+  while (first === undefined) {
+    const next = await iterator.next();
+    if (next.done) break;
+    seen.push(next.value);
+    first = next.value.trimStart()[0];
+  }
+  async function* replay() {
+    yield* seen;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { first, chunks: replay() };
+}
+
+async function* mapJson(records: AsyncIterable<JsonRecordText>, map: (value: unknown) => ImportRecord | ForeignRecord): AsyncGenerator<Candidate> {
+  for await (const { record, text } of records) {
+    const value = parseJson(text);
+    yield { record, result: value === undefined ? { foreign: 'a record is not valid JSON' } : map(value) };
+  }
+}
+
+async function* listenBrainzCandidates(chunks: AsyncIterable<string>): AsyncGenerator<Candidate> {
+  const peeked = await peek(chunks);
+  const records = peeked.first === '[' ? jsonArrayElements(peeked.chunks) : jsonLines(textLines(peeked.chunks));
+  yield* mapJson(records, listenBrainzRecord);
+}
+
+async function* lastfmCandidates(chunks: AsyncIterable<string>): AsyncGenerator<Candidate> {
+  let layout: ReturnType<typeof lastfmLayout> | undefined;
+  let record = 0;
+  for await (const row of csvRows(chunks)) {
+    if (!layout) {
+      layout = lastfmLayout(row);
+      if (layout.hasHeader) continue;
+    }
+    yield { record: ++record, result: lastfmRecord(row, layout) };
+  }
+}
+
+const CANDIDATES: Record<ImportFormat, (chunks: AsyncIterable<string>) => AsyncIterable<Candidate>> = {
+  listenbrainz: listenBrainzCandidates,
+  lastfm: lastfmCandidates,
+  spotify: (chunks) => mapJson(jsonArrayElements(chunks), spotifyRecord),
+};
+
+/**
+ * The records of an export file, streamed. A file whose first record is not of
+ * the format is refused (ImportFormatError); later odd records are ignored.
+ */
+export async function* readImportRecords(format: ImportFormat, chunks: AsyncIterable<string>): AsyncGenerator<ParsedRecord> {
+  let recognized = false;
+  for await (const { record, result } of CANDIDATES[format](chunks)) {
+    if ('foreign' in result) {
+      if (!recognized) throw new ImportFormatError(record, `not a ${FORMAT_NAMES[format]}: ${result.foreign}`);
+      yield { record, result: { ignored: result.foreign } };
+      continue;
+    }
+    recognized = true;
+    yield { record, result };
+  }
+  if (!recognized) throw new ImportFormatError(1, `the file holds no records`);
+}

@@ -1,0 +1,58 @@
+import type { ImportListen } from './schemas.ts';
+
+/** What one record of an export file turned into: a listen, or why it was skipped. */
+export type ImportRecord = { listen: ImportListen } | { ignored: string };
+
+/** A record that is not of the expected format at all (as opposed to a bad record of that format). */
+export type ForeignRecord = { foreign: string };
+
+/** The file cannot be read as the chosen format; names the record (1-based) where that showed. */
+export class ImportFormatError extends Error {
+  constructor(
+    readonly record: number,
+    readonly problem: string,
+  ) {
+    super(`record ${record}: ${problem}`);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISRC = /^[A-Za-z]{2}[A-Za-z0-9]{3}\d{7}$/;
+const SPOTIFY_ID = /^[A-Za-z0-9]{22}$/;
+const MAX_COUNT = 2_147_483_647;
+
+/** A non-blank string, trimmed; anything else is absent. */
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+export const uuid = (value: unknown) => (typeof value === 'string' && UUID.test(value.trim()) ? value.trim().toLowerCase() : undefined);
+export const isrc = (value: unknown) => (typeof value === 'string' && ISRC.test(value.trim()) ? value.trim().toUpperCase() : undefined);
+
+/** The id from a bare id, a `spotify:track:` URI or an open.spotify.com URL. */
+export function spotifyId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const id = value.trim().split(/[:/?]/).filter(Boolean).find((part) => SPOTIFY_ID.test(part));
+  return id;
+}
+
+/** A non-negative integer (numbers or numeric strings), else absent. */
+export function count(value: unknown): number | undefined {
+  const number = typeof value === 'string' && value.trim() ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 0 && number <= MAX_COUNT ? number : undefined;
+}
+
+/** Drops absent optional fields so the listen serializes compactly. */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}
+
+/** A listen, or the reason it has none when artist, title or time is missing. */
+export function listenRecord(listen: Partial<ImportListen> & Pick<ImportListen, 'submitted'>, listenedAt: Date | undefined): ImportRecord {
+  if (!listen.artist) return { ignored: 'no artist' };
+  if (!listen.title) return { ignored: 'no track title' };
+  if (!listenedAt || Number.isNaN(listenedAt.getTime())) return { ignored: 'no valid listen time' };
+  return { listen: compact({ ...listen, artist: listen.artist, title: listen.title, listenedAt: listenedAt.toISOString() }) };
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

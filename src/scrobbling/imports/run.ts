@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { fileTextChunks } from './chunks.ts';
+import { readImportRecords } from './read.ts';
+import type { ImportBatch, ImportBatchResult, ImportFormat, ImportListen, ImportStatus } from './schemas.ts';
+
+/** Where batches go: the running server's API, or the database directly. */
+export interface ImportSink {
+  status(fingerprint: string): Promise<ImportStatus>;
+  send(batch: ImportBatch): Promise<ImportBatchResult>;
+}
+
+export interface ImportProgress {
+  bytesRead: number;
+  fileBytes: number;
+  /** Records of the file handled so far, including those a previous run imported. */
+  records: number;
+  stored: number;
+  duplicate: number;
+  ignored: number;
+  /** Listens handled by this run per second. */
+  rate: number;
+}
+
+export interface ImportSummary extends ImportProgress {
+  fingerprint: string;
+  /** Records skipped because an earlier run had imported them. */
+  resumedFrom: number;
+  /** The file had been imported completely before; nothing was sent. */
+  alreadyComplete: ImportStatus | undefined;
+  /** The first few ignored records and why. */
+  ignoredExamples: { record: number; reason: string }[];
+}
+
+export interface ImportOptions {
+  file: string;
+  format: ImportFormat;
+  sink: ImportSink;
+  batchSize?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+const DEFAULT_BATCH = 500;
+/** Keeps a batch request well under the API's 1 MiB body limit whatever the records carry. */
+const MAX_BATCH_CHARS = 600_000;
+const IGNORED_EXAMPLES = 5;
+/** A long run of records that yield no listen still reports progress and checkpoints. */
+const MAX_BATCH_RECORDS = 10_000;
+
+export async function fileFingerprint(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const buffer of fs.createReadStream(file)) hash.update(buffer as Buffer);
+  return hash.digest('hex');
+}
+
+interface PendingBatch {
+  records: number;
+  listens: ImportListen[];
+  /** File record number of each listen, to name the ones the server ignores. */
+  recordNumbers: number[];
+  chars: number;
+}
+
+const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], chars: 0 });
+
+/**
+ * Streams an export file to a sink in batches, resuming after the records the
+ * sink's checkpoint says are already imported. Memory stays constant: one
+ * batch is parsed while nothing else of the file is held.
+ */
+export async function runImport(options: ImportOptions): Promise<ImportSummary> {
+  const { file, format, sink } = options;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const fileBytes = fs.statSync(file).size;
+  const fingerprint = await fileFingerprint(file);
+  const status = await sink.status(fingerprint);
+  const summary: ImportSummary = {
+    fingerprint,
+    bytesRead: 0,
+    fileBytes,
+    records: status.recordsConsumed,
+    stored: 0,
+    duplicate: 0,
+    ignored: 0,
+    rate: 0,
+    resumedFrom: status.recordsConsumed,
+    alreadyComplete: status.complete ? status : undefined,
+    ignoredExamples: [],
+  };
+  if (status.complete) return summary;
+  const started = performance.now();
+  const noteIgnored = (record: number, reason: string) => {
+    if (summary.ignoredExamples.length < IGNORED_EXAMPLES) summary.ignoredExamples.push({ record, reason });
+  };
+  const flush = async (batch: PendingBatch, complete: boolean) => {
+    const result = await sink.send({ fingerprint, format, from: summary.records, records: batch.records, listens: batch.listens, complete });
+    for (const { index, reason } of result.ignoredListens) noteIgnored(batch.recordNumbers[index]!, reason);
+    summary.records += batch.records;
+    summary.stored += result.stored;
+    summary.duplicate += result.duplicate;
+    summary.ignored += result.ignored;
+    summary.rate = (summary.stored + summary.duplicate + summary.ignored) / Math.max((performance.now() - started) / 1000, 0.001);
+    options.onProgress?.({ ...summary });
+  };
+  let batch = emptyBatch();
+  const chunks = fileTextChunks(file, (bytes) => (summary.bytesRead += bytes));
+  for await (const { record, result } of readImportRecords(format, chunks)) {
+    if (record <= status.recordsConsumed) continue;
+    batch.records++;
+    if ('ignored' in result) noteIgnored(record, result.ignored);
+    else {
+      batch.listens.push(result.listen);
+      batch.recordNumbers.push(record);
+      batch.chars += JSON.stringify(result.listen).length;
+    }
+    if (batch.listens.length >= batchSize || batch.chars >= MAX_BATCH_CHARS || batch.records >= MAX_BATCH_RECORDS) {
+      await flush(batch, false);
+      batch = emptyBatch();
+    }
+  }
+  await flush(batch, true);
+  return summary;
+}

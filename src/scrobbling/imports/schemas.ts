@@ -1,0 +1,67 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime } from '../../api/schemas.ts';
+
+export const IMPORT_FORMATS = ['listenbrainz', 'lastfm', 'spotify'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** Listens per import batch: one transaction each, and under the API's 1 MiB body limit. */
+export const MAX_IMPORT_BATCH = 1000;
+
+const Text = Type.String({ maxLength: 4096 });
+const Count = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
+export const Fingerprint = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file, lowercase hex' });
+
+/**
+ * One listen as an import client sends it. Loose on purpose: a listen the
+ * ingest rules refuse is counted as ignored, not a reason to reject the batch.
+ */
+export const ImportListen = Type.Object({
+  artist: Text,
+  title: Text,
+  album: Type.Optional(Text),
+  albumArtist: Type.Optional(Text),
+  durationMs: Type.Optional(Count),
+  trackNumber: Type.Optional(Count),
+  discNumber: Type.Optional(Count),
+  mbid: Type.Optional(Type.String({ format: 'uuid' })),
+  artistMbid: Type.Optional(Type.String({ format: 'uuid' })),
+  albumMbid: Type.Optional(Type.String({ format: 'uuid' })),
+  isrc: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}[A-Za-z0-9]{3}\\d{7}$' })),
+  spotifyId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{22}$' })),
+  listenedAt: DateTime({ description: 'when the listen started' }),
+  submitted: Type.Record(Type.String(), Type.Unknown(), { description: 'the record as found in the file' }),
+});
+export type ImportListen = Static<typeof ImportListen>;
+
+export const ImportBatch = Type.Object({
+  fingerprint: Fingerprint,
+  format: Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))),
+  from: Type.Integer({ minimum: 0, description: 'records of the file consumed before this batch; must equal the checkpoint' }),
+  records: Type.Integer({ minimum: 0, maximum: 100_000, description: 'records of the file this batch covers; those without a listen were ignored by the client' }),
+  listens: Type.Array(ImportListen, { maxItems: MAX_IMPORT_BATCH }),
+  complete: Type.Boolean({ description: 'the file ends with this batch' }),
+});
+export type ImportBatch = Static<typeof ImportBatch>;
+
+export const ImportStatus = Type.Object({
+  fingerprint: Fingerprint,
+  format: Type.Optional(Type.String()),
+  recordsConsumed: Type.Integer({ description: 'records of the file already imported; a re-run resumes after them' }),
+  stored: Type.Integer(),
+  duplicate: Type.Integer(),
+  ignored: Type.Integer(),
+  complete: Type.Boolean(),
+  completedAt: Type.Optional(DateTime()),
+});
+export type ImportStatus = Static<typeof ImportStatus>;
+
+export const ImportBatchResult = Type.Object({
+  stored: Type.Integer(),
+  duplicate: Type.Integer(),
+  ignored: Type.Integer(),
+  ignoredListens: Type.Array(Type.Object({ index: Type.Integer({ description: 'position in the batch listens' }), reason: Type.String() }), {
+    description: 'the first few listens the server ignored',
+  }),
+  status: ImportStatus,
+});
+export type ImportBatchResult = Static<typeof ImportBatchResult>;

@@ -1,0 +1,18 @@
+export { registerLastfm } from './routes.ts';
+export { starSong } from './love.ts';
+// Shared with Audioscrobbler 1.2, Last.fm's older protocol: form parameters, credentials, sessions.
+export { digestsEqual, md5Hex, newRandomKey } from './credentials.ts';
+export {
+  acceptFormBodies,
+  indexedGroups,
+  InvalidParameter,
+  isBadValueError,
+  MAX_DURATION_SECONDS,
+  musicBrainzId,
+  optionalCount,
+  optionalText,
+  requestParams,
+  requiredParam,
+  type Params,
+} from './params.ts';
+export { findLastfmSession } from './sessions.ts';

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** Request parameters by name; a repeated name keeps its first value. */
+export type Params = ReadonlyMap<string, string>;
+
+/** A missing or malformed parameter; each protocol answers it in its own words. */
+export class InvalidParameter extends Error {}
+
+export function requiredParam(params: Params, name: string, suffix = ''): string {
+  const value = params.get(name);
+  if (value === undefined) throw new InvalidParameter(`${name}${suffix} is required`);
+  return value;
+}
+
+/** Blank counts as absent: clients send empty fields for what they do not know. */
+export function optionalText(params: Params, name: string): string | undefined {
+  return params.get(name)?.trim() || undefined;
+}
+
+export function optionalCount(params: Params, name: string, suffix = '', max = 999_999_999): number | undefined {
+  const raw = optionalText(params, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) > max) throw new InvalidParameter(`${name}${suffix} must be a whole number up to ${max}`);
+  return Number(raw);
+}
+
+/** Durations are stored in milliseconds as 32-bit integers: a little under 25 days. */
+export const MAX_DURATION_SECONDS = 24 * 24 * 3600;
+
+/** PostgreSQL's data exceptions (class 22) can only come from values a client sent. */
+export function isBadValueError(error: unknown): boolean {
+  return String((error as { code?: unknown }).code ?? '').startsWith('22');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Clients send whatever id their tags carry; only a MusicBrainz UUID helps matching. */
+export function musicBrainzId(params: Params, name: string): string | undefined {
+  const value = optionalText(params, name);
+  return value && UUID.test(value) ? value.toLowerCase() : undefined;
+}
+
+export function parseForm(text: string): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(text)) if (!params.has(name)) params.set(name, value);
+  return params;
+}
+
+/** Both legacy protocols post `application/x-www-form-urlencoded` bodies; they arrive as Params. */
+export function acceptFormBodies(scope: FastifyInstance): void {
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, parseForm(body as string));
+  });
+}
+
+/** Query string and form body together; the body wins where both name a parameter. */
+export function requestParams(request: FastifyRequest): Map<string, string> {
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  const params = parseForm(query);
+  if (request.body instanceof Map) for (const [name, value] of request.body as Params) params.set(name, value);
+  return params;
+}
+
+const INDEXED_NAME = /^([A-Za-z]+)\[(\d{1,6})\]$/;
+
+export interface IndexedGroup {
+  index: number;
+  fields: Map<string, string>;
+}
+
+/** Groups batch parameters written `name[i]` by index, in index order. */
+export function indexedGroups(params: Params): IndexedGroup[] {
+  const groups = new Map<number, Map<string, string>>();
+  for (const [name, value] of params) {
+    const match = INDEXED_NAME.exec(name);
+    if (!match) continue;
+    const index = Number(match[2]);
+    if (!groups.has(index)) groups.set(index, new Map());
+    groups.get(index)!.set(match[1]!, value);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a - b).map(([index, fields]) => ({ index, fields }));
+}

@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import { invalidRequest } from '../../api/errors.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import { currentNowPlaying } from '../ingest.ts';
+import { isJsonObject, trackMetadataFromCatalog } from './track-metadata.ts';
+
+/** ListenBrainz's page sizes for listens (api_tools.DEFAULT_ITEMS_PER_GET, MAX_ITEMS_PER_GET). */
+export const DEFAULT_ITEMS_PER_GET = 25;
+export const MAX_ITEMS_PER_GET = 1000;
+
+/** Which listens to return: newest first, either before `maxTs` or just after `minTs` (unix seconds, exclusive). */
+export interface ListensWindow {
+  count: number;
+  minTs?: number | undefined;
+  maxTs?: number | undefined;
+}
+
+type JsonObject = Record<string, unknown>;
+export type QueryValue = string | string[] | undefined;
+
+/** A repeated query parameter counts by its first value. */
+export const firstQueryValue = (value: QueryValue) => (Array.isArray(value) ? value[0] : value);
+
+function integerParam(value: QueryValue, invalid: (text: string) => string): number | undefined {
+  const text = firstQueryValue(value)?.trim();
+  if (!text) return undefined;
+  if (!/^[+-]?\d{1,11}$/.test(text)) throw invalidRequest(invalid(text));
+  return Number(text);
+}
+
+const NOT_A_COUNT = "'count' should be a non-negative integer";
+const timestampParam = (name: string, value: QueryValue) => integerParam(value, (text) => `Invalid ${name} argument: ${text}`);
+
+/** Reads `count`, `min_ts` and `max_ts` as ListenBrainz does; a count above the maximum is capped, not refused. */
+export function listensWindowFrom(query: Record<string, QueryValue>): ListensWindow {
+  const count = integerParam(query.count, () => NOT_A_COUNT) ?? DEFAULT_ITEMS_PER_GET;
+  if (count < 0) throw invalidRequest(NOT_A_COUNT);
+  const minTs = timestampParam('min_ts', query.min_ts);
+  const maxTs = timestampParam('max_ts', query.max_ts);
+  if (minTs !== undefined && maxTs !== undefined) throw invalidRequest('You may only specify max_ts or min_ts, not both.');
+  return { count: Math.min(count, MAX_ITEMS_PER_GET), minTs, maxTs };
+}
+
+const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+function catalogTrackQuery(db: Database) {
+  return db
+    .selectFrom('tracks as t')
+    .leftJoin('albums as al', 'al.id', 't.album_id')
+    .leftJoin('artists as ar', 'ar.id', 't.artist_id')
+    .select([
+      't.id as track_id',
+      't.artist',
+      't.title',
+      sql<string | null>`coalesce(t.album, al.title)`.as('album'),
+      sql<string | null>`coalesce(t.album_artist, al.artist)`.as('album_artist'),
+      't.duration',
+      't.track_number',
+      't.disc_number',
+      't.mbid',
+      'al.mbid as album_mbid',
+      'ar.mbid as artist_mbid',
+      't.isrc',
+      't.streaming_link_a',
+      't.tags',
+    ]);
+}
+
+type CatalogRow = Awaited<ReturnType<ReturnType<typeof catalogTrackQuery>['executeTakeFirstOrThrow']>>;
+
+/**
+ * What ListenBrainz would answer for a listen's track: the client's own
+ * track_metadata when it came through ListenBrainz, else the catalog's. The
+ * catalog track id stands in for MessyBrainz's recording_msid.
+ */
+function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
+  const own = isJsonObject(submitted) && isJsonObject(submitted.track_metadata) ? submitted.track_metadata : null;
+  const metadata = own ?? trackMetadataFromCatalog({
+    artist: row.artist,
+    title: row.title,
+    album: row.album,
+    albumArtist: row.album_artist,
+    durationMs: row.duration,
+    trackNumber: row.track_number,
+    discNumber: row.disc_number,
+    mbid: row.mbid,
+    albumMbid: row.album_mbid,
+    artistMbid: row.artist_mbid,
+    isrc: row.isrc,
+    spotifyUrl: row.streaming_link_a?.startsWith('https://open.spotify.com/') ? row.streaming_link_a : null,
+    tags: row.tags,
+  });
+  const info = isJsonObject(metadata.additional_info) ? metadata.additional_info : {};
+  return { ...metadata, additional_info: { ...info, recording_msid: row.track_id } };
+}
+
+/** A user's listens in ListenBrainz's shape, newest first. */
+export async function listensPage(db: Database, user: { id: string; handle: string }, window: ListensWindow) {
+  const ascending = window.minTs !== undefined;
+  const rows = await catalogTrackQuery(db)
+    .innerJoin('scrobbles as s', 's.track_id', 't.id')
+    .select(['s.listened_at', 's.created_at', 's.submitted'])
+    .where('s.user_id', '=', user.id)
+    .$if(window.maxTs !== undefined, (query) => query.where('s.listened_at', '<', new Date(window.maxTs! * 1000)))
+    .$if(ascending, (query) => query.where('s.listened_at', '>', new Date(window.minTs! * 1000)))
+    .orderBy('s.listened_at', ascending ? 'asc' : 'desc')
+    .orderBy('s.id', ascending ? 'asc' : 'desc')
+    .limit(window.count)
+    .execute();
+  // After min_ts ListenBrainz takes the listens closest to it, yet still answers newest first.
+  if (ascending) rows.reverse();
+  return rows.map((row) => ({
+    listened_at: toSeconds(row.listened_at),
+    inserted_at: toSeconds(row.created_at),
+    recording_msid: row.track_id,
+    user_name: user.handle,
+    track_metadata: trackMetadata(row, row.submitted),
+  }));
+}
+
+/** Unix seconds of the user's newest and oldest listens; 0 when there are none. */
+export async function listenTimestamps(db: Database, userId: string): Promise<{ latest: number; oldest: number }> {
+  const row = await db
+    .selectFrom('scrobbles')
+    .select((eb) => [eb.fn.max('listened_at').as('latest'), eb.fn.min('listened_at').as('oldest')])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return { latest: row?.latest ? toSeconds(row.latest) : 0, oldest: row?.oldest ? toSeconds(row.oldest) : 0 };
+}
+
+export async function listenCount(db: Database, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('scrobbles')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The user's current track as a ListenBrainz playing-now listen, if any. */
+export async function playingNow(ctx: AppContext, userId: string): Promise<JsonObject | null> {
+  const current = await currentNowPlaying(ctx, userId);
+  if (!current) return null;
+  const row = await catalogTrackQuery(ctx.db).where('t.id', '=', current.trackId).executeTakeFirst();
+  return row ? { playing_now: true, track_metadata: trackMetadata(row, current.submitted) } : null;
+}

@@ -1,0 +1,102 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalidRequest, notFound, XrpcError } from '../../api/errors.ts';
+import { authenticateApiKey } from '../../auth/api-keys.ts';
+import { findUserByActor, type User } from '../../auth/users.ts';
+import type { AppContext } from '../../context.ts';
+import { ingestListens, updateNowPlaying } from '../ingest.ts';
+import { firstQueryValue, listenCount, listensPage, listensWindowFrom, listenTimestamps, playingNow, type QueryValue } from './listens.ts';
+import { MAX_LISTEN_PAYLOAD_SIZE, parseSubmission, payloadTooLarge, type Submission } from './submission.ts';
+import { requireTokenOwner, tokenFromHeader } from './token.ts';
+
+type UserRequest = FastifyRequest<{ Params: { user_name: string }; Querystring: Record<string, QueryValue> }>;
+
+/** ListenBrainz's error body: `{ code, error }` with the HTTP status as the code. */
+function sendError(reply: FastifyReply, status: number, message: string) {
+  return reply.status(status).send({ code: status, error: message });
+}
+
+function handleError(error: FastifyError | XrpcError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof XrpcError) return sendError(reply, error.status, error.message);
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 400, payloadTooLarge().message);
+  const status = error.statusCode ?? 500;
+  if (status < 500) return sendError(reply, status, error.message);
+  request.log.error({ err: error }, 'listenbrainz request failed');
+  return sendError(reply, 500, 'Something went wrong. Please try again.');
+}
+
+async function userNamed(ctx: AppContext, userName: string): Promise<User> {
+  const user = await findUserByActor(ctx.db, userName);
+  if (!user) throw notFound(`Cannot find user: ${userName}`);
+  return user;
+}
+
+async function store(ctx: AppContext, userId: string, submission: Submission): Promise<void> {
+  if (submission.listenType === 'playing_now') {
+    const [listen] = submission.listens;
+    await updateNowPlaying(ctx, userId, { ...listen!.metadata, submitted: listen!.raw });
+    return;
+  }
+  const listens = submission.listens.map((listen) => ({ ...listen.metadata, listenedAt: new Date(listen.listenedAt! * 1000), submitted: listen.raw }));
+  await ingestListens(ctx, userId, listens, 'listenbrainz');
+}
+
+function routes(scope: FastifyInstance, ctx: AppContext): void {
+  scope.post('/submit-listens', async (request) => {
+    const owner = await requireTokenOwner(ctx.db, request.headers.authorization);
+    await store(ctx, owner.userId, parseSubmission(typeof request.body === 'string' ? request.body : ''));
+    return { status: 'ok' };
+  });
+
+  scope.get('/validate-token', async (request: FastifyRequest<{ Querystring: { token?: QueryValue } }>) => {
+    const header = request.headers.authorization;
+    const token = header?.trim() ? tokenFromHeader(header) : firstQueryValue(request.query.token)?.trim();
+    if (token === '' || token === undefined) throw invalidRequest('You need to provide an Authorization token.');
+    const owner = token === null ? null : await authenticateApiKey(ctx.db, token);
+    if (!owner) return { code: 200, message: 'Token invalid.', valid: false };
+    return { code: 200, message: 'Token valid.', valid: true, user_name: owner.handle };
+  });
+
+  scope.get('/user/:user_name/listens', async (request: UserRequest) => {
+    const window = listensWindowFrom(request.query);
+    const user = await userNamed(ctx, request.params.user_name);
+    const [listens, timestamps] = await Promise.all([listensPage(ctx.db, user, window), listenTimestamps(ctx.db, user.id)]);
+    return {
+      payload: {
+        count: listens.length,
+        user_id: user.handle,
+        listens,
+        latest_listen_ts: timestamps.latest,
+        oldest_listen_ts: timestamps.oldest,
+      },
+    };
+  });
+
+  scope.get('/user/:user_name/listen-count', async (request: UserRequest) => {
+    const user = await userNamed(ctx, request.params.user_name);
+    return { payload: { count: await listenCount(ctx.db, user.id) } };
+  });
+
+  scope.get('/user/:user_name/playing-now', async (request: UserRequest) => {
+    const user = await userNamed(ctx, request.params.user_name);
+    const listen = await playingNow(ctx, user.id);
+    return { payload: { count: listen ? 1 : 0, user_id: user.handle, listens: listen ? [listen] : [], playing_now: true } };
+  });
+}
+
+/**
+ * ListenBrainz API v1 under /1: submission with an Earshot API key as the user
+ * token, and the public reads of a user's listens, count and current track.
+ */
+export function registerListenBrainz(app: FastifyInstance, ctx: AppContext): void {
+  app.register(
+    async (scope) => {
+      // ListenBrainz reads the raw body whatever its content type, and parses the JSON itself.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_LISTEN_PAYLOAD_SIZE }, (_request, body, done) => done(null, body));
+      scope.setErrorHandler(handleError);
+      scope.setNotFoundHandler((request, reply) => sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`));
+      routes(scope, ctx);
+    },
+    { prefix: '/1' },
+  );
+}

@@ -1,0 +1,2 @@
+export { statsOperations } from './operations.ts';
+export { wrappedFor, type WrappedRequest } from './wrapped.ts';

@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { defineQuery } from '../api/operation.ts';
+import { invalidRequest } from '../api/errors.ts';
+import { ActorParam, userFromActorParam } from '../auth/index.ts';
+import { scrobblesPerDay } from './chart.ts';
+import { DayCount, Wrapped } from './schemas.ts';
+import { chooseTimeZone, TimeZoneParam } from './time-zone.ts';
+import { PERIODS } from './window.ts';
+import { wrappedFor } from './wrapped.ts';
+
+export const getWrapped = defineQuery({
+  nsid: 'app.svc.stats.getWrapped',
+  summary: "A user's Wrapped: totals, top lists and listening patterns over a calendar year or a rolling window",
+  auth: 'none',
+  params: Type.Object({
+    did: ActorParam(),
+    year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz; default the current one; ignored for rolling periods' })),
+    period: Type.Union(PERIODS.map((period) => Type.Literal(period)), { default: 'year', description: 'year, or a rolling window ending now' }),
+    tz: TimeZoneParam,
+  }),
+  output: Wrapped,
+  errors: ['InvalidRequest', 'NotFound'],
+  async handler({ params, ctx }) {
+    return wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz });
+  },
+});
+
+const LocalDate = (description: string) => Type.Optional(Type.String({ format: 'date', description }));
+
+export const getScrobblesChart = defineQuery({
+  nsid: 'app.svc.charts.getScrobblesChart',
+  summary: 'Plays per day, for one user or everyone; only days with plays, oldest first',
+  auth: 'none',
+  params: Type.Object({
+    did: Type.Optional(ActorParam('DID or handle of the user; everyone when absent')),
+    startDate: LocalDate('first local day counted (YYYY-MM-DD)'),
+    endDate: LocalDate('local day after the last one counted (YYYY-MM-DD)'),
+    tz: TimeZoneParam,
+  }),
+  output: Type.Object({ chart: Type.Array(DayCount) }),
+  errors: ['InvalidRequest', 'NotFound'],
+  async handler({ params, ctx }) {
+    const user = params.did === undefined ? null : await userFromActorParam(ctx.db, params.did);
+    if (params.startDate && params.endDate && params.startDate >= params.endDate) throw invalidRequest('endDate must be after startDate');
+    const timeZone = chooseTimeZone(params.tz, user?.timezone);
+    return { chart: await scrobblesPerDay(ctx.db, { userId: user?.id, startDate: params.startDate, endDate: params.endDate, timeZone }) };
+  },
+});
+
+export const statsOperations = [getWrapped, getScrobblesChart];
