@@ -3,7 +3,7 @@ import { artistAlbumOperations } from './artist-album-operations.ts';
 import { search } from './search-operation.ts';
 import { songOperations } from './song-operations.ts';
 
-export { songLikesCount, songLiked } from './likes.ts';
+export { likeSong, songLikesCount, songLiked, unlikeSong } from './likes.ts';
 export { trackFields, type TrackRow, type TrackLikes } from './song-view.ts';
 export { catalogUri } from './references.ts';
 

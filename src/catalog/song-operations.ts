@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { notFound } from '../api/errors.ts';
 import { defineProcedure, defineQuery } from '../api/operation.ts';
 import type { Database } from '../db/index.ts';
+import { likeSong, unlikeSong } from './likes.ts';
 import { MAX_FILTER_LENGTH } from './rsql/parser.ts';
 import { referencedId, referenceSchema } from './references.ts';
 import { Song } from './schemas.ts';
@@ -73,38 +74,25 @@ async function likeState(db: Database, id: string, viewerId: string) {
   return { liked: song.liked, likesCount: song.likesCount };
 }
 
-export const likeSong = defineProcedure({
-  nsid: 'app.svc.song.likeSong',
-  summary: 'Like a song; liking it again changes nothing',
-  auth: 'required',
-  input: SongReference,
-  output: LikeOutput,
-  errors: ['InvalidRequest', 'NotFound'],
-  async handler({ input, viewer, ctx }) {
-    const id = referencedId('song', input);
-    await songExists(ctx.db, id);
-    await ctx.db
-      .insertInto('stars')
-      .values({ user_id: viewer.userId, subject_kind: 'song', subject_id: id })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    return likeState(ctx.db, id, viewer.userId);
-  },
-});
+/** likeSong and unlikeSong: the same call, answering the song's like state after `change`. */
+function likeOperation(nsid: string, summary: string, change: typeof likeSong) {
+  return defineProcedure({
+    nsid,
+    summary,
+    auth: 'required',
+    input: SongReference,
+    output: LikeOutput,
+    errors: ['InvalidRequest', 'NotFound'],
+    async handler({ input, viewer, ctx }) {
+      const id = referencedId('song', input);
+      await songExists(ctx.db, id);
+      await change(ctx.db, viewer.userId, id);
+      return likeState(ctx.db, id, viewer.userId);
+    },
+  });
+}
 
-export const unlikeSong = defineProcedure({
-  nsid: 'app.svc.song.unlikeSong',
-  summary: 'Stop liking a song; unliking a song not liked changes nothing',
-  auth: 'required',
-  input: SongReference,
-  output: LikeOutput,
-  errors: ['InvalidRequest', 'NotFound'],
-  async handler({ input, viewer, ctx }) {
-    const id = referencedId('song', input);
-    await songExists(ctx.db, id);
-    await ctx.db.deleteFrom('stars').where('user_id', '=', viewer.userId).where('subject_kind', '=', 'song').where('subject_id', '=', id).execute();
-    return likeState(ctx.db, id, viewer.userId);
-  },
-});
+const likeSongOperation = likeOperation('app.svc.song.likeSong', 'Like a song; liking it again changes nothing', likeSong);
+const unlikeSongOperation = likeOperation('app.svc.song.unlikeSong', 'Stop liking a song; unliking a song not liked changes nothing', unlikeSong);
 
-export const songOperations = [getSongs, getSong, likeSong, unlikeSong];
+export const songOperations = [getSongs, getSong, likeSongOperation, unlikeSongOperation];

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { ingestListens, updateNowPlaying } from '../ingest.ts';
-import { acceptFormBodies, InvalidParameter, isBadValueError, requestParams, starSong } from '../lastfm/index.ts';
+import { acceptFormBodies, InvalidParameter, isBadValueError, requestParams } from '../lastfm/index.ts';
+import { likeSong } from '../../catalog/index.ts';
 import { handshake } from './handshake.ts';
 import { sessionUser } from './sessions.ts';
 import { parseNowPlaying, parseSubmissions } from './submissions.ts';
@@ -75,7 +76,7 @@ export function registerAudioscrobbler(app: FastifyInstance, ctx: AppContext): v
       const listened = submissions.filter((submission) => !submission.skipped);
       const outcomes = await ingestListens(ctx, userId, listened.map((submission) => submission.listen), 'audioscrobbler');
       for (const [i, outcome] of outcomes.entries()) {
-        if (listened[i]!.loved && outcome.status !== 'ignored') await starSong(ctx.db, userId, outcome.trackId);
+        if (listened[i]!.loved && outcome.status !== 'ignored') await likeSong(ctx.db, userId, outcome.trackId);
       }
       return sendLines(reply, 'OK');
     });

@@ -1,5 +1,4 @@
 export { registerLastfm } from './routes.ts';
-export { starSong } from './love.ts';
 // Shared with Audioscrobbler 1.2, Last.fm's older protocol: form parameters, credentials, sessions.
 export { digestsEqual, md5Hex, newRandomKey } from './credentials.ts';
 export {

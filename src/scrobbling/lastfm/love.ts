@@ -1,18 +1,9 @@
-import type { Database } from '../../db/index.ts';
+import { likeSong, unlikeSong } from '../../catalog/index.ts';
 import { resolveTrack } from '../../catalog/resolve.ts';
 import { invalidParameters } from './errors.ts';
 import { defineMethod } from './method.ts';
 import type { Params } from './params.ts';
 import { trackMetadata } from './track-params.ts';
-
-/** A loved track is a star on the catalog song, like the library's own stars. */
-export async function starSong(db: Pick<Database, 'insertInto'>, userId: string, trackId: string): Promise<void> {
-  await db
-    .insertInto('stars')
-    .values({ user_id: userId, subject_kind: 'song', subject_id: trackId })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-}
 
 function lovedTrack(params: Params) {
   const metadata = trackMetadata(params);
@@ -29,7 +20,8 @@ export const love = defineMethod({
     await ctx.db.transaction().execute(async (tx) => {
       const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
       if (!track) throw invalidParameters('Track not found');
-      await starSong(tx, session.userId, track.trackId);
+      // A loved track is a liked catalog song, the same star the API's likeSong sets.
+      await likeSong(tx, session.userId, track.trackId);
     });
     return null;
   },
@@ -44,12 +36,7 @@ export const unlove = defineMethod({
     await ctx.db.transaction().execute(async (tx) => {
       const track = await resolveTrack(tx, metadata, false);
       if (!track) return;
-      await tx
-        .deleteFrom('stars')
-        .where('user_id', '=', session.userId)
-        .where('subject_kind', '=', 'song')
-        .where('subject_id', '=', track.trackId)
-        .execute();
+      await unlikeSong(tx, session.userId, track.trackId);
     });
     return null;
   },
