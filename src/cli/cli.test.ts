@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-
-const BIN = path.resolve('bin/earshot.js');
+import { runCli, startServe, stopServe } from './testing.ts';
 
 /** The real CLI against a real `earshot serve`, each with its own data and config directories. */
 describe('earshot CLI end to end', () => {
@@ -19,25 +18,19 @@ describe('earshot CLI end to end', () => {
   };
   env.EARSHOT_URL = `http://127.0.0.1:${env.PORT}`;
   delete (env as Record<string, string | undefined>).DATABASE_URL;
-  let server: ReturnType<typeof spawn>;
+  let server: ChildProcess;
 
-  const earshot = (args: string[], input = '') => spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8' });
+  const earshot = (args: string[], input = '') => runCli(env, args, input);
 
   before(async () => {
-    server = spawn(process.execPath, [BIN, 'serve', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      server.stdout!.on('data', (chunk) => {
-        output += chunk;
-        if (output.includes('Scrobbler:')) resolve();
-      });
-      server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${output}`)));
-    });
+    const started = await startServe(env);
+    server = started.server;
+    const { output } = started;
     assert.match(output, new RegExp(`API: +http://127\\.0\\.0\\.1:${env.PORT}`));
   });
 
-  after(() => {
-    server.kill('SIGTERM');
+  after(async () => {
+    await stopServe(server);
     fs.rmSync(home, { recursive: true, force: true });
   });
 

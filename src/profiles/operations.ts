@@ -41,30 +41,23 @@ export const getProfile = defineQuery({
 
 const FollowInput = Type.Object({ did: ActorParam('DID or handle of the user to (un)follow') });
 
-export const followActor = defineProcedure({
-  nsid: 'app.svc.actor.follow',
-  summary: "Follow a user, adding their scrobbles to the caller's earshot:feed:following; idempotent",
-  auth: 'required',
-  input: FollowInput,
-  output: Empty,
-  errors: ['InvalidRequest', 'NotFound'],
-  async handler({ input, viewer, ctx }) {
-    await follow(ctx.db, viewer.userId, (await userFromActorParam(ctx.db, input.did)).id);
-    return {};
-  },
-});
+/** follow and unfollow: the same call, applying `change` to the caller and the named user. */
+function followOperation(nsid: string, summary: string, change: typeof follow) {
+  return defineProcedure({
+    nsid,
+    summary,
+    auth: 'required',
+    input: FollowInput,
+    output: Empty,
+    errors: ['InvalidRequest', 'NotFound'],
+    async handler({ input, viewer, ctx }) {
+      await change(ctx.db, viewer.userId, (await userFromActorParam(ctx.db, input.did)).id);
+      return {};
+    },
+  });
+}
 
-export const unfollowActor = defineProcedure({
-  nsid: 'app.svc.actor.unfollow',
-  summary: 'Stop following a user; idempotent',
-  auth: 'required',
-  input: FollowInput,
-  output: Empty,
-  errors: ['InvalidRequest', 'NotFound'],
-  async handler({ input, viewer, ctx }) {
-    await unfollow(ctx.db, viewer.userId, (await userFromActorParam(ctx.db, input.did)).id);
-    return {};
-  },
-});
+const followActor = followOperation('app.svc.actor.follow', "Follow a user, adding their scrobbles to the caller's earshot:feed:following; idempotent", follow);
+const unfollowActor = followOperation('app.svc.actor.unfollow', 'Stop following a user; idempotent', unfollow);
 
 export const profileOperations = [getProfile, followActor, unfollowActor];

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-
-const BIN = path.resolve('bin/earshot.js');
+import { runCli, startServe, stopServe } from '../testing.ts';
 
 interface Storage {
   name: string;
@@ -54,7 +53,7 @@ for (const storage of storages()) {
     };
     if (!storage.env.DATABASE_URL) delete env.DATABASE_URL;
     let server: ChildProcess;
-    const earshot = (args: string[], input = '') => spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8' });
+    const earshot = (args: string[], input = '') => runCli(env, args, input);
     const file = (name: string, content: string) => {
       const target = path.join(home, name);
       fs.writeFileSync(target, content);
@@ -62,23 +61,16 @@ for (const storage of storages()) {
     };
 
     before(async () => {
-      server = spawn(process.execPath, [BIN, 'serve', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        server.stdout!.on('data', (chunk) => {
-          output += chunk;
-          if (output.includes('Scrobbler:')) resolve();
-        });
-        server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${output}`)));
-      });
+      const started = await startServe(env);
+      server = started.server;
+      const { output } = started;
       env.EARSHOT_URL = /API: +(http:\/\/\S+)/.exec(output)![1]!;
       assert.equal(earshot(['user', 'create', 'importer'], 'import password 1\n').status, 0);
       assert.equal(earshot(['login', 'importer'], 'import password 1\n').status, 0);
     });
 
     after(async () => {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
+      await stopServe(server);
       await storage.drop();
       fs.rmSync(home, { recursive: true, force: true });
     });
