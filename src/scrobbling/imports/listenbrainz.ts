@@ -1,4 +1,4 @@
-import { count, isObject, isrc, listenRecord, spotifyId, text, uuid, type ForeignRecord, type ImportRecord } from './records.ts';
+import { count, isObject, isrc, listenRecord, spotifyId, tagList, text, uuid, type ForeignRecord, type ImportRecord } from './records.ts';
 
 /** LB writes unix seconds; some tools write ISO 8601 strings. */
 function listenTime(value: unknown): Date | undefined {
@@ -32,6 +32,7 @@ export function listenBrainzRecord(value: unknown): ImportRecord | ForeignRecord
       albumMbid: uuid(info.release_mbid) ?? uuid(mapping.release_mbid),
       isrc: isrc(info.isrc),
       spotifyId: spotifyId(info.spotify_id),
+      tags: tagList(info.tags),
       submitted: value,
     },
     listenTime(value.listened_at),

@@ -39,7 +39,7 @@ const lbListen = (seconds: number, track: string, extra: object = {}) => ({
     artist_name: 'Portishead',
     track_name: track,
     release_name: 'Dummy',
-    additional_info: { duration_ms: 300000, tracknumber: 2, spotify_id: 'https://open.spotify.com/track/3Ty7OTBNSigGEpeW2PqcsC', isrc: 'gbaaa9400001', ...extra },
+    additional_info: { tags: ['trip hop', ' ', 'bristol'], duration_ms: 300000, tracknumber: 2, spotify_id: 'https://open.spotify.com/track/3Ty7OTBNSigGEpeW2PqcsC', isrc: 'gbaaa9400001', ...extra },
     mbid_mapping: { recording_mbid: 'A1B2C3D4-0000-4000-8000-000000000001', artist_mbids: ['8f6bd1e4-fbe1-4f50-aa9b-94c450ec0f11'] },
   },
 });
@@ -60,6 +60,7 @@ describe('ListenBrainz export', () => {
     assert.equal(first!.durationMs, 300000);
     assert.equal(first!.trackNumber, 2);
     assert.equal(first!.album, 'Dummy');
+    assert.deepEqual(first!.tags, ['trip hop', 'bristol']);
     assert.deepEqual(first!.submitted, lbListen(1_600_000_000, 'Sour Times, "live"'));
   });
 

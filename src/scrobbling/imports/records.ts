@@ -36,6 +36,13 @@ export function spotifyId(value: unknown): string | undefined {
   return id;
 }
 
+/** The non-blank strings of a list, trimmed, within the import's limits (50 tags of 100 characters); absent if none. */
+export function tagList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const tags = value.flatMap((tag) => (typeof tag === 'string' && tag.trim() && tag.trim().length <= 100 ? [tag.trim()] : []));
+  return tags.length > 0 ? tags.slice(0, 50) : undefined;
+}
+
 /** A non-negative integer (numbers or numeric strings), else absent. */
 export function count(value: unknown): number | undefined {
   const number = typeof value === 'string' && value.trim() ? Number(value) : value;

@@ -28,6 +28,7 @@ export const ImportListen = Type.Object({
   albumMbid: Type.Optional(Type.String({ format: 'uuid' })),
   isrc: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}[A-Za-z0-9]{3}\\d{7}$' })),
   spotifyId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{22}$' })),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
   listenedAt: DateTime({ description: 'when the listen started' }),
   submitted: Type.Record(Type.String(), Type.Unknown(), { description: 'the record as found in the file' }),
 });
