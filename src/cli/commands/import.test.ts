@@ -115,5 +115,19 @@ for (const storage of storages()) {
       assert.equal(earshot(['import', 'itunes', jsonl]).status, 2);
       assert.equal(earshot(['import', 'lastfm']).status, 2);
     });
+
+    // Last: it stops the server, which owns the embedded database while it runs.
+    it('--direct imports into the database while no server runs, sharing the checkpoints', async () => {
+      await stopServe(server);
+      const export_ = file('direct.jsonl', Array.from({ length: 30 }, (_, i) => lbLine(10_000 + i, 'Massive Attack')).join('\n') + '\n');
+      const direct = earshot(['import', 'listenbrainz', export_, '--direct', '--user', 'importer']);
+      assert.equal(direct.status, 0, direct.stderr);
+      assert.match(direct.stdout, /30 records; this run stored 30, 0 duplicate, 0 ignored/);
+      const again = earshot(['import', 'listenbrainz', export_, '--direct']);
+      assert.equal(again.status, 0, again.stderr);
+      assert.match(again.stdout, /Nothing to do\./);
+      const importedThroughServer = earshot(['import', 'listenbrainz', path.join(home, 'listens.jsonl'), '--direct']);
+      assert.match(importedThroughServer.stdout, /1200 records, 1199 stored, 0 duplicate, 1 ignored\. Nothing to do\./);
+    });
   });
 }
