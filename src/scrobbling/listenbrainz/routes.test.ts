@@ -154,6 +154,19 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.ok(keys.body.apikeys[0].lastUsedAt);
   });
 
+  test('a known path asked with another method is 405 with Allow; an unknown path is 404', async () => {
+    const wrong = await lb(app(), 'GET', '/submit-listens');
+    assert.equal(wrong.status, 405);
+    assert.equal(wrong.headers.get('allow'), 'POST');
+    assert.deepEqual(wrong.body, { code: 405, error: 'The method is not allowed for the requested URL.' });
+    const posted = await lb(app(), 'POST', '/user/nobody/listens', { body: {} });
+    assert.equal(posted.status, 405);
+    assert.match(posted.headers.get('allow') ?? '', /GET/);
+    const unknown = await lb(app(), 'GET', '/nothing-here');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 404);
+  });
+
   test('validate-token: by header or ?token=', async () => {
     const user = await lbUser(app(), 'lb-validate');
     const valid = { code: 200, message: 'Token valid.', valid: true, user_name: user.handle };

@@ -83,6 +83,27 @@ function routes(scope: FastifyInstance, ctx: AppContext): void {
   });
 }
 
+const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/**
+ * Declares `declare`'s routes, then answers every other method on their paths
+ * with ListenBrainz's 405 rather than the scope's 404.
+ */
+function withMethodNotAllowed(scope: FastifyInstance, declare: () => void): void {
+  const allowed = new Map<string, Set<string>>();
+  scope.addHook('onRoute', (route) => {
+    const methods = allowed.get(route.routePath) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    allowed.set(route.routePath, methods);
+  });
+  declare();
+  for (const [path, methods] of [...allowed]) {
+    const others = OTHER_METHODS.filter((method) => !methods.has(method));
+    const allow = [...methods].join(', ');
+    scope.route({ method: others, url: path, handler: (_request, reply) => sendError(reply.header('allow', allow), 405, 'The method is not allowed for the requested URL.') });
+  }
+}
+
 /**
  * ListenBrainz API v1 under /1: submission with an Earshot API key as the user
  * token, and the public reads of a user's listens, count and current track.
@@ -95,7 +116,7 @@ export function registerListenBrainz(app: FastifyInstance, ctx: AppContext): voi
       scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_LISTEN_PAYLOAD_SIZE }, (_request, body, done) => done(null, body));
       scope.setErrorHandler(handleError);
       scope.setNotFoundHandler((request, reply) => sendError(reply, 404, `No route ${request.method} ${request.url.split('?')[0]}`));
-      routes(scope, ctx);
+      withMethodNotAllowed(scope, () => routes(scope, ctx));
     },
     { prefix: '/1' },
   );
