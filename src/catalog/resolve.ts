@@ -132,9 +132,13 @@ async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): P
   return created.id;
 }
 
-/** Fills catalog gaps a later submission knows about, without overwriting what is there. */
-async function enrichTrack(tx: Tx, trackId: string, metadata: TrackMetadata): Promise<void> {
-  const gaps = {
+/** Catalog columns a later submission may fill when they are still empty. */
+const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'genre'] as const;
+type Enrichable = (typeof ENRICHABLE)[number];
+
+/** The enrichable columns a submission knows values for, as [column, value] pairs. */
+function knownEnrichable(metadata: TrackMetadata): [Enrichable, string | number][] {
+  const values: Record<Enrichable, string | number | undefined> = {
     duration: metadata.durationMs,
     mbid: metadata.mbid,
     isrc: metadata.isrc?.toUpperCase(),
@@ -142,7 +146,15 @@ async function enrichTrack(tx: Tx, trackId: string, metadata: TrackMetadata): Pr
     track_number: metadata.trackNumber,
     genre: metadata.genre,
   };
-  const known = Object.entries(gaps).filter(([, value]) => value !== undefined && value !== '');
+  return ENRICHABLE.flatMap((column) => {
+    const value = values[column];
+    return value === undefined || value === '' ? [] : [[column, value] as [Enrichable, string | number]];
+  });
+}
+
+/** Fills catalog gaps a later submission knows about, without overwriting what is there. */
+async function enrichTrack(tx: Tx, trackId: string, metadata: TrackMetadata): Promise<void> {
+  const known = knownEnrichable(metadata);
   if (known.length === 0) return;
   await tx
     .updateTable('tracks')
@@ -179,21 +191,12 @@ export async function resolveTrack(tx: Tx, metadata: TrackMetadata, create: bool
   return { trackId: await createTrack(tx, artistId, metadata), matched: false };
 }
 
-/** Catalog columns a later submission may fill (see enrichTrack); read up front to skip needless updates. */
-const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'genre'] as const;
-type EnrichableRow = { [K in (typeof ENRICHABLE)[number]]: unknown };
+/** The enrichable columns are read up front with each candidate, to skip needless updates. */
+type EnrichableRow = { [K in Enrichable]: unknown };
 type CandidateRow = EnrichableRow & { id: string; created_at: Date };
 
 function hasGaps(row: EnrichableRow, metadata: TrackMetadata): boolean {
-  const known: Record<(typeof ENRICHABLE)[number], unknown> = {
-    duration: metadata.durationMs,
-    mbid: metadata.mbid,
-    isrc: metadata.isrc,
-    streaming_link_a: metadata.spotifyId,
-    track_number: metadata.trackNumber,
-    genre: metadata.genre,
-  };
-  return ENRICHABLE.some((column) => row[column] === null && known[column] !== undefined && known[column] !== '');
+  return knownEnrichable(metadata).some(([column]) => row[column] === null);
 }
 
 type Dated = { created_at: Date };

@@ -87,14 +87,15 @@ export async function ingestListensInTransaction(
 
 /** Each listen's catalog track, or why it has none; equal metadata is resolved once. */
 async function resolveListenTracks(tx: Tx, listens: readonly Listen[], createUnmatched: boolean): Promise<(ResolvedTrack | string)[]> {
+  const reasons = listens.map(invalidReason);
+  const keys = listens.map(metadataCacheKey);
   const distinct = new Map<string, Listen>();
-  for (const listen of listens) {
-    const key = metadataCacheKey(listen);
-    if (!distinct.has(key) && !invalidReason(listen)) distinct.set(key, listen);
-  }
+  listens.forEach((listen, i) => {
+    if (!reasons[i] && !distinct.has(keys[i]!)) distinct.set(keys[i]!, listen);
+  });
   const tracks = await resolveTracks(tx, [...distinct.values()], createUnmatched);
   const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
-  return listens.map((listen) => invalidReason(listen) ?? resolved.get(metadataCacheKey(listen)) ?? 'no matching track in the catalog');
+  return listens.map((_, i) => reasons[i] ?? resolved.get(keys[i]!) ?? 'no matching track in the catalog');
 }
 
 const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
