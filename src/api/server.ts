@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import type { AppContext } from '../context.ts';
 import { authenticate, requireViewer } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
+import { clientDataProblem } from '../db/index.ts';
 import { errorNameForStatus, XrpcError } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
@@ -13,15 +14,6 @@ import { redactUrl } from './redact.ts';
 export interface HttpServerOptions {
   logger: boolean;
 }
-
-/** PostgreSQL errors that can only come from a value the client sent. */
-const CLIENT_DATA_ERRORS: Record<string, string> = {
-  '22P02': 'a value has the wrong format',
-  '22003': 'a number is out of range',
-  '22007': 'a date or time has the wrong format',
-  '22008': 'a date or time is out of range',
-  '22001': 'a value is too long',
-};
 
 function ajvFor(coerce: boolean) {
   const ajv = new Ajv.default({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: true, allErrors: false });
@@ -47,10 +39,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     if (error.validation) {
       return reply.status(400).send({ error: 'InvalidRequest', message: error.message });
     }
-    const pgCode = (error as { code?: string }).code;
-    if (pgCode && CLIENT_DATA_ERRORS[pgCode]) {
-      return reply.status(400).send({ error: 'InvalidRequest', message: CLIENT_DATA_ERRORS[pgCode] });
-    }
+    const problem = clientDataProblem(error);
+    if (problem) return reply.status(400).send({ error: 'InvalidRequest', message: problem });
     const status = error.statusCode ?? 500;
     if (status < 500) return reply.status(status).send({ error: errorNameForStatus(status), message: error.message });
     request.log.error({ err: error }, 'request failed');

@@ -1,8 +1,8 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { notFound } from '../api/errors.ts';
-import { sha256Hex } from './hashing.ts';
+import { md5Hex, sha256Hex } from './hashing.ts';
 import { recordCredentialUse } from './usage.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -50,7 +50,7 @@ export async function createApiKey(
       description: fields.description,
       key_hash: sha256Hex(key),
       // Audioscrobbler 1.2 handshakes prove knowledge of md5(key); see migration 0002.
-      audioscrobbler_digest: createHash('md5').update(key).digest('hex'),
+      audioscrobbler_digest: md5Hex(key),
     })
     .returning(API_KEY_COLUMNS)
     .executeTakeFirstOrThrow();

@@ -4,3 +4,8 @@ import { createHash } from 'node:crypto';
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
+
+/** MD5, only where a protocol prescribes it: Last.fm signatures and Audioscrobbler handshakes. */
+export function md5Hex(value: string): string {
+  return createHash('md5').update(value, 'utf8').digest('hex');
+}

@@ -1,2 +1,3 @@
 export { openDatabase, type Database, type StorageTarget } from './database.ts';
 export type * from './schema.ts';
+export { clientDataProblem } from './client-data-error.ts';

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import { authenticateApiKey, findUserByActor, sharedSecretFor } from '../../auth/index.ts';
 import { recordCredentialUse } from '../../auth/usage.ts';
-import { digestsEqual, findLastfmSession, InvalidParameter, md5Hex, requiredParam, type Params } from '../lastfm/index.ts';
+import { md5Hex } from '../../auth/hashing.ts';
+import { digestsEqual, findLastfmSession, InvalidParameter, requiredParam, type Params } from '../lastfm/index.ts';
 import { createAudioscrobblerSession } from './sessions.ts';
 
 const SUPPORTED_PROTOCOL = /^1\.2(\.1)?$/;

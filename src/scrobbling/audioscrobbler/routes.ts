@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { ingestListens, updateNowPlaying } from '../ingest.ts';
-import { acceptFormBodies, InvalidParameter, isBadValueError, requestParams } from '../lastfm/index.ts';
+import { clientDataProblem } from '../../db/index.ts';
+import { acceptFormBodies, InvalidParameter, requestParams } from '../lastfm/index.ts';
 import { likeSong } from '../../catalog/index.ts';
 import { handshake } from './handshake.ts';
 import { sessionUser } from './sessions.ts';
@@ -24,7 +25,8 @@ function sendLines(reply: FastifyReply, ...lines: string[]): FastifyReply {
 
 /** Every failure is a FAILED line, as clients expect; only the status tells a client error from ours. */
 function sendFailure(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (isBadValueError(error)) return sendLines(reply.status(400), 'FAILED a value is malformed or out of range');
+  const problem = clientDataProblem(error);
+  if (problem) return sendLines(reply.status(400), `FAILED ${problem}`);
   if (error instanceof InvalidParameter || ((error as FastifyError).statusCode ?? 500) < 500) {
     return sendLines(reply.status(400), `FAILED ${error.message}`);
   }

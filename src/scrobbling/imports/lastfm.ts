@@ -1,4 +1,5 @@
-import { count, listenRecord, text, uuid, type ForeignRecord, type ImportRecord } from './records.ts';
+import { mbidOrUndefined } from '../../catalog/track-metadata.ts';
+import { count, listenRecord, text, type ForeignRecord, type ImportRecord } from './records.ts';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "31 Jan 2021 18:30" (lastfm-to-csv) or "31 Jan 2021, 18:30" (utc_time), always UTC. */
@@ -36,9 +37,9 @@ export function lastfmRecord(row: string[], layout: Layout): ImportRecord | Fore
       artist: text(cell.artist),
       title: text(cell.track),
       album: text(cell.album),
-      artistMbid: uuid(cell.artist_mbid),
-      albumMbid: uuid(cell.album_mbid),
-      mbid: uuid(cell.track_mbid),
+      artistMbid: mbidOrUndefined(cell.artist_mbid),
+      albumMbid: mbidOrUndefined(cell.album_mbid),
+      mbid: mbidOrUndefined(cell.track_mbid),
       submitted: cell,
     },
     seconds === undefined ? lastfmDate(cell.utc_time ?? cell.date) : new Date(seconds * 1000),

@@ -1,4 +1,5 @@
-import { count, isObject, isrc, listenRecord, spotifyId, tagList, text, uuid, type ForeignRecord, type ImportRecord } from './records.ts';
+import { isrcOrUndefined, mbidOrUndefined } from '../../catalog/track-metadata.ts';
+import { count, isObject, listenRecord, spotifyId, tagList, text, type ForeignRecord, type ImportRecord } from './records.ts';
 
 /** LB writes unix seconds; some tools write ISO 8601 strings. */
 function listenTime(value: unknown): Date | undefined {
@@ -7,7 +8,7 @@ function listenTime(value: unknown): Date | undefined {
 }
 
 function firstUuid(value: unknown): string | undefined {
-  return Array.isArray(value) ? value.map(uuid).find(Boolean) : undefined;
+  return Array.isArray(value) ? value.map(mbidOrUndefined).find(Boolean) : undefined;
 }
 
 /** One listen of a ListenBrainz export (`listened_at`, `track_metadata` with `additional_info` and `mbid_mapping`). */
@@ -27,10 +28,10 @@ export function listenBrainzRecord(value: unknown): ImportRecord | ForeignRecord
       durationMs: count(info.duration_ms) ?? (seconds === undefined ? undefined : seconds * 1000),
       trackNumber: count(info.tracknumber),
       discNumber: count(info.discnumber),
-      mbid: uuid(info.recording_mbid) ?? uuid(mapping.recording_mbid),
+      mbid: mbidOrUndefined(info.recording_mbid) ?? mbidOrUndefined(mapping.recording_mbid),
       artistMbid: firstUuid(info.artist_mbids) ?? firstUuid(mapping.artist_mbids),
-      albumMbid: uuid(info.release_mbid) ?? uuid(mapping.release_mbid),
-      isrc: isrc(info.isrc),
+      albumMbid: mbidOrUndefined(info.release_mbid) ?? mbidOrUndefined(mapping.release_mbid),
+      isrc: isrcOrUndefined(info.isrc),
       spotifyId: spotifyId(info.spotify_id),
       tags: tagList(info.tags),
       submitted: value,

@@ -16,8 +16,6 @@ export class ImportFormatError extends Error {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISRC = /^[A-Za-z]{2}[A-Za-z0-9]{3}\d{7}$/;
 const SPOTIFY_ID = /^[A-Za-z0-9]{22}$/;
 const MAX_COUNT = 2_147_483_647;
 
@@ -26,8 +24,6 @@ export function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-export const uuid = (value: unknown) => (typeof value === 'string' && UUID.test(value.trim()) ? value.trim().toLowerCase() : undefined);
-export const isrc = (value: unknown) => (typeof value === 'string' && ISRC.test(value.trim()) ? value.trim().toUpperCase() : undefined);
 
 /** The id from a bare id, a `spotify:track:` URI or an open.spotify.com URL. */
 export function spotifyId(value: unknown): string | undefined {

@@ -1,8 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-export function md5Hex(value: string): string {
-  return createHash('md5').update(value, 'utf8').digest('hex');
-}
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Compares a client's hex digest with the expected one without revealing where they differ. */
 export function digestsEqual(received: string, expected: string): boolean {

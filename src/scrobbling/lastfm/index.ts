@@ -1,11 +1,10 @@
 export { registerLastfm } from './routes.ts';
 // Shared with Audioscrobbler 1.2, Last.fm's older protocol: form parameters, credentials, sessions.
-export { digestsEqual, md5Hex, newRandomKey } from './credentials.ts';
+export { digestsEqual, newRandomKey } from './credentials.ts';
 export {
   acceptFormBodies,
   indexedGroups,
   InvalidParameter,
-  isBadValueError,
   MAX_DURATION_SECONDS,
   musicBrainzId,
   optionalCount,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { mbidOrUndefined } from '../../catalog/track-metadata.ts';
 
 /** Request parameters by name; a repeated name keeps its first value. */
 export type Params = ReadonlyMap<string, string>;
@@ -27,17 +28,9 @@ export function optionalCount(params: Params, name: string, suffix = '', max = 9
 /** Durations are stored in milliseconds as 32-bit integers: a little under 25 days. */
 export const MAX_DURATION_SECONDS = 24 * 24 * 3600;
 
-/** PostgreSQL's data exceptions (class 22) can only come from values a client sent. */
-export function isBadValueError(error: unknown): boolean {
-  return String((error as { code?: unknown }).code ?? '').startsWith('22');
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Clients send whatever id their tags carry; only a MusicBrainz UUID helps matching. */
 export function musicBrainzId(params: Params, name: string): string | undefined {
-  const value = optionalText(params, name);
-  return value && UUID.test(value) ? value.toLowerCase() : undefined;
+  return mbidOrUndefined(optionalText(params, name));
 }
 
 export function parseForm(text: string): Map<string, string> {

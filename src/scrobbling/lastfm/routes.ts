@@ -14,7 +14,8 @@ import {
 } from './errors.ts';
 import { findMethod } from './methods.ts';
 import { lastfmRateLimiter } from './rate-limit.ts';
-import { acceptFormBodies, InvalidParameter, isBadValueError, requestParams, type Params } from './params.ts';
+import { clientDataProblem } from '../../db/index.ts';
+import { acceptFormBodies, InvalidParameter, requestParams, type Params } from './params.ts';
 import { sendError, sendResult, type Element, type ResponseFormat } from './response.ts';
 import { findLastfmSession } from './sessions.ts';
 import { hasValidSignature } from './signature.ts';
@@ -43,7 +44,8 @@ async function dispatch(ctx: AppContext, request: FastifyRequest, params: Params
 function asLastfmError(error: FastifyError | Error, request: FastifyRequest): LastfmError {
   if (error instanceof LastfmError) return error;
   if (error instanceof InvalidParameter) return invalidParameters(error.message);
-  if (isBadValueError(error)) return invalidParameters('a value is malformed or out of range');
+  const problem = clientDataProblem(error);
+  if (problem) return invalidParameters(problem);
   const status = (error as FastifyError).statusCode ?? 500;
   if (status < 500) return invalidParameters(error.message);
   request.log.error({ err: error }, 'Last.fm API request failed');

@@ -1,4 +1,5 @@
-import { digestsEqual, md5Hex } from './credentials.ts';
+import { md5Hex } from '../../auth/hashing.ts';
+import { digestsEqual } from './credentials.ts';
 import type { Params } from './params.ts';
 
 /** Last.fm leaves these out of api_sig: the response format, the JSONP callback and the signature itself. */

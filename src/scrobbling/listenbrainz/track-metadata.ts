@@ -1,5 +1,5 @@
 import { invalidRequest } from '../../api/errors.ts';
-import type { TrackMetadata } from '../../catalog/track-metadata.ts';
+import { isrcOrUndefined, type TrackMetadata } from '../../catalog/track-metadata.ts';
 
 /** ListenBrainz's limits on a listen's tags (api_tools.MAX_TAGS_PER_LISTEN, MAX_TAG_SIZE). */
 const MAX_TAGS_PER_LISTEN = 50;
@@ -14,7 +14,6 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 const UUID = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
-const ISRC = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/i;
 const SPOTIFY_TRACK = /^(?:https?:\/\/open\.spotify\.com\/track\/|spotify:track:)?([A-Za-z0-9]{22})(?:[/?#].*)?$/;
 const LEADING_NUMBER = /^\s*(\d{1,9})/;
 
@@ -125,7 +124,7 @@ function additionalInfo(info: JsonObject): Partial<TrackMetadata> {
     durationMs: durationMs(info),
     trackNumber: position(info, 'tracknumber'),
     discNumber: position(info, 'discnumber'),
-    isrc: isrc && ISRC.test(isrc) ? isrc.toUpperCase() : undefined,
+    isrc: isrcOrUndefined(isrc),
     spotifyId: spotify ? SPOTIFY_TRACK.exec(spotify)?.[1] : undefined,
     tags: tags(info),
   };
