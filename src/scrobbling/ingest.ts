@@ -4,6 +4,7 @@ import type { DB } from '../db/index.ts';
 import type { AppContext } from '../context.ts';
 import { resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
+import { listenProblem } from './listen-rules.ts';
 
 export interface Listen extends TrackMetadata {
   listenedAt: Date;
@@ -19,20 +20,12 @@ export type ListenOutcome =
 export type ListenSource = string;
 
 const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
-const MAX_FIELD_LENGTH = 1024;
-
 /**
  * Reasons a listen cannot be stored at all, whatever the protocol checked before;
  * protocols that must reject a whole request call it before ingesting.
  */
 export function invalidReason(listen: Listen): string | null {
-  if (!listen.artist.trim()) return 'artist is empty';
-  if (!listen.title.trim()) return 'title is empty';
-  if (listen.artist.length > MAX_FIELD_LENGTH || listen.title.length > MAX_FIELD_LENGTH || (listen.album?.length ?? 0) > MAX_FIELD_LENGTH) {
-    return `artist, title and album must be at most ${MAX_FIELD_LENGTH} characters`;
-  }
-  if (Number.isNaN(listen.listenedAt.getTime())) return 'timestamp is invalid';
-  return null;
+  return listenProblem(listen);
 }
 
 function metadataCacheKey(listen: TrackMetadata): string {

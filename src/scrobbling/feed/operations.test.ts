@@ -33,10 +33,14 @@ async function allPages(
 
 describeWithApp('feeds and scrobble views', (app) => {
   test('the recent feed shows everyone, newest first, as the full Scrobble view in both lists', async () => {
+    // Newer than any other test's plays, within the hour ahead that listen times may be.
+    const hourAhead = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000);
+    const aliceAt = hourAhead.toISOString().replace('.000Z', 'Z');
+    const bobAt = new Date(hourAhead.getTime() + 60_000).toISOString();
     const alice = await listenerWithHistory(app(), 'alice', [
-      { at: '2099-01-01T10:00:00Z', artist: 'Daft Punk', title: 'Get Lucky', album: 'Random Access Memories', durationMs: 369_000, tags: ['disco'], genre: 'Disco', isrc: 'USQX91300108' },
+      { at: aliceAt, artist: 'Daft Punk', title: 'Get Lucky', album: 'Random Access Memories', durationMs: 369_000, tags: ['disco'], genre: 'Disco', isrc: 'USQX91300108' },
     ]);
-    const bob = await listenerWithHistory(app(), 'bob', [play('2099-01-01T11:00:00Z', 'Harder', 'Daft Punk')]);
+    const bob = await listenerWithHistory(app(), 'bob', [play(bobAt, 'Harder', 'Daft Punk')]);
     await app().ctx.db.updateTable('users').set({ display_name: 'Alice A.', avatar: 'https://img.example/alice.png' }).where('id', '=', alice.userId).execute();
     const track = await app().ctx.db.selectFrom('tracks').selectAll().where('title', '=', 'Get Lucky').executeTakeFirstOrThrow();
     await app().ctx.db.insertInto('stars').values({ user_id: bob.userId, subject_kind: 'song', subject_id: track.id }).execute();
@@ -71,8 +75,8 @@ describeWithApp('feeds and scrobble views', (app) => {
       user: 'alice',
       userDisplayName: 'Alice A.',
       userAvatar: 'https://img.example/alice.png',
-      createdAt: '2099-01-01T10:00:00Z',
-      date: '2099-01-01T10:00:00Z',
+      createdAt: aliceAt,
+      date: aliceAt,
     };
     assert.deepEqual(anonymous.scrobbles[1], expected);
     const asBob = (await app().query(FEED, { feed: 'earshot:feed:recent', limit: 2 }, bob.token)).body;

@@ -1,0 +1,132 @@
+import type { TrackMetadata } from '../catalog/track-metadata.ts';
+
+/**
+ * The one set of rules every submitted listen meets before it reaches the
+ * database, whatever protocol or import format it came through. A protocol
+ * turns a problem into its own error shape (a 400-class answer, never a
+ * retryable 5xx); ingest and imports turn it into an ignored listen.
+ */
+
+/** Artist, title, album and album artist, in UTF-16 code units as JavaScript counts them. */
+export const MAX_NAME_LENGTH = 1024;
+/** Genre and album-art URL. */
+export const MAX_SHORT_TEXT_LENGTH = 1024;
+export const MAX_TAGS = 50;
+export const MAX_TAG_LENGTH = 64;
+/** Track and disc numbers and durations go into int4 columns. */
+export const MAX_INT4 = 2_147_483_647;
+/** 24 days, as ListenBrainz allows: longer is a bad value, not a long song. */
+export const MAX_DURATION_MS = 24 * 24 * 60 * 60 * 1000;
+/** The earliest listen time any path accepts: the Unix epoch (PostgreSQL and PGlite agree from there on). */
+export const MIN_LISTENED_AT_MS = 0;
+/** How far ahead of the server clock a listen time may be (clients' clocks drift). */
+export const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
+/** The record a client sent, kept verbatim as jsonb: bounded in size and depth. */
+export const MAX_SUBMITTED_BYTES = 64 * 1024;
+export const MAX_SUBMITTED_DEPTH = 32;
+
+/** Text PostgreSQL can store: no NUL, no lone UTF-16 surrogate. */
+export function textProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'contains a NUL character';
+  if (!value.isWellFormed()) return 'contains a lone UTF-16 surrogate';
+  return null;
+}
+
+function nameProblem(field: string, value: string | undefined, required: boolean): string | null {
+  if (value === undefined) return required ? `${field} is missing` : null;
+  if (required && !value.trim()) return `${field} is empty`;
+  if (value.length > MAX_NAME_LENGTH) return `${field} is longer than ${MAX_NAME_LENGTH} characters`;
+  const problem = textProblem(value);
+  return problem && `${field} ${problem}`;
+}
+
+function integerProblem(field: string, value: number | undefined, min: number, max: number): string | null {
+  if (value === undefined) return null;
+  if (!Number.isInteger(value) || value < min || value > max) return `${field} must be a whole number from ${min} to ${max}`;
+  return null;
+}
+
+/** Why this track metadata cannot be stored, or null when it can. */
+export function metadataProblem(metadata: TrackMetadata): string | null {
+  return (
+    nameProblem('artist', metadata.artist, true) ??
+    nameProblem('title', metadata.title, true) ??
+    nameProblem('album', metadata.album, false) ??
+    nameProblem('album artist', metadata.albumArtist, false) ??
+    shortTextProblem('genre', metadata.genre) ??
+    shortTextProblem('album art', metadata.albumArt) ??
+    shortTextProblem('spotify id', metadata.spotifyId) ??
+    tagsProblem(metadata.tags) ??
+    integerProblem('duration', metadata.durationMs, 0, MAX_DURATION_MS) ??
+    integerProblem('track number', metadata.trackNumber, 0, MAX_INT4) ??
+    integerProblem('disc number', metadata.discNumber, 0, MAX_INT4)
+  );
+}
+
+function shortTextProblem(field: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (value.length > MAX_SHORT_TEXT_LENGTH) return `${field} is longer than ${MAX_SHORT_TEXT_LENGTH} characters`;
+  const problem = textProblem(value);
+  return problem && `${field} ${problem}`;
+}
+
+function tagsProblem(tags: readonly string[] | undefined): string | null {
+  if (tags === undefined) return null;
+  if (tags.length > MAX_TAGS) return `more than ${MAX_TAGS} tags`;
+  for (const tag of tags) {
+    if (tag.length > MAX_TAG_LENGTH) return `a tag is longer than ${MAX_TAG_LENGTH} characters`;
+    const problem = textProblem(tag);
+    if (problem) return `a tag ${problem}`;
+  }
+  return null;
+}
+
+/** Why a listen time cannot be stored: outside 1970 … now + 1 day, or not a time at all. */
+export function listenedAtProblem(listenedAt: Date, now: number = Date.now()): string | null {
+  const ms = listenedAt.getTime();
+  if (Number.isNaN(ms)) return 'listen time is invalid';
+  if (ms < MIN_LISTENED_AT_MS) return 'listen time is before 1970';
+  if (ms > now + MAX_FUTURE_MS) return 'listen time is more than a day in the future';
+  return null;
+}
+
+/**
+ * Why the client's own record cannot be kept as jsonb: too large, too deep, or
+ * holding text PostgreSQL refuses (in keys or values). Iterative, so any depth
+ * is safe to inspect.
+ */
+export function submittedProblem(submitted: unknown): string | null {
+  const stack: { value: unknown; depth: number }[] = [{ value: submitted, depth: 0 }];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (depth > MAX_SUBMITTED_DEPTH) return `record is nested deeper than ${MAX_SUBMITTED_DEPTH} levels`;
+    if (typeof value === 'string') {
+      bytes += Buffer.byteLength(value);
+      const problem = textProblem(value);
+      if (problem) return `record ${problem}`;
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return 'record holds a number JSON cannot represent';
+      bytes += 8;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push({ value: item, depth: depth + 1 });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        bytes += Buffer.byteLength(key);
+        const problem = textProblem(key);
+        if (problem) return `record ${problem}`;
+        stack.push({ value: item, depth: depth + 1 });
+      }
+    }
+    if (bytes > MAX_SUBMITTED_BYTES) return `record is larger than ${MAX_SUBMITTED_BYTES} bytes`;
+  }
+  return null;
+}
+
+/** Why a listen cannot be stored, or null when it can: the rule ingest applies to every path. */
+export function listenProblem(
+  listen: TrackMetadata & { listenedAt: Date; submitted?: unknown },
+  now: number = Date.now(),
+): string | null {
+  return metadataProblem(listen) ?? listenedAtProblem(listen.listenedAt, now) ?? submittedProblem(listen.submitted ?? {});
+}
