@@ -38,14 +38,15 @@ export function sharedSecretFor(secretKey: Uint8Array, apiKeyId: string): string
 export async function createApiKey(
   db: Database,
   secretKey: Uint8Array,
-  userId: string,
+  creator: Pick<Viewer, 'userId' | 'accessTokenId'>,
   fields: { name: string; description: string },
 ): Promise<ApiKey & ApiKeyCredentials> {
   const key = randomBytes(16).toString('hex');
   const row = await db
     .insertInto('api_keys')
     .values({
-      user_id: userId,
+      user_id: creator.userId,
+      created_by_token_id: creator.accessTokenId ?? null,
       name: fields.name,
       description: fields.description,
       key_hash: sha256Hex(key),

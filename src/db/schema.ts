@@ -143,6 +143,8 @@ export interface ApiKeysTable {
   key_hash: string;
   /** md5 of the key, for Audioscrobbler 1.2 handshakes (see migration 0002). */
   audioscrobbler_digest: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The access token that created this key, which takes the key with it when revoked (migration 0004). */
+  created_by_token_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
   last_used_at: Timestamp | null;
@@ -154,6 +156,8 @@ export interface AccessTokensTable {
   name: string;
   token_hash: string;
   last_four: string;
+  /** The access token that created this one, which takes it along when revoked (migration 0004). */
+  created_by_token_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
   last_used_at: Timestamp | null;
 }
