@@ -156,7 +156,7 @@ describeWithApp('ListenBrainz API v1', (app) => {
 
   test('an unauthenticated 10 MB submission is refused with 401 before its body has been sent', async () => {
     const url = `${app().scrobblerUrl}/1/submit-listens`;
-    for (const headers of [{}, { authorization: 'Token 0123456789abcdef0123456789abcdef' }]) {
+    for (const headers of [{}, { authorization: 'Token 0123456789abcdef0123456789abcdef' }] as Record<string, string>[]) {
       const result = await postLargeBody(url, 10_000_000, headers);
       assert.equal(result.status, 401);
       assert.equal(JSON.parse(result.body).code, 401);
