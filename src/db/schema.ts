@@ -227,6 +227,7 @@ export interface LastfmSessionsTable {
   api_key_id: string;
   key_hash: string;
   created_at: CreatedAt;
+  last_used_at: Timestamp | null;
 }
 
 export interface LastfmTokensTable {
@@ -238,6 +239,7 @@ export interface LastfmTokensTable {
 }
 
 export interface AudioscrobblerSessionsTable {
+  id: Generated<string>;
   session_hash: string;
   user_id: string;
   api_key_id: string;
