@@ -37,7 +37,7 @@ export const createApikey = defineProcedure({
     }),
   ]),
   async handler({ input, viewer, ctx }) {
-    const created = await createApiKey(ctx.db, ctx.keys.apiKeySharedSecret, viewer, {
+    const created = await createApiKey(ctx.db, ctx.keys, viewer, {
       name: input.name.trim(),
       description: input.description ?? '',
     });

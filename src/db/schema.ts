@@ -141,7 +141,7 @@ export interface ApiKeysTable {
   name: string;
   description: Generated<string>;
   key_hash: string;
-  /** md5 of the key, for Audioscrobbler 1.2 handshakes (see migration 0002). */
+  /** md5 of the key for Audioscrobbler 1.2 handshakes, sealed with AES-256-GCM (auth/audioscrobbler-digest.ts). */
   audioscrobbler_digest: ColumnType<string | null, string | null | undefined, string | null>;
   /** The access token that created this key, which takes the key with it when revoked (migration 0004). */
   created_by_token_id: ColumnType<string | null, string | null | undefined, never>;
