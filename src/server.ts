@@ -4,6 +4,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type StorageTarget } from './db/index.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { deriveKeys, loadServerSecret } from './auth/index.ts';
+import { sealLegacyAudioscrobblerDigests } from './auth/audioscrobbler-digest.ts';
 import { buildApiServer, operations, routes } from './api/index.ts';
 import { buildScrobblerServer } from './scrobbling/index.ts';
 
@@ -26,6 +27,10 @@ export async function openAppContext(config: Config, target: StorageTarget = sto
   const unlock = target.kind === 'pglite' && target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
     const db = await openDatabase(target);
+    await sealLegacyAudioscrobblerDigests(db, keys.encryption).catch(async (error: unknown) => {
+      await db.destroy();
+      throw error;
+    });
     return {
       config,
       db,

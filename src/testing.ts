@@ -1,5 +1,6 @@
 import { after, before, describe } from 'node:test';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from './config.ts';
@@ -50,6 +51,48 @@ export async function jsonRequest<T>(url: string, method: string, options: Reque
   let body: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: response.status, body: body as T, headers: response.headers };
+}
+
+export interface LargeBodyResult {
+  status: number;
+  body: string;
+  /** Whether the whole body had been sent when the response began: false means the server answered without waiting for it. */
+  bodyComplete: boolean;
+}
+
+/**
+ * POSTs `size` bytes of JSON whitespace in 64 KiB chunks, each after the previous one drained,
+ * and stops sending once a response begins. A server that reads the body first can only answer
+ * after the last chunk; one that checks credentials on the headers answers long before, since
+ * socket buffers hold far less than the body.
+ */
+export function postLargeBody(url: string, size: number, headers: Record<string, string> = {}): Promise<LargeBodyResult> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let bodyComplete: boolean | undefined;
+    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(size), ...headers } });
+    request.on('response', (response) => {
+      bodyComplete = sent >= size;
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        request.destroy();
+        resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString('utf8'), bodyComplete: bodyComplete! });
+      });
+    });
+    // Once the server has answered, it may close the socket under the rest of the body.
+    request.on('error', (error) => bodyComplete === undefined && reject(error));
+    const chunk = Buffer.alloc(64 * 1024, ' ');
+    const sendMore = (): void => {
+      while (bodyComplete === undefined && sent < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        sent += piece.length;
+        if (!request.write(piece)) return void request.once('drain', sendMore);
+      }
+      if (bodyComplete === undefined) request.end();
+    };
+    sendMore();
+  });
 }
 
 function searchParams(params: Record<string, string | number | boolean | string[]>): string {

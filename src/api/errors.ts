@@ -22,6 +22,8 @@ export const invalidRequest = (message: string) => new XrpcError(400, 'InvalidRe
 export const authMissing = (message = 'Authentication required') => new XrpcError(401, 'AuthMissing', message);
 export const invalidToken = (message = 'Token is invalid, expired or revoked') => new XrpcError(401, 'InvalidToken', message);
 export const expiredToken = (message = 'Token has expired') => new XrpcError(401, 'ExpiredToken', message);
+export const insufficientScope = (message = 'This credential may not do that; use a sign-in session or an access token') =>
+  new XrpcError(403, 'InsufficientScope', message);
 export const forbidden = (message: string) => new XrpcError(403, 'Forbidden', message);
 export const notFound = (message: string) => new XrpcError(404, 'NotFound', message);
 export const conflict = (error: string, message: string) => new XrpcError(409, error, message);

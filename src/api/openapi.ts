@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { AnyOperation } from './operation.ts';
+import { ACCEPTED_CREDENTIALS, type AnyOperation, type AuthMode } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 import { ErrorBody } from './schemas.ts';
 
@@ -17,13 +17,27 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
 });
 
-function errorResponses(auth: string, errors: readonly string[]): JsonObject {
+function errorResponses(auth: AuthMode, errors: readonly string[]): JsonObject {
   const responses: JsonObject = {
     '400': errorResponse(`InvalidRequest${errors.length ? `; also ${errors.join(', ')}` : ''}`),
     '500': errorResponse('InternalServerError'),
   };
   if (auth !== 'none') responses['401'] = errorResponse('AuthMissing, InvalidToken or ExpiredToken');
+  if (auth === 'account') responses['403'] = errorResponse('InsufficientScope: an API key was sent');
   return responses;
+}
+
+const CREDENTIAL_NAMES = { session: 'a sign-in JWT', 'access-token': 'a personal access token', 'api-key': 'an API key' } as const;
+
+/** The declaration's accepted credentials, in words, for the operation's description. */
+function credentialsDescription(auth: AuthMode): JsonObject {
+  if (auth === 'none') return {};
+  const accepted = ACCEPTED_CREDENTIALS[auth].map((kind) => CREDENTIAL_NAMES[kind]).join(', ');
+  const refusesKeys = !ACCEPTED_CREDENTIALS[auth].includes('api-key');
+  return {
+    description: `Credentials (${auth === 'optional' ? 'optional' : 'required'}): ${accepted}.${refusesKeys ? ' An API key is refused with 403 InsufficientScope.' : ''}`,
+    'x-earshot-credentials': ACCEPTED_CREDENTIALS[auth],
+  };
 }
 
 function queryParameters(schema: TSchema): JsonObject[] {
@@ -42,6 +56,7 @@ function operationEntry(operation: AnyOperation): JsonObject {
   const entry: JsonObject = {
     operationId: operation.nsid,
     summary: operation.summary,
+    ...credentialsDescription(operation.auth),
     tags: [operation.nsid.split('.').slice(0, -1).join('.')],
     ...(operation.auth === 'none' ? { security: [] } : operation.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
     parameters: queryParameters(operation.params),
@@ -69,6 +84,7 @@ function routeEntry(route: AnyRoute): JsonObject {
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}-](\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     summary: route.summary,
+    ...credentialsDescription(route.auth),
     tags: [route.path.split('/')[1]],
     ...(route.auth === 'none' ? { security: [] } : {}),
     parameters: pathParams,

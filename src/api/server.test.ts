@@ -17,7 +17,9 @@ describeWithApp('XRPC conventions', (app) => {
   });
 
   test('a non-JSON body is 415 with the error body', async () => {
+    const { token } = await app().signup('form-poster');
     const result = await app().request('POST', '/xrpc/app.svc.apikey.createApikey', {
+      token,
       body: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });

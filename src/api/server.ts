@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { authenticate, requireViewer } from '../auth/authenticate.ts';
+import { authorize } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { clientDataProblem } from '../db/index.ts';
 import { errorNameForStatus, XrpcError } from './errors.ts';
@@ -49,25 +49,36 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   return app;
 }
 
-async function viewerFor(ctx: AppContext, auth: AuthMode, request: FastifyRequest): Promise<Viewer | null> {
-  if (auth === 'none') return null;
-  const header = request.headers.authorization;
-  return auth === 'required' ? requireViewer(ctx, header) : authenticate(ctx, header);
+/**
+ * Checks a declaration's credentials in `onRequest`, before the body is read, parsed or
+ * validated: an unauthenticated caller learns nothing about the body's shape, and a large body
+ * from one is never buffered. The handler then finds the caller with `viewerOf`.
+ */
+function credentialsCheck(ctx: AppContext, auth: AuthMode) {
+  const viewers = new WeakMap<FastifyRequest, Viewer | null>();
+  return {
+    onRequest: async (request: FastifyRequest) => {
+      viewers.set(request, await authorize(ctx, auth, request.headers.authorization));
+    },
+    viewerOf: (request: FastifyRequest) => viewers.get(request) ?? null,
+  };
 }
 
 function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation): void {
   const url = `/xrpc/${operation.nsid}`;
   const method = operation.kind === 'query' ? 'GET' : 'POST';
+  const credentials = credentialsCheck(ctx, operation.auth);
   app.route({
     method,
     url,
+    onRequest: credentials.onRequest,
     schema: {
       querystring: operation.params,
       ...(operation.input ? { body: operation.input } : {}),
       response: { 200: operation.output },
     },
     handler: async (request) => {
-      const viewer = await viewerFor(ctx, operation.auth, request);
+      const viewer = credentials.viewerOf(request);
       return operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
     },
   });
@@ -81,16 +92,18 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
 }
 
 function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): void {
+  const credentials = credentialsCheck(ctx, route.auth);
   app.route({
     method: route.method,
     url: route.path,
+    onRequest: credentials.onRequest,
     schema: {
       params: route.pathParams,
       ...(route.body ? { body: route.body } : {}),
       ...(route.success.schema ? { response: { [route.success.status]: route.success.schema } } : {}),
     },
     handler: async (request, reply) => {
-      const viewer = await viewerFor(ctx, route.auth, request);
+      const viewer = credentials.viewerOf(request);
       const body = await route.handler({ pathParams: request.params as never, body: request.body as never, viewer: viewer as never, ctx });
       reply.status(route.success.status);
       return route.success.schema ? body : reply.send();

@@ -3,6 +3,7 @@ import { notFound } from '../api/errors.ts';
 import { sha256Hex } from './hashing.ts';
 import { signAccessToken } from './tokens.ts';
 import { recordCredentialUse } from './usage.ts';
+import type { Viewer } from './viewer.ts';
 
 export interface AccessTokenSummary {
   id: string;
@@ -15,16 +16,16 @@ export interface AccessTokenSummary {
 export async function createAccessToken(
   db: Database,
   jwtKey: Uint8Array,
-  owner: { userId: string; did: string },
+  creator: Pick<Viewer, 'userId' | 'did' | 'accessTokenId'>,
   name: string,
 ): Promise<AccessTokenSummary & { token: string }> {
   return db.transaction().execute(async (tx) => {
     const row = await tx
       .insertInto('access_tokens')
-      .values({ user_id: owner.userId, name, token_hash: '', last_four: '' })
+      .values({ user_id: creator.userId, name, token_hash: '', last_four: '', created_by_token_id: creator.accessTokenId ?? null })
       .returning(['id', 'created_at'])
       .executeTakeFirstOrThrow();
-    const token = await signAccessToken(jwtKey, owner.did, row.id);
+    const token = await signAccessToken(jwtKey, creator.did, row.id);
     const lastFour = token.slice(-4);
     await tx
       .updateTable('access_tokens')
@@ -52,6 +53,7 @@ export async function listAccessTokens(db: Database, userId: string): Promise<Ac
   }));
 }
 
+/** Revokes the token and, by cascade, every access token and API key created with it. */
 export async function revokeAccessToken(db: Database, userId: string, id: string): Promise<void> {
   const result = await db
     .deleteFrom('access_tokens')

@@ -1,8 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { notFound } from '../api/errors.ts';
-import { md5Hex, sha256Hex } from './hashing.ts';
+import { sealAudioscrobblerDigest } from './audioscrobbler-digest.ts';
+import { sha256Hex } from './hashing.ts';
+import type { ServerKeys } from './keys.ts';
 import { recordCredentialUse } from './usage.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -37,24 +39,27 @@ export function sharedSecretFor(secretKey: Uint8Array, apiKeyId: string): string
 
 export async function createApiKey(
   db: Database,
-  secretKey: Uint8Array,
-  userId: string,
+  keys: Pick<ServerKeys, 'apiKeySharedSecret' | 'encryption'>,
+  creator: Pick<Viewer, 'userId' | 'accessTokenId'>,
   fields: { name: string; description: string },
 ): Promise<ApiKey & ApiKeyCredentials> {
   const key = randomBytes(16).toString('hex');
+  // Chosen here rather than by the database: the sealed digest is bound to it.
+  const id = randomUUID();
   const row = await db
     .insertInto('api_keys')
     .values({
-      user_id: userId,
+      id,
+      user_id: creator.userId,
+      created_by_token_id: creator.accessTokenId ?? null,
       name: fields.name,
       description: fields.description,
       key_hash: sha256Hex(key),
-      // Audioscrobbler 1.2 handshakes prove knowledge of md5(key); see migration 0002.
-      audioscrobbler_digest: md5Hex(key),
+      audioscrobbler_digest: sealAudioscrobblerDigest(keys.encryption, id, key),
     })
     .returning(API_KEY_COLUMNS)
     .executeTakeFirstOrThrow();
-  return { ...toApiKey(row), key, sharedSecret: sharedSecretFor(secretKey, row.id) };
+  return { ...toApiKey(row), key, sharedSecret: sharedSecretFor(keys.apiKeySharedSecret, row.id) };
 }
 
 export async function listApiKeys(db: Database, userId: string): Promise<ApiKey[]> {

@@ -27,7 +27,7 @@ function apiKeyView(key: ApiKey) {
 export const createApikey = defineProcedure({
   nsid: 'app.svc.apikey.createApikey',
   summary: 'Create an API key; the key and shared secret are returned only in this response',
-  auth: 'required',
+  auth: 'account',
   input: Type.Object({ name: Name, description: Type.Optional(Description) }),
   output: Type.Composite([
     ApiKeyView,
@@ -37,7 +37,7 @@ export const createApikey = defineProcedure({
     }),
   ]),
   async handler({ input, viewer, ctx }) {
-    const created = await createApiKey(ctx.db, ctx.keys.apiKeySharedSecret, viewer.userId, {
+    const created = await createApiKey(ctx.db, ctx.keys, viewer, {
       name: input.name.trim(),
       description: input.description ?? '',
     });
@@ -48,7 +48,7 @@ export const createApikey = defineProcedure({
 export const getApikeys = defineQuery({
   nsid: 'app.svc.apikey.getApikeys',
   summary: "List the caller's API keys (secrets never shown)",
-  auth: 'required',
+  auth: 'account',
   output: Type.Object({ apikeys: Type.Array(ApiKeyView) }),
   async handler({ viewer, ctx }) {
     return { apikeys: (await listApiKeys(ctx.db, viewer.userId)).map(apiKeyView) };
@@ -58,7 +58,7 @@ export const getApikeys = defineQuery({
 export const updateApikey = defineProcedure({
   nsid: 'app.svc.apikey.updateApikey',
   summary: "Rename an API key or change its description",
-  auth: 'required',
+  auth: 'account',
   input: Type.Object({ id: Uuid(), name: Type.Optional(Name), description: Type.Optional(Description) }),
   output: ApiKeyView,
   errors: ['NotFound'],
@@ -70,7 +70,7 @@ export const updateApikey = defineProcedure({
 export const removeApikey = defineProcedure({
   nsid: 'app.svc.apikey.removeApikey',
   summary: 'Delete an API key; clients using it are refused from then on',
-  auth: 'required',
+  auth: 'account',
   input: Type.Object({ id: Uuid() }),
   output: Empty,
   errors: ['NotFound'],

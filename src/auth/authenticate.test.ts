@@ -39,11 +39,11 @@ describeWithApp('Bearer authentication', (app) => {
     assert.equal(result.status, 401);
   });
 
-  test('an API key is accepted as a Bearer credential', async () => {
+  test('an API key is accepted as a Bearer credential where API keys are', async () => {
     const { token } = await app().signup('keyholder');
     const { body: created } = await app().procedure('app.svc.apikey.createApikey', { name: 'app' }, token);
-    const result = await app().query(NSID, {}, created.key);
+    const play = { artist: 'Air', title: 'Playground Love', timestamp: '2025-01-01T10:00:00Z' };
+    const result = await app().procedure('app.svc.scrobble.createScrobble', play, created.key);
     assert.equal(result.status, 200);
-    assert.equal(result.body.apikeys[0].id, created.id);
   });
 });

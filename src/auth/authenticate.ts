@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
-import { authMissing, invalidToken } from '../api/errors.ts';
+import { authMissing, insufficientScope, invalidToken } from '../api/errors.ts';
+import { ACCEPTED_CREDENTIALS, type AuthMode } from '../api/operation.ts';
 import { checkAccessToken } from './access-tokens.ts';
 import { authenticateApiKey } from './api-keys.ts';
 import { looksLikeJwt, verifyToken } from './tokens.ts';
@@ -24,7 +25,7 @@ async function viewerFromJwt(ctx: AppContext, token: string): Promise<Viewer> {
     .where('did', '=', claims.did)
     .executeTakeFirst();
   if (!user) throw invalidToken('Token subject no longer exists');
-  return { userId: user.id, did: user.did, handle: user.handle, credential: claims.kind };
+  return { userId: user.id, did: user.did, handle: user.handle, credential: claims.kind, accessTokenId: claims.tokenId };
 }
 
 /**
@@ -43,5 +44,16 @@ export async function authenticate(ctx: AppContext, authorization: string | unde
 export async function requireViewer(ctx: AppContext, authorization: string | undefined): Promise<Viewer> {
   const viewer = await authenticate(ctx, authorization);
   if (!viewer) throw authMissing();
+  return viewer;
+}
+
+/** The caller as an operation's auth mode admits it: 401 without a good credential, 403 for one of the wrong kind. */
+export async function authorize(ctx: AppContext, auth: AuthMode, authorization: string | undefined): Promise<Viewer | null> {
+  if (auth === 'none') return null;
+  if (auth === 'optional') return authenticate(ctx, authorization);
+  const viewer = await requireViewer(ctx, authorization);
+  if (!ACCEPTED_CREDENTIALS[auth].includes(viewer.credential)) {
+    throw insufficientScope(`An API key cannot do this; use a sign-in session or an access token`);
+  }
   return viewer;
 }

@@ -76,7 +76,7 @@ export const listTokens = defineRoute({
   method: 'GET',
   path: '/access-tokens',
   summary: "List the caller's personal access tokens (secrets never shown)",
-  auth: 'required',
+  auth: 'account',
   success: { status: 200, schema: Type.Object({ tokens: Type.Array(AccessToken) }) },
   async handler({ viewer, ctx }) {
     return { tokens: (await listAccessTokens(ctx.db, viewer.userId)).map(accessTokenView) };
@@ -87,7 +87,7 @@ export const createToken = defineRoute({
   method: 'POST',
   path: '/access-tokens',
   summary: 'Create a personal access token; the secret is returned only in this response',
-  auth: 'required',
+  auth: 'account',
   body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) }),
   success: {
     status: 201,
@@ -103,7 +103,7 @@ export const deleteToken = defineRoute({
   method: 'DELETE',
   path: '/access-tokens/:id',
   summary: 'Revoke a personal access token immediately',
-  auth: 'required',
+  auth: 'account',
   pathParams: Type.Object({ id: Uuid() }),
   success: { status: 204, schema: null },
   errors: ['NotFound'],

@@ -1,7 +1,11 @@
+export type CredentialKind = 'session' | 'access-token' | 'api-key';
+
 /** The authenticated caller of a request. */
 export interface Viewer {
   userId: string;
   did: string;
   handle: string;
-  credential: 'session' | 'access-token' | 'api-key';
+  credential: CredentialKind;
+  /** The access token's row id when the credential is one: what it creates is recorded against it. */
+  accessTokenId?: string | undefined;
 }

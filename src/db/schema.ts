@@ -141,8 +141,10 @@ export interface ApiKeysTable {
   name: string;
   description: Generated<string>;
   key_hash: string;
-  /** md5 of the key, for Audioscrobbler 1.2 handshakes (see migration 0002). */
+  /** md5 of the key for Audioscrobbler 1.2 handshakes, sealed with AES-256-GCM (auth/audioscrobbler-digest.ts). */
   audioscrobbler_digest: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The access token that created this key, which takes the key with it when revoked (migration 0004). */
+  created_by_token_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
   last_used_at: Timestamp | null;
@@ -154,6 +156,8 @@ export interface AccessTokensTable {
   name: string;
   token_hash: string;
   last_four: string;
+  /** The access token that created this one, which takes it along when revoked (migration 0004). */
+  created_by_token_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
   last_used_at: Timestamp | null;
 }
@@ -223,6 +227,7 @@ export interface LastfmSessionsTable {
   api_key_id: string;
   key_hash: string;
   created_at: CreatedAt;
+  last_used_at: Timestamp | null;
 }
 
 export interface LastfmTokensTable {
@@ -234,6 +239,7 @@ export interface LastfmTokensTable {
 }
 
 export interface AudioscrobblerSessionsTable {
+  id: Generated<string>;
   session_hash: string;
   user_id: string;
   api_key_id: string;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { authenticateApiKey, findUserByActor, sharedSecretFor } from '../../auth/index.ts';
 import { recordCredentialUse } from '../../auth/usage.ts';
 import { md5Hex } from '../../auth/hashing.ts';
+import { openAudioscrobblerDigest } from '../../auth/audioscrobbler-digest.ts';
 import { digestsEqual, findLastfmSession, InvalidParameter, requiredParam, type Params } from '../lastfm/index.ts';
 import { createAudioscrobblerSession } from './sessions.ts';
 
@@ -26,7 +27,10 @@ async function byApiKeyPassword(ctx: AppContext, user: string, timestamp: string
     .where('user_id', '=', account.id)
     .where('audioscrobbler_digest', 'is not', null)
     .execute();
-  const key = keys.find((row) => digestsEqual(auth, md5Hex(row.audioscrobbler_digest! + timestamp)));
+  const key = keys.find((row) => {
+    const digest = openAudioscrobblerDigest(ctx.keys.encryption, row.id, row.audioscrobbler_digest!);
+    return digest !== null && digestsEqual(auth, md5Hex(digest + timestamp));
+  });
   if (!key) return null;
   await recordCredentialUse(ctx.db, 'api_keys', key.id);
   return { userId: account.id, apiKeyId: key.id };

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/index.ts';
 import { sha256Hex } from '../../auth/hashing.ts';
+import { recordCredentialUse } from '../../auth/usage.ts';
 import { newRandomKey } from './credentials.ts';
 
 /** Who a Last.fm session key speaks for, and through which API key. */
@@ -18,14 +19,17 @@ export async function createLastfmSession(db: Executor, userId: string, apiKeyId
   return key;
 }
 
-/** The session a key names, if it was created through the same API key. */
+/** The session a key names, if it was created through the same API key; records the use. */
 export async function findLastfmSession(db: Database, sessionKey: string, apiKeyId: string): Promise<LastfmSession | null> {
   const row = await db
     .selectFrom('lastfm_sessions')
     .innerJoin('users', 'users.id', 'lastfm_sessions.user_id')
-    .select(['users.id as userId', 'users.handle', 'lastfm_sessions.api_key_id as apiKeyId'])
+    .select(['lastfm_sessions.id as sessionId', 'users.id as userId', 'users.handle', 'lastfm_sessions.api_key_id as apiKeyId'])
     .where('lastfm_sessions.key_hash', '=', sha256Hex(sessionKey))
     .where('lastfm_sessions.api_key_id', '=', apiKeyId)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  const { sessionId, ...session } = row;
+  await recordCredentialUse(db, 'lastfm_sessions', sessionId);
+  return session;
 }

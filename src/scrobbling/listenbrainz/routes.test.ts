@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeWithApp, jsonRequest, type RequestOptions, type TestApp } from '../../testing.ts';
+import { describeWithApp, jsonRequest, postLargeBody, type RequestOptions, type TestApp } from '../../testing.ts';
 import { ingestListens } from '../ingest.ts';
 import { MAX_LISTEN_PAYLOAD_SIZE } from './submission.ts';
 
@@ -152,6 +152,21 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.equal((await submit(app(), user, document)).status, 200);
     const keys = await app().query('app.svc.apikey.getApikeys', {}, user.token);
     assert.ok(keys.body.apikeys[0].lastUsedAt);
+  });
+
+  test('an unauthenticated 10 MB submission is refused with 401 before its body has been sent', async () => {
+    const url = `${app().scrobblerUrl}/1/submit-listens`;
+    for (const headers of [{}, { authorization: 'Token 0123456789abcdef0123456789abcdef' }] as Record<string, string>[]) {
+      const result = await postLargeBody(url, 10_000_000, headers);
+      assert.equal(result.status, 401);
+      assert.equal(JSON.parse(result.body).code, 401);
+      assert.equal(result.bodyComplete, false, 'the server waited for the body');
+    }
+  });
+
+  test('an oversized body without a token is 401, not the 400 of its size', async () => {
+    const result = await lb(app(), 'POST', '/submit-listens', { body: `{"padding":"${'x'.repeat(MAX_LISTEN_PAYLOAD_SIZE)}"}` });
+    assert.deepEqual(result.body, { code: 401, error: 'You need to provide an Authorization header.' });
   });
 
   test('a known path asked with another method is 405 with Allow; an unknown path is 404', async () => {

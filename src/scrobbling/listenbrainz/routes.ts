@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest, notFound, XrpcError } from '../../api/errors.ts';
-import { authenticateApiKey } from '../../auth/api-keys.ts';
+import { authenticateApiKey, type ApiKeyOwner } from '../../auth/api-keys.ts';
 import { findUserByActor, type User } from '../../auth/users.ts';
 import type { AppContext } from '../../context.ts';
 import { ingestListens, updateNowPlaying } from '../ingest.ts';
@@ -41,8 +41,14 @@ async function store(ctx: AppContext, userId: string, submission: Submission): P
 }
 
 function routes(scope: FastifyInstance, ctx: AppContext): void {
-  scope.post('/submit-listens', async (request) => {
-    const owner = await requireTokenOwner(ctx.db, request.headers.authorization);
+  // The token is checked in onRequest, on the headers alone: a request without a valid one is
+  // refused before its body (up to 10 MB) is read, let alone buffered and parsed.
+  const owners = new WeakMap<FastifyRequest, ApiKeyOwner>();
+  const onRequest = async (request: FastifyRequest) => {
+    owners.set(request, await requireTokenOwner(ctx.db, request.headers.authorization));
+  };
+  scope.post('/submit-listens', { onRequest }, async (request) => {
+    const owner = owners.get(request)!;
     await store(ctx, owner.userId, parseSubmission(typeof request.body === 'string' ? request.body : ''));
     return { status: 'ok' };
   });
