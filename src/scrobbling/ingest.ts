@@ -88,7 +88,7 @@ export async function storeListens(
  * album and a track, so this bounds how long one transaction holds PGlite's
  * only connection (and, on PostgreSQL, how many advisory locks it takes).
  */
-const RESOLVE_CHUNK = 50;
+const RESOLVE_CHUNK = 20;
 
 /**
  * Each listen's catalog track, or why it has none; equal metadata is resolved
