@@ -89,7 +89,13 @@ describeWithApp('concurrent writers', (app) => {
         const batches = Array.from({ length: BATCHES }, (_, b) =>
           shuffled(catalog, next).map((song, i) => ({
             listened_at: START + (b * BATCH + i) * 300,
-            track_metadata: { artist_name: respelled(song.artist, next), track_name: song.title, release_name: song.album },
+            track_metadata: {
+              artist_name: respelled(song.artist, next),
+              track_name: song.title,
+              release_name: song.album,
+              // Later batches fill a gap of tracks earlier ones created: updates of shared rows, in shuffled orders.
+              additional_info: b === 0 ? {} : { duration_ms: 1000 * (100 + catalog.indexOf(song)) },
+            },
           })),
         );
         return { did: account.did, key: await apiKey(app(), account.token), batches };
@@ -114,6 +120,11 @@ describeWithApp('concurrent writers', (app) => {
     assert.equal(await count(app(), 'artists'), 12);
     assert.equal(await count(app(), 'albums'), 24);
     assert.equal(await count(app(), 'tracks'), 60);
+    const durations = await app().ctx.db.selectFrom('tracks').select(['title', 'duration']).execute();
+    assert.deepEqual(
+      durations.filter((track) => track.duration !== 1000 * (100 + catalog.findIndex((song) => song.title === track.title))),
+      [],
+    );
     const keys = await app().ctx.db.selectFrom('artists').select('name_key').execute();
     assert.deepEqual(new Set(keys.map((row) => row.name_key)), new Set(catalog.map((song) => artistKey(song.artist))));
   });
