@@ -1,4 +1,6 @@
-import { sql, type Transaction } from 'kysely';
+import { createHash } from 'node:crypto';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
+import { RetryableConflict } from '../db/retry.ts';
 import type { DB } from '../db/index.ts';
 import { albumKey, artistKey, cleanText, primaryArtist, titleKey } from './normalize.ts';
 import { spotifyTrackUrl, type TrackMetadata } from './track-metadata.ts';
@@ -11,45 +13,153 @@ export interface ResolvedTrack {
   matched: boolean;
 }
 
-/** Serializes find-or-create of one catalog entry across concurrent ingests. */
-async function lockKey(tx: Tx, key: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(tx);
+/** Catalog columns a later submission may fill when they are still empty. */
+const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'genre'] as const;
+type Enrichable = (typeof ENRICHABLE)[number];
+type EnrichableValue = string | number;
+
+/** The enrichable columns are read with each candidate track, to skip needless updates. */
+type EnrichableRow = { [K in Enrichable]: unknown };
+type CandidateRow = EnrichableRow & { id: string; created_at: Date };
+
+const TRACK_COLUMNS = ['tracks.id', 'tracks.created_at', ...ENRICHABLE.map((column) => `tracks.${column}` as const)] as const;
+
+/** The enrichable columns a submission knows values for, as [column, value] pairs. */
+function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue][] {
+  const values: Record<Enrichable, EnrichableValue | undefined> = {
+    duration: metadata.durationMs,
+    mbid: metadata.mbid,
+    isrc: metadata.isrc?.toUpperCase(),
+    streaming_link_a: metadata.spotifyId && spotifyTrackUrl(metadata.spotifyId),
+    track_number: metadata.trackNumber,
+    genre: metadata.genre,
+  };
+  return ENRICHABLE.flatMap((column) => {
+    const value = values[column];
+    return value === undefined || value === '' ? [] : [[column, value] as [Enrichable, EnrichableValue]];
+  });
 }
 
-async function trackByIdentifier(tx: Tx, metadata: TrackMetadata): Promise<string | undefined> {
-  if (metadata.mbid) {
-    const byMbid = await tx.selectFrom('tracks').select('id').where('mbid', '=', metadata.mbid).orderBy('created_at').limit(1).executeTakeFirst();
-    if (byMbid) return byMbid.id;
-  }
-  if (metadata.isrc) {
-    const byIsrc = await tx.selectFrom('tracks').select('id').where('isrc', '=', metadata.isrc.toUpperCase()).orderBy('created_at').limit(1).executeTakeFirst();
-    if (byIsrc) return byIsrc.id;
-  }
-  return undefined;
+/**
+ * One resolution pass inside one transaction. Deadlock freedom comes from its
+ * order: every advisory lock the pass may need is taken up front, sorted; rows
+ * of existing tracks are updated only at the end, sorted by id. Until then the
+ * gaps a listen fills are kept here, and identifier lookups see them as if written.
+ */
+interface Pass {
+  locked: ReadonlySet<string>;
+  /** Per track: the enrichable values read from the catalog, and the gaps listens of this pass fill (first one wins). */
+  fills: Map<string, { current: EnrichableRow; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
 }
 
-async function findArtist(tx: Tx, metadata: TrackMetadata): Promise<string | undefined> {
+/** Records the catalog gaps a listen knows values for, as the coalescing update at the end will fill them. */
+function enrich(pass: Pass, track: CandidateRow, metadata: TrackMetadata): void {
+  const entry = pass.fills.get(track.id) ?? { current: track, fill: {} };
+  for (const [column, value] of knownEnrichable(metadata)) {
+    if (entry.current[column] === null && entry.fill[column] === undefined) entry.fill[column] = value;
+  }
+  if (Object.keys(entry.fill).length > 0) pass.fills.set(track.id, entry);
+}
+
+/** Fills the recorded gaps, one update per track in id order, never overwriting a value another writer set. */
+async function applyFills(tx: Tx, pass: Pass): Promise<void> {
+  const ids = [...pass.fills.keys()].sort();
+  for (const id of ids) {
+    const known = Object.entries(pass.fills.get(id)!.fill) as [Enrichable, EnrichableValue][];
+    await tx
+      .updateTable('tracks')
+      .set(Object.fromEntries(known.map(([column, value]) => [column, sql`coalesce(${sql.ref(column)}, ${value})`])))
+      .where('id', '=', id)
+      .where((eb) => eb.or(known.map(([column]) => eb(sql.ref(column), 'is', null))))
+      .execute();
+  }
+}
+
+/** Tracks this pass is about to give `value` in `column`: the catalog does not show it yet. */
+function filledWith(pass: Pass, column: 'mbid' | 'isrc', value: string): string[] {
+  return [...pass.fills].filter(([, entry]) => entry.fill[column] === value).map(([id]) => id);
+}
+
+/** A 64-bit advisory lock number for a catalog key; sorting these numbers gives every transaction the same lock order. */
+function lockNumber(key: string): bigint {
+  return createHash('sha256').update(key).digest().readBigInt64BE(0);
+}
+
+/** Takes the advisory locks of `keys` in ascending lock-number order, in one statement; they last until the transaction ends. */
+async function lockAll(tx: Tx, keys: ReadonlySet<string>): Promise<void> {
+  if (keys.size === 0) return;
+  const numbers = [...new Set([...keys].map(lockNumber))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // unnest yields the array in order, and each row's lock is taken as the row is produced.
+  await sql`select pg_advisory_xact_lock(n) from unnest(string_to_array(${numbers.join(',')}, ',')::bigint[]) as n`.execute(tx);
+}
+
+const artistLock = (nameKey: string) => `artist:${nameKey}`;
+
+/**
+ * The locks that serialize creating what a listen may need: its artist by name
+ * key (which also covers that artist's albums and tracks) and every identifier
+ * a unique or matching index keys on.
+ */
+function createLocks(metadata: TrackMetadata): string[] {
+  return [
+    artistLock(artistKey(metadata.artist)),
+    metadata.artistMbid && `artist-mbid:${metadata.artistMbid}`,
+    metadata.albumMbid && `album-mbid:${metadata.albumMbid}`,
+    metadata.mbid && `recording:${metadata.mbid}`,
+    metadata.isrc && `isrc:${metadata.isrc.toUpperCase()}`,
+  ].filter((key): key is string => Boolean(key));
+}
+
+/**
+ * Creating under an artist needs that artist's lock. An artist found by MBID
+ * may carry another name key than the listen's; its lock was planned up front
+ * when the artist existed then, and if it appeared since, the transaction runs again.
+ */
+function requireArtistLock(pass: Pass, nameKey: string): void {
+  if (!pass.locked.has(artistLock(nameKey))) throw new RetryableConflict(`artist ${nameKey} appeared after the lock set was planned`);
+}
+
+/** The earliest-created track with this identifier, counting gaps this pass fills. */
+async function trackWith(tx: Tx, pass: Pass, column: 'mbid' | 'isrc', value: string): Promise<CandidateRow | undefined> {
+  const filled = filledWith(pass, column, value);
+  return tx
+    .selectFrom('tracks')
+    .select(TRACK_COLUMNS)
+    .where((eb) => (filled.length ? eb.or([eb(column, '=', value), eb('id', 'in', filled)]) : eb(column, '=', value)))
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+async function trackByIdentifier(tx: Tx, pass: Pass, metadata: TrackMetadata): Promise<CandidateRow | undefined> {
+  const byMbid = metadata.mbid ? await trackWith(tx, pass, 'mbid', metadata.mbid) : undefined;
+  if (byMbid) return byMbid;
+  return metadata.isrc ? await trackWith(tx, pass, 'isrc', metadata.isrc.toUpperCase()) : undefined;
+}
+
+type ArtistRow = { id: string; name_key: string };
+
+async function findArtist(tx: Tx, metadata: TrackMetadata): Promise<ArtistRow | undefined> {
   if (metadata.artistMbid) {
-    const byMbid = await tx.selectFrom('artists').select('id').where('mbid', '=', metadata.artistMbid).executeTakeFirst();
-    if (byMbid) return byMbid.id;
+    const byMbid = await tx.selectFrom('artists').select(['id', 'name_key']).where('mbid', '=', metadata.artistMbid).executeTakeFirst();
+    if (byMbid) return byMbid;
   }
-  const byName = await tx
+  return tx
     .selectFrom('artists')
-    .select('id')
+    .select(['id', 'name_key'])
     .where('name_key', '=', artistKey(metadata.artist))
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
-  return byName?.id;
 }
 
 /** A track by the same artist with the same title, preferring one on the same album. */
-async function trackByName(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<string | undefined> {
+async function trackByName(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<CandidateRow | undefined> {
   const album = metadata.album;
-  const row = await tx
+  return tx
     .selectFrom('tracks')
     .leftJoin('albums', 'albums.id', 'tracks.album_id')
-    .select('tracks.id')
+    .select(TRACK_COLUMNS)
     .where('tracks.artist_id', '=', artistId)
     .where('tracks.title_key', '=', titleKey(metadata.title))
     .$if(album !== undefined, (query) =>
@@ -58,34 +168,31 @@ async function trackByName(tx: Tx, artistId: string, metadata: TrackMetadata): P
     .orderBy('tracks.created_at')
     .limit(1)
     .executeTakeFirst();
-  return row?.id;
 }
 
-async function findOrCreateArtist(tx: Tx, metadata: TrackMetadata): Promise<string> {
-  await lockKey(tx, `artist:${artistKey(metadata.artist)}`);
-  const existing = await findArtist(tx, metadata);
-  if (existing) return existing;
+async function createArtist(tx: Tx, metadata: TrackMetadata): Promise<ArtistRow> {
   const name = primaryArtist(metadata.artist);
-  const created = await tx
+  return tx
     .insertInto('artists')
     .values({ name, name_key: artistKey(name), mbid: metadata.artistMbid ?? null })
-    .returning('id')
+    .returning(['id', 'name_key'])
     .executeTakeFirstOrThrow();
-  return created.id;
+}
+
+function albumMatch(artistId: string, key: string, mbid: string | undefined) {
+  return (eb: ExpressionBuilder<DB, 'albums'>) => {
+    const byName = eb.and([eb('artist_id', '=', artistId), eb('title_key', '=', key)]);
+    return mbid ? eb.or([eb('mbid', '=', mbid), byName]) : byName;
+  };
 }
 
 async function findOrCreateAlbum(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<string | null> {
   if (!metadata.album) return null;
   const key = albumKey(metadata.album);
-  await lockKey(tx, `album:${artistId}:${key}`);
   const existing = await tx
     .selectFrom('albums')
     .select('id')
-    .where((eb) =>
-      metadata.albumMbid
-        ? eb.or([eb('mbid', '=', metadata.albumMbid), eb.and([eb('artist_id', '=', artistId), eb('title_key', '=', key)])])
-        : eb.and([eb('artist_id', '=', artistId), eb('title_key', '=', key)]),
-    )
+    .where(albumMatch(artistId, key, metadata.albumMbid))
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
@@ -132,71 +239,30 @@ async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): P
   return created.id;
 }
 
-/** Catalog columns a later submission may fill when they are still empty. */
-const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'genre'] as const;
-type Enrichable = (typeof ENRICHABLE)[number];
-
-/** The enrichable columns a submission knows values for, as [column, value] pairs. */
-function knownEnrichable(metadata: TrackMetadata): [Enrichable, string | number][] {
-  const values: Record<Enrichable, string | number | undefined> = {
-    duration: metadata.durationMs,
-    mbid: metadata.mbid,
-    isrc: metadata.isrc?.toUpperCase(),
-    streaming_link_a: metadata.spotifyId && spotifyTrackUrl(metadata.spotifyId),
-    track_number: metadata.trackNumber,
-    genre: metadata.genre,
-  };
-  return ENRICHABLE.flatMap((column) => {
-    const value = values[column];
-    return value === undefined || value === '' ? [] : [[column, value] as [Enrichable, string | number]];
-  });
-}
-
-/** Fills catalog gaps a later submission knows about, without overwriting what is there. */
-async function enrichTrack(tx: Tx, trackId: string, metadata: TrackMetadata): Promise<void> {
-  const known = knownEnrichable(metadata);
-  if (known.length === 0) return;
-  await tx
-    .updateTable('tracks')
-    .set(Object.fromEntries(known.map(([column, value]) => [column, sql`coalesce(${sql.ref(column)}, ${value})`])))
-    .where('id', '=', trackId)
-    .where((eb) => eb.or(known.map(([column]) => eb(sql.ref(column), 'is', null))))
-    .execute();
-}
-
 /**
- * Finds the catalog track a listen refers to: by recording MBID, then ISRC,
- * then normalized artist + title (+ album). Creates it when `create` allows;
- * otherwise null for an unmatched listen.
+ * Finds the catalog track a listen refers to, live: by recording MBID, then
+ * ISRC, then normalized artist + title (+ album). Creates it when `create`
+ * allows; otherwise null for an unmatched listen. The pass already holds the
+ * locks of everything this may create, so what it finds cannot appear behind its back.
  */
-export async function resolveTrack(tx: Tx, metadata: TrackMetadata, create: boolean): Promise<ResolvedTrack | null> {
-  const byIdentifier = await trackByIdentifier(tx, metadata);
+async function resolveLive(tx: Tx, pass: Pass, metadata: TrackMetadata, create: boolean): Promise<ResolvedTrack | null> {
+  const byIdentifier = await trackByIdentifier(tx, pass, metadata);
   if (byIdentifier) {
-    await enrichTrack(tx, byIdentifier, metadata);
-    return { trackId: byIdentifier, matched: true };
+    enrich(pass, byIdentifier, metadata);
+    return { trackId: byIdentifier.id, matched: true };
   }
   const knownArtist = await findArtist(tx, metadata);
   if (knownArtist) {
-    const byName = await trackByName(tx, knownArtist, metadata);
+    const byName = await trackByName(tx, knownArtist.id, metadata);
     if (byName) {
-      await enrichTrack(tx, byName, metadata);
-      return { trackId: byName, matched: true };
+      enrich(pass, byName, metadata);
+      return { trackId: byName.id, matched: true };
     }
   }
   if (!create) return null;
-  const artistId = knownArtist ?? (await findOrCreateArtist(tx, metadata));
-  await lockKey(tx, `track:${artistId}:${titleKey(metadata.title)}`);
-  const raced = await trackByName(tx, artistId, metadata);
-  if (raced) return { trackId: raced, matched: true };
-  return { trackId: await createTrack(tx, artistId, metadata), matched: false };
-}
-
-/** The enrichable columns are read up front with each candidate, to skip needless updates. */
-type EnrichableRow = { [K in Enrichable]: unknown };
-type CandidateRow = EnrichableRow & { id: string; created_at: Date };
-
-function hasGaps(row: EnrichableRow, metadata: TrackMetadata): boolean {
-  return knownEnrichable(metadata).some(([column]) => row[column] === null);
+  if (knownArtist) requireArtistLock(pass, knownArtist.name_key);
+  const artist = knownArtist ?? (await createArtist(tx, metadata));
+  return { trackId: await createTrack(tx, artist.id, metadata), matched: false };
 }
 
 type Dated = { created_at: Date };
@@ -228,9 +294,8 @@ async function prefetch(tx: Tx, items: readonly TrackMetadata[]) {
   const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
   const artistKeys = unique(items.map((item) => artistKey(item.artist)));
   const titleKeys = unique(items.map((item) => titleKey(item.title)));
-  const trackColumns = ['tracks.id', 'tracks.created_at', ...ENRICHABLE.map((column) => `tracks.${column}` as const)] as const;
-  const byMbid = mbids.length ? await tx.selectFrom('tracks').select(trackColumns).where('mbid', 'in', mbids).execute() : [];
-  const byIsrc = isrcs.length ? await tx.selectFrom('tracks').select(trackColumns).where('isrc', 'in', isrcs).execute() : [];
+  const byMbid = mbids.length ? await tx.selectFrom('tracks').select(TRACK_COLUMNS).where('mbid', 'in', mbids).execute() : [];
+  const byIsrc = isrcs.length ? await tx.selectFrom('tracks').select(TRACK_COLUMNS).where('isrc', 'in', isrcs).execute() : [];
   const artists = artistKeys.length ? await tx.selectFrom('artists').select(['id', 'name_key', 'created_at']).where('name_key', 'in', artistKeys).execute() : [];
   const artistByKey = earliestBy(artists, (row) => row.name_key);
   const artistIds = unique([...artistByKey.values()].map((row) => row.id));
@@ -239,7 +304,7 @@ async function prefetch(tx: Tx, items: readonly TrackMetadata[]) {
       ? await tx
           .selectFrom('tracks')
           .leftJoin('albums', 'albums.id', 'tracks.album_id')
-          .select([...trackColumns, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key'])
+          .select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key'])
           .where('tracks.artist_id', 'in', artistIds)
           .where('tracks.title_key', 'in', titleKeys)
           .execute()
@@ -255,7 +320,7 @@ async function prefetch(tx: Tx, items: readonly TrackMetadata[]) {
 type Prefetched = Awaited<ReturnType<typeof prefetch>>;
 
 /**
- * The track resolveTrack would find, from prefetched rows. Only hits are
+ * The track resolveLive would find, from prefetched rows. Only hits are
  * trusted: a miss may be filled by an earlier listen of the same batch, so
  * misses are resolved live.
  */
@@ -276,20 +341,44 @@ function prefetchedMatch(found: Prefetched, metadata: TrackMetadata): CandidateR
 }
 
 /**
- * resolveTrack for many listens at once: tracks the catalog already has are
- * found set-based; the rest go through resolveTrack one by one.
+ * The locks creating the listens' catalog entries may need, planned before
+ * anything is written: each listen's own keys, plus the name key of any
+ * artist its artist MBID already names.
+ */
+async function plannedLocks(tx: Tx, misses: readonly TrackMetadata[]): Promise<Set<string>> {
+  const keys = new Set(misses.flatMap(createLocks));
+  const artistMbids = unique(misses.map((metadata) => metadata.artistMbid));
+  if (artistMbids.length) {
+    const named = await tx.selectFrom('artists').select('name_key').where('mbid', 'in', artistMbids).execute();
+    for (const row of named) keys.add(artistLock(row.name_key));
+  }
+  return keys;
+}
+
+/**
+ * The catalog tracks of listens, in input order (null for an unmatched listen
+ * when `create` is false). Tracks the catalog already has are found set-based;
+ * the rest are resolved live one by one, in order, after the locks of all of
+ * them were taken at once. A single listen is a batch of one.
  */
 export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], create: boolean): Promise<(ResolvedTrack | null)[]> {
   const found = await prefetch(tx, items);
+  const hits = items.map((metadata) => prefetchedMatch(found, metadata));
+  const locked = create ? await plannedLocks(tx, items.filter((_, i) => !hits[i])) : new Set<string>();
+  await lockAll(tx, locked);
+  const pass: Pass = { locked, fills: new Map() };
   const resolved: (ResolvedTrack | null)[] = [];
-  for (const metadata of items) {
-    const hit = prefetchedMatch(found, metadata);
-    if (!hit) {
-      resolved.push(await resolveTrack(tx, metadata, create));
-      continue;
-    }
-    if (hasGaps(hit, metadata)) await enrichTrack(tx, hit.id, metadata);
-    resolved.push({ trackId: hit.id, matched: true });
+  for (const [i, metadata] of items.entries()) {
+    const hit = hits[i];
+    if (hit) enrich(pass, hit, metadata);
+    resolved.push(hit ? { trackId: hit.id, matched: true } : await resolveLive(tx, pass, metadata, create));
   }
+  await applyFills(tx, pass);
   return resolved;
+}
+
+/** The catalog track of one listen: resolveTracks for a batch of one. */
+export async function resolveTrack(tx: Tx, metadata: TrackMetadata, create: boolean): Promise<ResolvedTrack | null> {
+  const [resolved] = await resolveTracks(tx, [metadata], create);
+  return resolved ?? null;
 }

@@ -1,3 +1,4 @@
 export { openDatabase, type Database, type StorageTarget } from './database.ts';
 export type * from './schema.ts';
 export { clientDataProblem } from './client-data-error.ts';
+export { inTransaction, isRetryable, RetryableConflict } from './retry.ts';

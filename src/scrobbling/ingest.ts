@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DB } from '../db/index.ts';
 import type { AppContext } from '../context.ts';
 import { resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
+import { inTransaction, type Database, type DB } from '../db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { listenProblem } from './listen-rules.ts';
 
@@ -35,10 +35,11 @@ function metadataCacheKey(listen: TrackMetadata): string {
 type Tx = Transaction<DB>;
 
 /**
- * Stores listens for one user in one transaction: each is matched against the
- * catalog (created there when missing, unless UNMATCHED_SCROBBLES=skip), and
- * a listen already stored (same user, track and time) is reported as a duplicate.
- * Outcomes are in input order.
+ * Stores listens for one user: each is matched against the catalog (created
+ * there when missing, unless UNMATCHED_SCROBBLES=skip), and a listen already
+ * stored (same user, track and time) is reported as a duplicate. Outcomes are
+ * in input order. Matching runs in short transactions and the scrobbles are
+ * written in one more, so a large batch never holds the database for long.
  */
 export async function ingestListens(
   ctx: AppContext,
@@ -46,21 +47,25 @@ export async function ingestListens(
   listens: readonly Listen[],
   source: ListenSource,
 ): Promise<ListenOutcome[]> {
-  return ctx.db.transaction().execute((tx) => ingestListensInTransaction(tx, ctx.config, userId, listens, source));
+  const tracks = await resolveListenTracks(ctx.db, ctx.config, listens);
+  return inTransaction(ctx.db, (tx) => storeListens(tx, userId, listens, tracks, source));
 }
 
+/** A listen's catalog track, or why it has none. */
+export type ListenTrack = ResolvedTrack | string;
+
 /**
- * ingestListens inside the caller's transaction, so the caller's own writes
- * (an import checkpoint) commit or roll back together with the listens.
+ * Stores listens whose tracks resolveListenTracks found, inside the caller's
+ * transaction, so the caller's own writes (an import checkpoint) commit or
+ * roll back together with the scrobbles.
  */
-export async function ingestListensInTransaction(
+export async function storeListens(
   tx: Tx,
-  config: Pick<Config, 'unmatchedScrobbles'>,
   userId: string,
   listens: readonly Listen[],
+  tracks: readonly ListenTrack[],
   source: ListenSource,
 ): Promise<ListenOutcome[]> {
-  const tracks = await resolveListenTracks(tx, listens, config.unmatchedScrobbles === 'store');
   const matched = listens.flatMap((listen, i) => {
     const track = tracks[i]!;
     return typeof track === 'string' ? [] : [{ listen, track }];
@@ -78,15 +83,33 @@ export async function ingestListensInTransaction(
   });
 }
 
-/** Each listen's catalog track, or why it has none; equal metadata is resolved once. */
-async function resolveListenTracks(tx: Tx, listens: readonly Listen[], createUnmatched: boolean): Promise<(ResolvedTrack | string)[]> {
+/**
+ * Distinct listens matched per transaction. Each may create an artist, an
+ * album and a track, so this bounds how long one transaction holds PGlite's
+ * only connection (and, on PostgreSQL, how many advisory locks it takes).
+ */
+const RESOLVE_CHUNK = 20;
+
+/**
+ * Each listen's catalog track, or why it has none; equal metadata is resolved
+ * once. Runs in transactions of RESOLVE_CHUNK distinct listens, each retried
+ * on its own: finding or creating a catalog entry is idempotent, so a listen
+ * resolved in a committed chunk stays resolved whatever happens next.
+ */
+export async function resolveListenTracks(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<ListenTrack[]> {
+  const createUnmatched = config.unmatchedScrobbles === 'store';
   const reasons = listens.map(invalidReason);
   const keys = listens.map(metadataCacheKey);
   const distinct = new Map<string, Listen>();
   listens.forEach((listen, i) => {
     if (!reasons[i] && !distinct.has(keys[i]!)) distinct.set(keys[i]!, listen);
   });
-  const tracks = await resolveTracks(tx, [...distinct.values()], createUnmatched);
+  const items = [...distinct.values()];
+  const tracks: (ResolvedTrack | null)[] = [];
+  for (let start = 0; start < items.length; start += RESOLVE_CHUNK) {
+    const chunk = items.slice(start, start + RESOLVE_CHUNK);
+    tracks.push(...(await inTransaction(db, (tx) => resolveTracks(tx, chunk, createUnmatched))));
+  }
   const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
   return listens.map((_, i) => reasons[i] ?? resolved.get(keys[i]!) ?? 'no matching track in the catalog');
 }
@@ -96,9 +119,18 @@ const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listene
 /** Rows per INSERT: well under PostgreSQL's 65535 bind parameters. */
 const INSERT_CHUNK = 1000;
 
+/** Rows in the order of the scrobbles_once key, the one order every writer inserts in. */
+function inKeyOrder<R extends { listen: Listen; track: ResolvedTrack }>(rows: readonly R[]): R[] {
+  return [...rows].sort(
+    (a, b) => (a.track.trackId < b.track.trackId ? -1 : a.track.trackId > b.track.trackId ? 1 : a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime()),
+  );
+}
+
 /**
  * Inserts the scrobbles set-based (one statement per chunk instead of one per
  * listen) and finds the ids of those already stored, keyed by scrobbleKey.
+ * Rows go in key order: two writers inserting the same listens (a user's two
+ * clients) then wait on each other's rows in one order and cannot deadlock.
  */
 async function insertScrobbles(
   tx: Tx,
@@ -107,8 +139,9 @@ async function insertScrobbles(
   source: ListenSource,
 ): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
   const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    const chunk = rows.slice(start, start + INSERT_CHUNK);
+  const ordered = inKeyOrder(rows);
+  for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
+    const chunk = ordered.slice(start, start + INSERT_CHUNK);
     const inserted = await tx
       .insertInto('scrobbles')
       .values(
@@ -151,7 +184,7 @@ export async function updateNowPlaying(
 ): Promise<NowPlayingOutcome> {
   const reason = invalidReason({ ...metadata, listenedAt: new Date() });
   if (reason) return { status: 'ignored', reason };
-  return ctx.db.transaction().execute(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
     if (!track) return { status: 'ignored', reason: 'no matching track in the catalog' };
     const expiresAt = sql<Date>`now() + ${`${metadata.durationMs ?? NOW_PLAYING_FALLBACK_MS} milliseconds`}::interval`;

@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import { conflict, invalidRequest } from '../../api/errors.ts';
 import { isoDateTime } from '../../api/schemas.ts';
 import type { Config } from '../../config.ts';
-import type { Database, DB } from '../../db/index.ts';
-import { ingestListensInTransaction, type Listen, type ListenOutcome } from '../ingest.ts';
+import { inTransaction, type Database, type DB } from '../../db/index.ts';
+import { resolveListenTracks, storeListens, type Listen, type ListenOutcome } from '../ingest.ts';
 import type { ImportBatch, ImportBatchResult, ImportListen, ImportStatus } from './schemas.ts';
 
 /** How many ignored listens a batch answer names; the counts cover the rest. */
@@ -35,15 +35,18 @@ function toStatus(fingerprint: string, row: CheckpointRow | undefined): ImportSt
 
 const CHECKPOINT_COLUMNS = ['fingerprint', 'format', 'records_consumed', 'stored', 'duplicate', 'ignored', 'completed_at'] as const;
 
-/** How far the user's import of the file with this fingerprint got. */
-export async function importStatus(db: Database, userId: string, fingerprint: string): Promise<ImportStatus> {
-  const row = await db
+async function readCheckpoint(db: Pick<Database, 'selectFrom'>, userId: string, fingerprint: string): Promise<CheckpointRow | undefined> {
+  return db
     .selectFrom('import_checkpoints')
     .select(CHECKPOINT_COLUMNS)
     .where('user_id', '=', userId)
     .where('fingerprint', '=', fingerprint)
     .executeTakeFirst();
-  return toStatus(fingerprint, row);
+}
+
+/** How far the user's import of the file with this fingerprint got. */
+export async function importStatus(db: Database, userId: string, fingerprint: string): Promise<ImportStatus> {
+  return toStatus(fingerprint, await readCheckpoint(db, userId, fingerprint));
 }
 
 /** Postgres text and jsonb cannot hold NUL, so such a listen is refused here rather than failing the batch. */
@@ -75,15 +78,22 @@ function checkBatchFits(checkpoint: CheckpointRow, batch: ImportBatch): void {
 /**
  * Stores one batch of an import and advances the file's checkpoint in the same
  * transaction: a batch is either wholly applied and counted, or not at all.
- * Records the client could not turn into listens count as ignored.
+ * Records the client could not turn into listens count as ignored. Catalog
+ * matching comes first, in short transactions of its own (what it creates is
+ * found again, never duplicated, if the batch fails after); the checkpoint is
+ * checked before it, to spare the work for a batch that cannot fit, and again
+ * under its lock in the final transaction.
  */
 export async function importBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
-  return db.transaction().execute(async (tx) => {
+  const current = await readCheckpoint(db, userId, batch.fingerprint);
+  if (current) checkBatchFits(current, batch);
+  const converted = batch.listens.map(toListen);
+  const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
+  const tracks = await resolveListenTracks(db, config, valid);
+  return inTransaction(db, async (tx) => {
     const checkpoint = await lockCheckpoint(tx, userId, batch);
     checkBatchFits(checkpoint, batch);
-    const converted = batch.listens.map(toListen);
-    const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
-    const outcomes = await ingestListensInTransaction(tx, config, userId, valid, `import:${batch.format}`);
+    const outcomes = await storeListens(tx, userId, valid, tracks, `import:${batch.format}`);
     let next = 0;
     const perListen = converted.map((listen): ListenOutcome => (typeof listen === 'string' ? { status: 'ignored', reason: listen } : outcomes[next++]!));
     const count = (status: ListenOutcome['status']) => perListen.filter((outcome) => outcome.status === status).length;
