@@ -47,7 +47,7 @@ const DEFAULT_BATCH = 500;
  * at most a few hundred KiB once the listen rules pass it (64 KiB of record,
  * escaped at worst sixfold), so one always fits.
  */
-export const MAX_BATCH_BYTES = 900 * 1024;
+const MAX_BATCH_BYTES = 900 * 1024;
 const IGNORED_EXAMPLES = 5;
 /** A long run of records that yield no listen still reports progress and checkpoints. */
 const MAX_BATCH_RECORDS = 10_000;
