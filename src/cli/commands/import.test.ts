@@ -41,6 +41,170 @@ function storages(): Storage[] {
 
 const lbLine = (i: number, artist = 'Air') => JSON.stringify({ listened_at: 1_650_000_000 + i * 300, track_metadata: { artist_name: artist, track_name: `Track ${i % 12}`, release_name: 'Moon Safari' } });
 
+
+/** A small seeded generator (mulberry32): the poison's order and the files' layout vary by seed, reproducibly. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const shuffle = <T>(items: readonly T[]) => {
+    const copy = [...items];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+    }
+    return copy;
+  };
+  return { next, pick, shuffle };
+}
+
+/** Varied CJK: a repeated character would compress below PostgreSQL's index row limit and hide the problem. */
+const CJK_NAME = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+const TWO_MB = 'x'.repeat(2 * 1024 * 1024);
+const DEEP = (inner: string) => `${'{"d":'.repeat(5000)}${inner}${'}'.repeat(5000)}`;
+
+/** One odd record as the text of a line or element, and the reason the import must give for it. */
+type Poison = { kind: string; text: string; reason: RegExp };
+
+/** A ListenBrainz listen as JSON text; `info` is spliced in as text so it can be nested past what JSON.stringify handles. */
+const lbText = (seconds: unknown, artist: unknown, track: unknown, info = '{}') =>
+  JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track, release_name: 'Poison', additional_info: 'INFO' } }).replace('"INFO"', info);
+
+const LB_POISON: Poison[] = [
+  { kind: '1,000 CJK characters', text: lbText(1_600_000_000, CJK_NAME, 'x'), reason: /artist is too long to index/ },
+  { kind: 'listened_at 300000000000', text: lbText(300_000_000_000, 'a', 'b'), reason: /listen time is more than a day in the future/ },
+  { kind: 'lone surrogate', text: lbText(1_600_000_000, 'a\ud800b', 'b'), reason: /artist contains a lone UTF-16 surrogate/ },
+  { kind: '5,000-character title', text: lbText(1_600_000_000, 'a', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
+  { kind: '2 MB record', text: lbText(1_600_000_000, 'a', 'b', JSON.stringify({ pad: TWO_MB })), reason: /record is larger than \d+ bytes/ },
+  { kind: '5,000-deep additional_info', text: lbText(1_600_000_000, 'a', 'b', DEEP('{}')), reason: /record is nested deeper than \d+ levels/ },
+  { kind: 'year 0000', text: lbText('0000-01-01T00:00:00Z', 'a', 'b'), reason: /listen time is before 1970/ },
+  { kind: 'NUL in a name', text: lbText(1_600_000_000, 'a\u0000b', 'b'), reason: /artist contains a NUL character/ },
+  { kind: 'wrong types', text: lbText(1_600_000_000, 5, ['b']), reason: /no artist/ },
+  { kind: 'NaN-ish time', text: lbText('NaN', 'a', 'b'), reason: /no valid listen time/ },
+  { kind: 'time 1e999', text: lbText(1e999, 'a', 'b').replace('"listened_at":null', '"listened_at":1e999'), reason: /no valid listen time/ },
+  { kind: 'empty object', text: '{}', reason: /neither listened_at nor track_metadata/ },
+  // Balanced brackets, so it breaks neither the JSON array nor the line around it.
+  { kind: 'not JSON', text: '{"listened_at": 16,}', reason: /not valid JSON/ },
+  { kind: 'an array, not an object', text: '[1,2]', reason: /not a JSON object/ },
+];
+
+const spotifyText = (ts: unknown, track: unknown, extra: object = {}) =>
+  JSON.stringify({ ts, ms_played: 200_000, master_metadata_track_name: track, master_metadata_album_artist_name: 'Poison', ...extra });
+
+const SPOTIFY_POISON: Poison[] = [
+  { kind: '1,000 CJK characters', text: spotifyText('2021-01-01T00:00:00Z', CJK_NAME), reason: /title is too long to index/ },
+  { kind: 'ts in year 11476', text: spotifyText('+011476-01-01T00:00:00Z', 'b'), reason: /listen time is more than a day in the future/ },
+  { kind: 'lone surrogate', text: spotifyText('2021-01-01T00:00:00Z', 'a\ud800'), reason: /title contains a lone UTF-16 surrogate/ },
+  { kind: '5,000-character title', text: spotifyText('2021-01-01T00:00:00Z', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
+  { kind: '2 MB record', text: spotifyText('2021-01-01T00:00:00Z', 'b', { pad: TWO_MB }), reason: /record is larger than \d+ bytes/ },
+  { kind: '5,000-deep field', text: spotifyText('2021-01-01T00:00:00Z', 'b', { deep: 'DEEP' }).replace('"DEEP"', DEEP('[]')), reason: /record is nested deeper than \d+ levels/ },
+  { kind: 'year 0000', text: spotifyText('0000-06-01T00:00:00Z', 'b'), reason: /listen time is before 1970/ },
+  { kind: 'wrong types', text: spotifyText(12, 'b'), reason: /no valid listen time/ },
+  { kind: 'empty object', text: '{}', reason: /no ts and ms_played/ },
+];
+
+const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+const csvRow = (cells: string[]) => cells.map(csvCell).join(',');
+/** A row of the header layout uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid. */
+const lastfmRow = (uts: string, utc: string, artist: string, track: string) => csvRow([uts, utc, artist, '', 'Poison', '', track, '']);
+/** A row of the headerless layout artist,album,track,date. */
+const bareRow = (artist: string, track: string, date: string) => csvRow([artist, 'Poison', track, date]);
+
+const LASTFM_POISON: Poison[] = [
+  { kind: '1,000 CJK characters', text: lastfmRow('1600000000', '', CJK_NAME, 'b'), reason: /artist is too long to index/ },
+  { kind: 'uts 300000000000', text: lastfmRow('300000000000', '', 'a', 'b'), reason: /listen time is more than a day in the future/ },
+  { kind: '5,000-character title', text: lastfmRow('1600000000', '', 'a', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
+  { kind: '2 MB record', text: lastfmRow('1600000000', '', TWO_MB, 'b'), reason: /record is larger than \d+ bytes/ },
+  { kind: 'year 0000', text: lastfmRow('', '01 Jan 0000, 00:00', 'a', 'b'), reason: /listen time is before 1970/ },
+  { kind: 'NUL in a name', text: lastfmRow('1600000000', '', 'a\u0000b', 'b'), reason: /artist contains a NUL character/ },
+  { kind: 'NaN-ish time', text: lastfmRow('NaN', 'NaN', 'a', 'b'), reason: /no valid listen time/ },
+  { kind: 'too few columns', text: 'a,b', reason: /expected 8 columns/ },
+  { kind: 'empty row', text: ',,,,,,,', reason: /no artist/ },
+];
+
+const BARE_POISON: Poison[] = [
+  { kind: '1,000 CJK characters', text: bareRow('a', CJK_NAME, '01 Jan 2021 00:00'), reason: /title is too long to index/ },
+  { kind: 'year 11476', text: bareRow('a', 'b', '01 Jan 11476 00:00'), reason: /no valid listen time|more than a day in the future/ },
+  { kind: '2 MB record', text: bareRow('a', TWO_MB, '01 Jan 2021 00:00'), reason: /record is larger than \d+ bytes/ },
+  { kind: 'year 0000', text: bareRow('a', 'b', '01 Jan 0000 00:00'), reason: /listen time is before 1970/ },
+  { kind: 'wrong month', text: bareRow('a', 'b', '01 Foo 2021 00:00'), reason: /no valid listen time/ },
+];
+
+/** The summary names 5 ignored records, so each file carries at most 5 poison records, each after 300 good ones. */
+const POISON_PER_FILE = 5;
+const GOOD_RUN = 300;
+
+interface PoisonFormat {
+  name: string;
+  format: 'listenbrainz' | 'lastfm' | 'spotify';
+  poison: Poison[];
+  /** A good record's text; `n` is unique across the suite, so no good listen is a duplicate of another. */
+  good(n: number): string;
+  /** The file from its records' texts, laid out as the seed chooses (BOM, line endings, header). */
+  file(records: string[], rng: ReturnType<typeof random>): string;
+}
+
+const goodSeconds = (n: number) => 1_500_000_000 + n * 60;
+const eol = (rng: ReturnType<typeof random>) => rng.pick(['\n', '\r\n']);
+const bom = (rng: ReturnType<typeof random>) => rng.pick(['', '\ufeff']);
+
+const POISON_FORMATS: PoisonFormat[] = [
+  {
+    name: 'ListenBrainz JSONL',
+    format: 'listenbrainz',
+    poison: LB_POISON,
+    good: (n) => lbText(goodSeconds(n), `Good ${n % 5}`, `Song ${n % 40}`),
+    file: (records, rng) => {
+      const end = eol(rng);
+      return bom(rng) + records.join(end) + end;
+    },
+  },
+  {
+    name: 'ListenBrainz JSON array',
+    format: 'listenbrainz',
+    poison: LB_POISON,
+    good: (n) => lbText(goodSeconds(n), `Good ${n % 5}`, `Song ${n % 40}`),
+    file: (records, rng) => `${bom(rng)}[${records.join(`,${eol(rng)}`)}]`,
+  },
+  {
+    name: 'Last.fm CSV with header',
+    format: 'lastfm',
+    poison: LASTFM_POISON,
+    good: (n) => lastfmRow(String(goodSeconds(n)), '', `Good ${n % 5}`, `Song ${n % 40}, "live"`),
+    file: (records, rng) => {
+      const end = eol(rng);
+      return bom(rng) + ['uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid', ...records].join(end) + end;
+    },
+  },
+  {
+    name: 'Last.fm CSV without header',
+    format: 'lastfm',
+    poison: BARE_POISON,
+    good: (n) => {
+      const date = new Date(goodSeconds(n) * 1000);
+      const month = date.toLocaleString('en', { month: 'short', timeZone: 'UTC' });
+      return bareRow(`Good ${n % 5}`, `Song ${n % 40}`, `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} ${date.getUTCHours()}:${String(date.getUTCMinutes()).padStart(2, '0')}`);
+    },
+    file: (records, rng) => {
+      const end = eol(rng);
+      return bom(rng) + records.join(end) + end;
+    },
+  },
+  {
+    name: 'Spotify extended history',
+    format: 'spotify',
+    poison: SPOTIFY_POISON,
+    good: (n) => spotifyText(new Date((goodSeconds(n) + 200) * 1000).toISOString(), `Song ${n % 40}`),
+    file: (records, rng) => `${bom(rng)}[${records.join(`,${eol(rng)}`)}]`,
+  },
+];
+
 for (const storage of storages()) {
   describe(`earshot import end to end [${storage.name}]`, () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-cli-import-'));
@@ -104,6 +268,43 @@ for (const storage of storages()) {
       assert.match(spotify.stdout, /record 2: played for less than 30 seconds\n {2}record 3: a podcast episode, not a track/);
     });
 
+
+    it('300 good records, one odd record, 300 good: every odd record is ignored with its reason, in every format', () => {
+      const rng = random(Number(process.env.IMPORT_POISON_SEED ?? 8));
+      let n = 0;
+      for (const format of POISON_FORMATS) {
+        const poison = rng.shuffle(format.poison);
+        for (let start = 0; start < poison.length; start += POISON_PER_FILE) {
+          const odd = poison.slice(start, start + POISON_PER_FILE);
+          const records = odd.flatMap((p) => [...Array.from({ length: GOOD_RUN }, () => format.good(n++)), p.text]);
+          records.push(...Array.from({ length: GOOD_RUN }, () => format.good(n++)));
+          const target = file(`poison-${format.format}-${n}.${format.format === 'lastfm' ? 'csv' : 'json'}`, format.file(records, rng));
+          const label = `${format.name}: ${odd.map((p) => p.kind).join(', ')}`;
+          const first = earshot(['import', format.format, target]);
+          assert.equal(first.status, 0, `${label}\n${first.stderr}`);
+          const good = GOOD_RUN * (odd.length + 1);
+          assert.match(first.stdout, new RegExp(`${records.length} records; this run stored ${good}, 0 duplicate, ${odd.length} ignored\\.`), label);
+          odd.forEach((p, i) => {
+            const line = new RegExp(`^ {2}record ${(i + 1) * (GOOD_RUN + 1)}: (.*)$`, 'm').exec(first.stdout);
+            assert.match(line?.[1] ?? first.stdout, p.reason, `${format.name}: ${p.kind}`);
+          });
+          // Each CLI run costs seconds of start-up, so the re-run is checked on one file per format.
+          if (start > 0) continue;
+          const again = earshot(['import', format.format, target]);
+          assert.match(again.stdout, new RegExp(`${records.length} records, ${good} stored, 0 duplicate, ${odd.length} ignored\\. Nothing to do\\.`), label);
+        }
+      }
+    });
+
+    it('keeps every request under the API body limit, however large the records (batches by bytes, not characters)', () => {
+      // 60 KB of UTF-8 each (20,000 three-byte characters): within the listen rules, so all must be stored.
+      const note = Array.from({ length: 20_000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 31) % 20000))).join('');
+      const lines = Array.from({ length: 40 }, (_, i) => lbText(goodSeconds(200_000 + i), 'Large', `Song ${i}`, JSON.stringify({ note })));
+      const result = earshot(['import', 'listenbrainz', file('large-records.jsonl', lines.join('\n'))]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, /40 records; this run stored 40, 0 duplicate, 0 ignored\./);
+    });
+
     it('names the file, record and problem for a file of the wrong format; usage errors exit 2', () => {
       const jsonl = file('wrong.jsonl', lbLine(1) + '\n');
       const wrong = earshot(['import', 'spotify', jsonl]);
@@ -128,6 +329,17 @@ for (const storage of storages()) {
       assert.match(again.stdout, /Nothing to do\./);
       const importedThroughServer = earshot(['import', 'listenbrainz', path.join(home, 'listens.jsonl'), '--direct']);
       assert.match(importedThroughServer.stdout, /1200 records, 1199 stored, 0 duplicate, 1 ignored\. Nothing to do\./);
+      // The same checks guard a direct import: one the reader passes but the database would refuse, one the reader stops.
+      const poison = (kind: string) => LB_POISON.find((p) => p.kind === kind)!;
+      const cjk = poison('1,000 CJK characters');
+      const deep = poison('5,000-deep additional_info');
+      const good = (from: number) => Array.from({ length: GOOD_RUN }, (_, i) => lbText(goodSeconds(100_000 + from + i), 'Direct', `Song ${i % 40}`));
+      const poisoned = file('direct-poison.jsonl', [...good(0), cjk.text, ...good(GOOD_RUN), deep.text, ...good(2 * GOOD_RUN)].join('\n'));
+      const odd = earshot(['import', 'listenbrainz', poisoned, '--direct']);
+      assert.equal(odd.status, 0, odd.stderr);
+      assert.match(odd.stdout, /902 records; this run stored 900, 0 duplicate, 2 ignored\./);
+      assert.match(odd.stdout, new RegExp(`record 301: ${cjk.reason.source}`));
+      assert.match(odd.stdout, new RegExp(`record 602: ${deep.reason.source}`));
     });
   });
 }

@@ -1,10 +1,14 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import type { Transaction } from 'kysely';
 import { conflict, invalidRequest } from '../../api/errors.ts';
+import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
 import { isoDateTime } from '../../api/schemas.ts';
 import type { Config } from '../../config.ts';
 import { inTransaction, type Database, type DB } from '../../db/index.ts';
 import { resolveListenTracks, storeListens, type Listen, type ListenOutcome } from '../ingest.ts';
-import type { ImportBatch, ImportBatchResult, ImportListen, ImportStatus } from './schemas.ts';
+import { listenProblem } from '../listen-rules.ts';
+import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
 /** How many ignored listens a batch answer names; the counts cover the rest. */
 const REPORTED_IGNORED = 10;
@@ -49,11 +53,43 @@ export async function importStatus(db: Database, userId: string, fingerprint: st
   return toStatus(fingerprint, await readCheckpoint(db, userId, fingerprint));
 }
 
-/** Postgres text and jsonb cannot hold NUL, so such a listen is refused here rather than failing the batch. */
-function toListen(listen: ImportListen): Listen | string {
-  if (JSON.stringify(listen).includes('\\u0000')) return 'contains a NUL character';
-  const { listenedAt, submitted, ...metadata } = listen;
-  return { ...metadata, listenedAt: new Date(listenedAt), submitted };
+const ajv = new Ajv.default({ allErrors: false });
+addFormats.default(ajv);
+const isImportListen = ajv.compile<ImportListen>(ImportListen);
+
+/**
+ * The listen to store, or why it is ignored. The batch schema lets any value
+ * through as a listen, so that one odd listen cannot fail its batch: it is
+ * checked here against ImportListen and the listen rules, before anything
+ * reaches the database.
+ */
+function toListen(value: unknown): Listen | string {
+  if (!isImportListen(value)) {
+    const error = isImportListen.errors?.[0];
+    return error ? `${error.instancePath.slice(1).replaceAll('/', '.') || 'listen'} ${error.message}` : 'not a listen';
+  }
+  const { listenedAt, submitted, ...metadata } = value;
+  const listen: Listen = { ...metadata, listenedAt: new Date(listenedAt), submitted };
+  return listenProblem(listen) ?? catalogKeyProblem(listen) ?? listen;
+}
+
+/**
+ * PostgreSQL refuses a btree entry over 2704 bytes, and the catalog indexes its
+ * folded name keys: a name within the listen rules' length can still exceed
+ * that in UTF-8 (1,000 CJK characters are 3,000 bytes), which would fail the
+ * whole batch. Such a listen is ignored instead, checked before the database
+ * sees it. Bounded below the limit to leave room for the index's other columns.
+ */
+const MAX_CATALOG_KEY_BYTES = 2600;
+
+function catalogKeyProblem(listen: Listen): string | null {
+  const keys: [string, string | undefined][] = [
+    ['artist', artistKey(listen.artist)],
+    ['title', titleKey(listen.title)],
+    ['album', listen.album === undefined ? undefined : albumKey(listen.album)],
+  ];
+  const long = keys.find(([, key]) => key !== undefined && Buffer.byteLength(key) > MAX_CATALOG_KEY_BYTES);
+  return long ? `${long[0]} is too long to index (more than ${MAX_CATALOG_KEY_BYTES} bytes of UTF-8 once folded)` : null;
 }
 
 /** The checkpoint row of this import, created if new; the upsert locks it until the batch commits. */

@@ -14,15 +14,3 @@ export async function* fileTextChunks(file: string, onBytes: (bytes: number) => 
   const rest = decoder.decode();
   if (rest) yield rest;
 }
-
-/** Lines of a text stream, without their LF or CRLF endings. */
-export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let pending = '';
-  for await (const chunk of chunks) {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
-  }
-  if (pending) yield pending.endsWith('\r') ? pending.slice(0, -1) : pending;
-}

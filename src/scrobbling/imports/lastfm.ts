@@ -11,7 +11,12 @@ function lastfmDate(value: string | undefined): Date | undefined {
   if (!match) return new Date(value);
   const [, day, month, year, hour, minute, second] = match;
   const monthIndex = MONTHS.indexOf(month!.toLowerCase());
-  return monthIndex < 0 ? undefined : new Date(Date.UTC(Number(year), monthIndex, Number(day), Number(hour), Number(minute), Number(second ?? 0)));
+  if (monthIndex < 0) return undefined;
+  // Not Date.UTC: it reads years 0–99 as 1900–1999, which would turn "01 Jan 0000" into a plausible 1900.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), monthIndex, Number(day));
+  date.setUTCHours(Number(hour), Number(minute), Number(second ?? 0));
+  return date;
 }
 
 /** Column positions by name: from the header row, or the headerless artist,album,track,date order. */
@@ -31,7 +36,7 @@ export function lastfmRecord(row: string[], layout: Layout): ImportRecord | Fore
     return { foreign: `expected ${layout.columns.length} columns (${layout.columns.join(',')}), found ${row.length}` };
   }
   const cell = Object.fromEntries(layout.columns.map((name, i) => [name, row[i]!]));
-  const seconds = count(cell.uts);
+  const seconds = count(cell.uts, Number.MAX_SAFE_INTEGER);
   return listenRecord(
     {
       artist: text(cell.artist),

@@ -1,5 +1,5 @@
 import { isrcOrUndefined, mbidOrUndefined } from '../../catalog/track-metadata.ts';
-import { count, isObject, listenRecord, spotifyId, tagList, text, type ForeignRecord, type ImportRecord } from './records.ts';
+import { count, durationMs, isObject, listenRecord, spotifyId, tagList, text, type ForeignRecord, type ImportRecord } from './records.ts';
 
 /** LB writes unix seconds; some tools write ISO 8601 strings. */
 function listenTime(value: unknown): Date | undefined {
@@ -18,14 +18,13 @@ export function listenBrainzRecord(value: unknown): ImportRecord | ForeignRecord
   const metadata = isObject(value.track_metadata) ? value.track_metadata : {};
   const info = isObject(metadata.additional_info) ? metadata.additional_info : {};
   const mapping = isObject(metadata.mbid_mapping) ? metadata.mbid_mapping : {};
-  const seconds = count(info.duration);
   return listenRecord(
     {
       artist: text(metadata.artist_name),
       title: text(metadata.track_name),
       album: text(metadata.release_name),
       albumArtist: text(info.release_artist_name),
-      durationMs: count(info.duration_ms) ?? (seconds === undefined ? undefined : seconds * 1000),
+      durationMs: durationMs(info.duration_ms, info.duration),
       trackNumber: count(info.tracknumber),
       discNumber: count(info.discnumber),
       mbid: mbidOrUndefined(info.recording_mbid) ?? mbidOrUndefined(mapping.recording_mbid),

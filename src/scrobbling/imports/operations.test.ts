@@ -139,13 +139,12 @@ describeWithApp('history import', (app) => {
     assert.equal(again.body.error, 'ImportComplete');
   });
 
-  it('rejects malformed batches with 400 and unauthenticated calls with 401; checkpoints are per user', async () => {
+  it('rejects malformed batches (not odd listens in them) with 400 and unauthenticated calls with 401; checkpoints are per user', async () => {
     const { token } = await app().signup('import-invalid');
     const cases: [unknown, RegExp][] = [
       [batch({ fingerprint: 'xyz' }), /fingerprint/],
       [batch({ records: 1, listens: [listen(1), listen(2)] }), /cannot carry 2 listens/],
-      [batch({ records: 1, listens: [listen(1, { durationMs: -1 })] }), /durationMs/],
-      [batch({ records: 1, listens: [listen(1, { listenedAt: 'yesterday' })] }), /listenedAt/],
+      [{ ...batch({ records: 1 }), listens: listen(1) }, /listens/],
       [{ ...batch({}), format: 'itunes' }, /format/],
     ];
     for (const [input, message] of cases) {
@@ -156,11 +155,59 @@ describeWithApp('history import', (app) => {
     }
     const nul = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('d'), records: 1, listens: [listen(1, { title: 'a\u0000b' })] }), token);
     assert.equal(nul.status, 200);
-    assert.deepEqual(nul.body.ignoredListens, [{ index: 0, reason: 'contains a NUL character' }]);
+    assert.deepEqual(nul.body.ignoredListens, [{ index: 0, reason: 'title contains a NUL character' }]);
     assert.equal((await app().procedure(IMPORT, batch({}))).status, 401);
     assert.equal((await app().query(STATUS, { fingerprint: fingerprint('d') })).status, 401);
     const other = await app().signup('import-other');
     assert.equal((await app().query(STATUS, { fingerprint: fingerprint('d') }, other.token)).body.recordsConsumed, 0);
+  });
+
+  it('one odd listen never fails its batch: the good ones are stored, each odd one is ignored with its reason', async () => {
+    const { token, did } = await app().signup('import-poison');
+    // Varied CJK, so the name does not compress below PostgreSQL's index row limit as a repeated character would.
+    const cjk = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+    // JSON.stringify recurses, so the 5,000-deep record is spliced into the request text in its place.
+    const DEEP = 'deep record';
+    const deep = `${'{"d":'.repeat(5000)}{}${'}'.repeat(5000)}`;
+    const poison: [unknown, RegExp][] = [
+      [listen(0, { title: 'x'.repeat(5000) }), /title is longer than/],
+      [listen(0, { artist: 'a\ud800b' }), /artist contains a lone UTF-16 surrogate/],
+      [listen(0, { title: 'a\u0000b' }), /title contains a NUL character/],
+      [listen(0, { listenedAt: new Date(300_000_000_000_000).toISOString() }), /listenedAt|future/],
+      [listen(0, { listenedAt: '0000-01-01T00:00:00.000Z' }), /before 1970/],
+      [listen(0, { listenedAt: 'yesterday' }), /listenedAt/],
+      [listen(0, { durationMs: -1 }), /duration/],
+      [listen(0, { trackNumber: 3_000_000_000 }), /track number/],
+      [listen(0, { tags: Array.from({ length: 60 }, (_, i) => `t${i}`) }), /tags/],
+      [listen(0, { submitted: { d: DEEP } }), /nested deeper/],
+      [listen(0, { submitted: { big: 'x'.repeat(100_000) } }), /larger than/],
+      [{ ...listen(0), artist: 5 }, /artist/],
+      [{ ...listen(0), submitted: 'text' }, /submitted/],
+      [{}, /artist/],
+      [null, /object/],
+      ['a listen', /object/],
+    ];
+    // The answer names the first 10 ignored listens, so the poison goes in groups of 8 between good listens.
+    let from = 0;
+    let stored = 0;
+    for (let start = 0; start < poison.length; start += 8) {
+      const odd = poison.slice(start, start + 8);
+      const listens = [listen(from), listen(from + 1), ...odd.map(([value]) => value), listen(from + 2)];
+      const body = JSON.stringify({ ...batch({ fingerprint: fingerprint('f'), from, records: listens.length }), listens }).replace(JSON.stringify(DEEP), deep);
+      const result = await app().procedure(IMPORT, body, token);
+      assert.equal(result.status, 200, JSON.stringify(result.body).slice(0, 500));
+      assert.deepEqual([result.body.stored, result.body.ignored], [3, odd.length]);
+      assert.deepEqual(result.body.ignoredListens.map(({ index }: { index: number }) => index), odd.map((_, i) => 2 + i));
+      result.body.ignoredListens.forEach(({ reason }: { reason: string }, i: number) => assert.match(reason, odd[i]![1], `poison ${start + i}`));
+      from += listens.length;
+      stored += 3;
+    }
+    assert.equal(await scrobbleCount(app(), did), stored);
+    // A name the rules allow is stored or ignored, never a failed batch.
+    const long = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('f'), from, records: 3, listens: [listen(2000), listen(2001, { artist: cjk }), listen(2002)] }), token);
+    assert.equal(long.status, 200, JSON.stringify(long.body).slice(0, 500));
+    assert.equal(long.body.stored + long.body.ignored, 3);
+    assert.equal(await scrobbleCount(app(), did), stored + long.body.stored);
   });
 
   it('an interrupted import resumes from the checkpoint; a re-run of a finished file adds nothing', async () => {

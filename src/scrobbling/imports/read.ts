@@ -1,9 +1,8 @@
-import { textLines } from './chunks.ts';
 import { csvRows } from './csv.ts';
-import { jsonArrayElements, jsonLines, parseJson, type JsonRecordText } from './json-stream.ts';
+import { jsonArrayElements, jsonLines, MAX_RECORD_BYTES, parseJson, type JsonRecordText } from './json-stream.ts';
 import { lastfmLayout, lastfmRecord } from './lastfm.ts';
 import { listenBrainzRecord } from './listenbrainz.ts';
-import { ImportFormatError, type ForeignRecord, type ImportRecord } from './records.ts';
+import { ImportFormatError, type ForeignRecord, type ImportRecord, type UnreadRecord } from './records.ts';
 import type { ImportFormat } from './schemas.ts';
 import { spotifyRecord } from './spotify.ts';
 
@@ -13,7 +12,7 @@ export interface ParsedRecord {
   result: ImportRecord;
 }
 
-type Candidate = { record: number; result: ImportRecord | ForeignRecord };
+type Candidate = { record: number; result: ImportRecord | ForeignRecord | UnreadRecord };
 
 const FORMAT_NAMES: Record<ImportFormat, string> = {
   listenbrainz: 'ListenBrainz export (JSON array or JSON Lines)',
@@ -40,15 +39,19 @@ async function peek(chunks: AsyncIterable<string>): Promise<{ first: string | un
 }
 
 async function* mapJson(records: AsyncIterable<JsonRecordText>, map: (value: unknown) => ImportRecord | ForeignRecord): AsyncGenerator<Candidate> {
-  for await (const { record, text } of records) {
-    const value = parseJson(text);
-    yield { record, result: value === undefined ? { foreign: 'a record is not valid JSON' } : map(value) };
+  for await (const found of records) {
+    if ('problem' in found) {
+      yield { record: found.record, result: { unread: found.problem } };
+      continue;
+    }
+    const value = parseJson(found.text);
+    yield { record: found.record, result: value === undefined ? { foreign: 'a record is not valid JSON' } : map(value) };
   }
 }
 
 async function* listenBrainzCandidates(chunks: AsyncIterable<string>): AsyncGenerator<Candidate> {
   const peeked = await peek(chunks);
-  const records = peeked.first === '[' ? jsonArrayElements(peeked.chunks) : jsonLines(textLines(peeked.chunks));
+  const records = peeked.first === '[' ? jsonArrayElements(peeked.chunks) : jsonLines(peeked.chunks);
   yield* mapJson(records, listenBrainzRecord);
 }
 
@@ -60,7 +63,9 @@ async function* lastfmCandidates(chunks: AsyncIterable<string>): AsyncGenerator<
       layout = lastfmLayout(row);
       if (layout.hasHeader) continue;
     }
-    yield { record: ++record, result: lastfmRecord(row, layout) };
+    // csvRows holds a row whole; the cap still keeps an oversized one from being sent.
+    const bytes = row.reduce((sum, cell) => sum + Buffer.byteLength(cell) + 1, 0);
+    yield { record: ++record, result: bytes > MAX_RECORD_BYTES ? { unread: `record is larger than ${MAX_RECORD_BYTES} bytes` } : lastfmRecord(row, layout) };
   }
 }
 
@@ -77,6 +82,10 @@ const CANDIDATES: Record<ImportFormat, (chunks: AsyncIterable<string>) => AsyncI
 export async function* readImportRecords(format: ImportFormat, chunks: AsyncIterable<string>): AsyncGenerator<ParsedRecord> {
   let recognized = false;
   for await (const { record, result } of CANDIDATES[format](chunks)) {
+    if ('unread' in result) {
+      yield { record, result: { ignored: result.unread } };
+      continue;
+    }
     if ('foreign' in result) {
       if (!recognized) throw new ImportFormatError(record, `not a ${FORMAT_NAMES[format]}: ${result.foreign}`);
       yield { record, result: { ignored: result.foreign } };

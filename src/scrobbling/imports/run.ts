@@ -41,8 +41,13 @@ export interface ImportOptions {
 }
 
 const DEFAULT_BATCH = 500;
-/** Keeps a batch request well under the API's 1 MiB body limit whatever the records carry. */
-const MAX_BATCH_CHARS = 600_000;
+/**
+ * Listens' JSON per request, in bytes: under the API's 1 MiB body limit with
+ * room for the batch's other fields, whatever the records carry. A listen is
+ * at most a few hundred KiB once the listen rules pass it (64 KiB of record,
+ * escaped at worst sixfold), so one always fits.
+ */
+const MAX_BATCH_BYTES = 900 * 1024;
 const IGNORED_EXAMPLES = 5;
 /** A long run of records that yield no listen still reports progress and checkpoints. */
 const MAX_BATCH_RECORDS = 10_000;
@@ -58,10 +63,10 @@ interface PendingBatch {
   listens: ImportListen[];
   /** File record number of each listen, to name the ones the server ignores. */
   recordNumbers: number[];
-  chars: number;
+  bytes: number;
 }
 
-const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], chars: 0 });
+const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], bytes: 0 });
 
 /**
  * Streams an export file to a sink in batches, resuming after the records the
@@ -106,14 +111,22 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const chunks = fileTextChunks(file, (bytes) => (summary.bytesRead += bytes));
   for await (const { record, result } of readImportRecords(format, chunks)) {
     if (record <= status.recordsConsumed) continue;
+    const bytes = 'listen' in result ? Buffer.byteLength(JSON.stringify(result.listen)) + 1 : 0;
+    const sendable = bytes <= MAX_BATCH_BYTES;
+    // The batch goes before this listen joins it, so no request ever passes the byte limit.
+    if (sendable && batch.bytes + bytes > MAX_BATCH_BYTES) {
+      await flush(batch, false);
+      batch = emptyBatch();
+    }
     batch.records++;
     if ('ignored' in result) noteIgnored(record, result.ignored);
+    else if (!sendable) noteIgnored(record, `listen is larger than ${MAX_BATCH_BYTES} bytes to send`);
     else {
       batch.listens.push(result.listen);
       batch.recordNumbers.push(record);
-      batch.chars += JSON.stringify(result.listen).length;
+      batch.bytes += bytes;
     }
-    if (batch.listens.length >= batchSize || batch.chars >= MAX_BATCH_CHARS || batch.records >= MAX_BATCH_RECORDS) {
+    if (batch.listens.length >= batchSize || batch.records >= MAX_BATCH_RECORDS) {
       await flush(batch, false);
       batch = emptyBatch();
     }
