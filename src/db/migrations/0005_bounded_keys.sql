@@ -9,3 +9,7 @@ update albums set title_key = left(title_key, 200) || '#' || encode(sha256(conve
  where length(title_key) > 200;
 update tracks set title_key = left(title_key, 200) || '#' || encode(sha256(convert_to(title_key, 'UTF8')), 'hex')
  where length(title_key) > 200;
+
+-- Catalog listings show a song only when it was played or is in a library file (a now-playing
+-- report alone creates a track too); this index makes the library half of that test a probe.
+create index if not exists filehost_files_track_idx on filehost_files (track_id) where track_id is not null;
