@@ -373,6 +373,17 @@ describeWithApp('poison metadata through every write path', (app) => {
     assert.deepEqual(failures, []);
   });
 
+  test('bad or hostile JSON anywhere else on the scrobbler host is never a 5xx', async () => {
+    const failures: string[] = [];
+    for (const path of ['/', '/2.0/', '/np_1.2', '/protocol_1.2', '/nowhere', '/1/nowhere']) {
+      for (const body of ['{"a": [', `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`, '{"a": "\\x"}', '{"a": 1e999999}']) {
+        const result = await jsonRequest<any>(`${app().scrobblerUrl}${path}`, 'POST', { body, headers: { 'content-type': 'application/json' } });
+        if (result.status >= 500) failures.push(`${path} ${body.slice(0, 20)}: ${summary(result)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
   test('bounded keys still match: the same long names twice are one catalog track', async () => {
     const random = seededRandom(99);
     const track = { artist: name(random, 3, MAX_NAME_LENGTH), title: name(random, 3, MAX_NAME_LENGTH), album: name(random, 3, MAX_NAME_LENGTH) };
