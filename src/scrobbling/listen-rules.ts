@@ -1,3 +1,4 @@
+import { findInJson } from '../api/json-walk.ts';
 import { ISRC, MBID, SPOTIFY_ID, type TrackMetadata } from '../catalog/track-metadata.ts';
 
 /**
@@ -122,10 +123,8 @@ export function listenedAtProblem(listenedAt: Date, now: number = Date.now()): s
  * is safe to inspect.
  */
 export function submittedProblem(submitted: unknown): string | null {
-  const stack: { value: unknown; depth: number }[] = [{ value: submitted, depth: 0 }];
   let bytes = 0;
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
+  return findInJson(submitted, (value, depth) => {
     if (depth > MAX_SUBMITTED_DEPTH) return `record is nested deeper than ${MAX_SUBMITTED_DEPTH} levels`;
     if (typeof value === 'string') {
       bytes += Buffer.byteLength(value);
@@ -134,19 +133,9 @@ export function submittedProblem(submitted: unknown): string | null {
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return 'record holds a number JSON cannot represent';
       bytes += 8;
-    } else if (Array.isArray(value)) {
-      for (const item of value) stack.push({ value: item, depth: depth + 1 });
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        bytes += Buffer.byteLength(key);
-        const problem = textProblem(key);
-        if (problem) return `record ${problem}`;
-        stack.push({ value: item, depth: depth + 1 });
-      }
     }
-    if (bytes > MAX_SUBMITTED_BYTES) return `record is larger than ${MAX_SUBMITTED_BYTES} bytes`;
-  }
-  return null;
+    return bytes > MAX_SUBMITTED_BYTES ? `record is larger than ${MAX_SUBMITTED_BYTES} bytes` : null;
+  });
 }
 
 /**

@@ -384,6 +384,32 @@ describeWithApp('poison metadata through every write path', (app) => {
     assert.deepEqual(failures, []);
   });
 
+  test('importListens stores names at the limit and counts poison as ignored; a body too deep to walk is a 400', async () => {
+    const random = seededRandom(42);
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const listen = (fields: Record<string, unknown>) => ({ artist: name(random, 1), title: name(random, 1), listenedAt: at, submitted: {}, ...fields });
+    const batch = (fingerprint: string, listens: unknown[]) =>
+      app().request('POST', '/xrpc/app.svc.scrobble.importListens', {
+        token: client.token,
+        body: jsonText({ fingerprint: fingerprint.repeat(64), format: 'listenbrainz', from: 0, records: listens.length, listens, complete: true }),
+      });
+    const listens = [
+      ...WIDTHS.map((width) => listen({ artist: name(random, width, MAX_NAME_LENGTH), title: name(random, width, MAX_NAME_LENGTH), album: name(random, width, MAX_NAME_LENGTH) })),
+      listen({ artist: name(random, 3, MAX_NAME_LENGTH + 1) }),
+      listen({ title: 'x\ud800' }),
+      listen({ submitted: { 'k\udc00': 1 } }),
+      listen({ submitted: { deep: nested(40) } }),
+    ];
+    const result = await batch('a', listens);
+    assert.equal(result.status, 200, summary(result));
+    assert.deepEqual([result.body.stored, result.body.ignored], [WIDTHS.length, 4], summary(result));
+
+    const before = await footprint(app());
+    const deep = await batch('b', [listen({}), listen({ submitted: { deep: nested(200_000) } })]);
+    assert.deepEqual([deep.status, deep.body.error], [400, 'InvalidRequest'], summary(deep));
+    assert.deepEqual(await footprint(app()), before);
+  });
+
   test('bounded keys still match: the same long names twice are one catalog track', async () => {
     const random = seededRandom(99);
     const track = { artist: name(random, 3, MAX_NAME_LENGTH), title: name(random, 3, MAX_NAME_LENGTH), album: name(random, 3, MAX_NAME_LENGTH) };
