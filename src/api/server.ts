@@ -6,6 +6,7 @@ import { authorize } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { clientDataProblem } from '../db/index.ts';
 import { errorNameForStatus, XrpcError } from './errors.ts';
+import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
 import type { AnyRoute } from './route.ts';
@@ -21,6 +22,18 @@ function ajvFor(coerce: boolean) {
   return ajv;
 }
 
+/**
+ * Deeper than any body an operation or protocol takes (an import batch's client records, 32 deep
+ * themselves, sit 3 levels down). V8 parses any depth, but code that recurses over a body
+ * (JSON.stringify, validators) would overflow the stack and answer 500.
+ */
+const MAX_BODY_DEPTH = 64;
+
+/** A client error with the status each host's error handler maps into its own shape. */
+function tooDeep(): Error {
+  return Object.assign(new Error(`the body is nested deeper than ${MAX_BODY_DEPTH} levels`), { statusCode: 400 });
+}
+
 /** A Fastify instance with the error conventions of the spec: every non-2xx body is `{ error, message? }`. */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
@@ -34,6 +47,12 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
   );
+  // Parsed bodies only: ListenBrainz reads its body as text and checks listens itself.
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== null && typeof request.body === 'object' && findInJson(request.body, (_value, depth) => (depth > MAX_BODY_DEPTH ? true : null))) {
+      throw tooDeep();
+    }
+  });
   app.setErrorHandler((error: FastifyError | XrpcError, request, reply) => {
     if (error instanceof XrpcError) return reply.status(error.status).send(error.body());
     if (error.validation) {

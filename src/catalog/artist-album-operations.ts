@@ -6,7 +6,7 @@ import { defineQuery } from '../api/operation.ts';
 import { albumPlayCount, selectAlbums, selectArtists } from './group-view.ts';
 import { referencedId, referenceSchema } from './references.ts';
 import { AlbumView, ArtistView, Song } from './schemas.ts';
-import { allSongs, selectSongs, toSong } from './song-view.ts';
+import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
 
 const TOP_COUNT = 10;
 /** More tracks than any real release has; bounds the response all the same. */
@@ -31,8 +31,8 @@ export const getArtist = defineQuery({
     const [artist] = await selectArtists(ctx.db, { where: sql`ar.id = ${id}`, order: [], limit: 1 });
     if (!artist) throw notFound(`no artist ${id}`);
     const [songs, topAlbums] = await Promise.all([
-      selectSongs(ctx.db, allSongs(ctx.db), { where: sql`t.artist_id = ${id}`, order: mostPlayed(songPlayCount, 't.id'), limit: TOP_COUNT }, viewer?.userId ?? null),
-      selectAlbums(ctx.db, { where: sql`al.artist_id = ${id}`, order: mostPlayed(albumPlayCount, 'al.id'), limit: TOP_COUNT }),
+      selectSongs(ctx.db, listedSongs(ctx.db), { where: sql`t.artist_id = ${id}`, order: mostPlayed(songPlayCount, 't.id'), limit: TOP_COUNT }, viewer?.userId ?? null),
+      selectAlbums(ctx.db, { where: sql`al.artist_id = ${id} and ${hasListedSong('album_id', 'al')}`, order: mostPlayed(albumPlayCount, 'al.id'), limit: TOP_COUNT }),
     ]);
     return { artist, topSongs: songs.map(toSong), topAlbums };
   },
@@ -59,7 +59,7 @@ export const getAlbum = defineQuery({
     const id = referencedId('album', params);
     const [album] = await selectAlbums(ctx.db, { where: sql`al.id = ${id}`, order: [], limit: 1 });
     if (!album) throw notFound(`no album ${id}`);
-    const tracks = await selectSongs(ctx.db, allSongs(ctx.db), { where: sql`t.album_id = ${id}`, order: ALBUM_ORDER, limit: MAX_ALBUM_TRACKS }, viewer?.userId ?? null);
+    const tracks = await selectSongs(ctx.db, listedSongs(ctx.db), { where: sql`t.album_id = ${id}`, order: ALBUM_ORDER, limit: MAX_ALBUM_TRACKS }, viewer?.userId ?? null);
     return { album, tracks: tracks.map(toSong) };
   },
 });

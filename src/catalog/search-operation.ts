@@ -6,7 +6,7 @@ import { selectAlbums, selectArtists } from './group-view.ts';
 import { ilikeContains } from './like-pattern.ts';
 import type { SortKey } from './page-query.ts';
 import { AlbumView, ArtistView, Song } from './schemas.ts';
-import { allSongs, selectSongs, toSong } from './song-view.ts';
+import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
 
 const UserResult = Type.Object({
   did: Type.String(),
@@ -55,11 +55,11 @@ export const search = defineQuery({
     const q = params.q.trim();
     const { limit } = params;
     const [artists, albums, songs, users] = await Promise.all([
-      selectArtists(ctx.db, { where: contains('ar.name', q), order: bestMatchFirst('ar.name', 'ar.id', q), limit }),
-      selectAlbums(ctx.db, { where: contains('al.title', q), order: bestMatchFirst('al.title', 'al.id', q), limit }),
+      selectArtists(ctx.db, { where: sql<SqlBool>`${contains('ar.name', q)} and ${hasListedSong('artist_id', 'ar')}`, order: bestMatchFirst('ar.name', 'ar.id', q), limit }),
+      selectAlbums(ctx.db, { where: sql<SqlBool>`${contains('al.title', q)} and ${hasListedSong('album_id', 'al')}`, order: bestMatchFirst('al.title', 'al.id', q), limit }),
       selectSongs(
         ctx.db,
-        allSongs(ctx.db),
+        listedSongs(ctx.db),
         { where: sql<SqlBool>`(${contains('t.title', q)} or ${contains('t.artist', q)})`, order: bestMatchFirst('t.title', 't.id', q), limit },
         viewer?.userId ?? null,
       ),

@@ -8,7 +8,7 @@ import { MAX_FILTER_LENGTH } from './rsql/parser.ts';
 import { referencedId, referenceSchema } from './references.ts';
 import { Song } from './schemas.ts';
 import { songFilterCondition, type SongFilter } from './song-filter.ts';
-import { allSongs, NEWEST_FIRST, selectSongs, toSong } from './song-view.ts';
+import { allSongs, listedSongs, NEWEST_FIRST, selectSongs, toSong } from './song-view.ts';
 
 export const PageParams = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
@@ -19,7 +19,7 @@ export const PageParams = {
 export async function listSongs(db: Database, query: SongFilter & { limit: number; offset: number }, viewerId: string | null): Promise<Song[]> {
   const { limit, offset, ...filter } = query;
   const where = songFilterCondition(filter);
-  const rows = await selectSongs(db, allSongs(db), { where, order: NEWEST_FIRST, limit, offset }, viewerId);
+  const rows = await selectSongs(db, listedSongs(db), { where, order: NEWEST_FIRST, limit, offset }, viewerId);
   return rows.map(toSong);
 }
 

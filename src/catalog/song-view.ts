@@ -1,4 +1,4 @@
-import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isoDateTime } from '../api/schemas.ts';
 import type { Database, TracksTable } from '../db/index.ts';
 import { songLiked, songLikesCount } from './likes.ts';
@@ -28,6 +28,28 @@ export const NEWEST_FIRST: readonly SortKey[] = [
 ];
 
 export const allSongs = (db: Database): SongSource => db.selectFrom('tracks as t').selectAll('t');
+
+/**
+ * Whether the track `alias` names was played or is in someone's library. Now-playing
+ * reports and loves create catalog tracks too, but a track with only those is not
+ * listed. Two index probes a row (scrobbles_track_idx, filehost_files_track_idx): `offset 0`
+ * keeps PostgreSQL from planning the EXISTS as a hash of every scrobble, which it otherwise builds
+ * for each query (6x slower on `npm run bench songs-filter`, and growing with the scrobbles).
+ */
+export const isListedSong = (alias = 't'): RawBuilder<SqlBool> => {
+  const id = sql.ref(`${alias}.id`);
+  return sql<SqlBool>`(exists (select 1 from scrobbles ls where ls.track_id = ${id} offset 0) or exists (select 1 from filehost_files lf where lf.track_id = ${id} offset 0))`;
+};
+
+/**
+ * Whether the artist or album `alias` names has a listed song: listings show no artist or album
+ * without one. `offset 0` for the reason given at isListedSong: probe, never hash all tracks.
+ */
+export const hasListedSong = (column: 'artist_id' | 'album_id', alias: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`exists (select 1 from tracks lt where ${sql.ref(`lt.${column}`)} = ${sql.ref(`${alias}.id`)} and ${isListedSong('lt')} offset 0)`;
+
+/** The songs catalog listings show (getSongs, search, an artist's and an album's songs): see isListedSong. */
+export const listedSongs = (db: Database): SongSource => allSongs(db).where(isListedSong());
 
 /** Catalog values the database lacks are omitted from views, never null. */
 export const present = <T>(value: T | null): T | undefined => value ?? undefined;

@@ -20,8 +20,11 @@ export interface TrackMetadata {
   albumArt?: string | undefined;
 }
 
-const MBID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISRC = /^[A-Za-z]{2}[A-Za-z0-9]{3}\d{7}$/;
+/** Written without flags, so `.source` serves as a JSON Schema pattern too. */
+export const MBID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const ISRC = /^[A-Za-z]{2}[A-Za-z0-9]{3}\d{7}$/;
+/** A Spotify track id: 22 base-62 characters. */
+export const SPOTIFY_ID = /^[A-Za-z0-9]{22}$/;
 
 /** A MusicBrainz id as the catalog keeps it (trimmed, lowercase); undefined for anything that is not one. */
 export function mbidOrUndefined(value: unknown): string | undefined {

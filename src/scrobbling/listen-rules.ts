@@ -1,4 +1,5 @@
-import type { TrackMetadata } from '../catalog/track-metadata.ts';
+import { findInJson } from '../api/json-walk.ts';
+import { ISRC, MBID, SPOTIFY_ID, type TrackMetadata } from '../catalog/track-metadata.ts';
 
 /**
  * The one set of rules every submitted listen meets before it reaches the
@@ -7,11 +8,26 @@ import type { TrackMetadata } from '../catalog/track-metadata.ts';
  * retryable 5xx); ingest and imports turn it into an ignored listen.
  */
 
-/** Artist, title, album and album artist, in UTF-16 code units as JavaScript counts them. */
+/*
+ * Lengths count characters as Unicode code points, as JSON Schema (the API's
+ * validator), Python (ListenBrainz) and PostgreSQL do; JavaScript's
+ * `length` counts UTF-16 units, two for a character beyond U+FFFF.
+ *
+ * Every value within these limits must be storable, including in btree
+ * indexes (at most ~2704 bytes an entry): names are indexed only through
+ * bounded match keys (catalog/normalize.ts boundedKey); genre is indexed as
+ * lower(genre), so it is kept short (256 characters are at most 1,024 bytes);
+ * MBIDs, ISRCs and Spotify ids must have their fixed ASCII shapes.
+ */
+
+/** Artist, title, album and album artist. */
 export const MAX_NAME_LENGTH = 1024;
-/** Genre and album-art URL. */
+/** Album-art URL (not indexed). */
 export const MAX_SHORT_TEXT_LENGTH = 1024;
+/** Genre: indexed as lower(genre). */
+export const MAX_GENRE_LENGTH = 256;
 export const MAX_TAGS = 50;
+/** ListenBrainz's MAX_TAG_SIZE. */
 export const MAX_TAG_LENGTH = 64;
 /** Track and disc numbers and durations go into int4 columns. */
 export const MAX_INT4 = 2_147_483_647;
@@ -32,12 +48,27 @@ export function textProblem(value: string): string | null {
   return null;
 }
 
-function nameProblem(field: string, value: string | undefined, required: boolean): string | null {
+/** Whether `value` has more than `max` code points, without counting long strings in full. */
+export function longerThan(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  if (value.length > 2 * max) return true;
+  let count = 0;
+  for (const _ of value) if (++count > max) return true;
+  return false;
+}
+
+/** Text within `max` characters that PostgreSQL can store; blank is refused when `required`. */
+function textFieldProblem(field: string, value: string | undefined, max: number, required = false): string | null {
   if (value === undefined) return required ? `${field} is missing` : null;
   if (required && !value.trim()) return `${field} is empty`;
-  if (value.length > MAX_NAME_LENGTH) return `${field} is longer than ${MAX_NAME_LENGTH} characters`;
+  if (longerThan(value, max)) return `${field} is longer than ${max} characters`;
   const problem = textProblem(value);
   return problem && `${field} ${problem}`;
+}
+
+function patternProblem(field: string, value: string | undefined, pattern: RegExp, shape: string): string | null {
+  if (value === undefined || pattern.test(value)) return null;
+  return `${field} must be ${shape}`;
 }
 
 function integerProblem(field: string, value: number | undefined, min: number, max: number): string | null {
@@ -49,13 +80,17 @@ function integerProblem(field: string, value: number | undefined, min: number, m
 /** Why this track metadata cannot be stored, or null when it can. */
 export function metadataProblem(metadata: TrackMetadata): string | null {
   return (
-    nameProblem('artist', metadata.artist, true) ??
-    nameProblem('title', metadata.title, true) ??
-    nameProblem('album', metadata.album, false) ??
-    nameProblem('album artist', metadata.albumArtist, false) ??
-    shortTextProblem('genre', metadata.genre) ??
-    shortTextProblem('album art', metadata.albumArt) ??
-    shortTextProblem('spotify id', metadata.spotifyId) ??
+    textFieldProblem('artist', metadata.artist, MAX_NAME_LENGTH, true) ??
+    textFieldProblem('title', metadata.title, MAX_NAME_LENGTH, true) ??
+    textFieldProblem('album', metadata.album, MAX_NAME_LENGTH) ??
+    textFieldProblem('album artist', metadata.albumArtist, MAX_NAME_LENGTH) ??
+    textFieldProblem('genre', metadata.genre, MAX_GENRE_LENGTH) ??
+    textFieldProblem('album art', metadata.albumArt, MAX_SHORT_TEXT_LENGTH) ??
+    patternProblem('recording MBID', metadata.mbid, MBID, 'a UUID') ??
+    patternProblem('artist MBID', metadata.artistMbid, MBID, 'a UUID') ??
+    patternProblem('release MBID', metadata.albumMbid, MBID, 'a UUID') ??
+    patternProblem('ISRC', metadata.isrc, ISRC, 'an ISRC (CC-XXX-YY-NNNNN without dashes)') ??
+    patternProblem('spotify id', metadata.spotifyId, SPOTIFY_ID, '22 letters and digits') ??
     tagsProblem(metadata.tags) ??
     integerProblem('duration', metadata.durationMs, 0, MAX_DURATION_MS) ??
     integerProblem('track number', metadata.trackNumber, 0, MAX_INT4) ??
@@ -63,20 +98,12 @@ export function metadataProblem(metadata: TrackMetadata): string | null {
   );
 }
 
-function shortTextProblem(field: string, value: string | undefined): string | null {
-  if (value === undefined) return null;
-  if (value.length > MAX_SHORT_TEXT_LENGTH) return `${field} is longer than ${MAX_SHORT_TEXT_LENGTH} characters`;
-  const problem = textProblem(value);
-  return problem && `${field} ${problem}`;
-}
-
 function tagsProblem(tags: readonly string[] | undefined): string | null {
   if (tags === undefined) return null;
   if (tags.length > MAX_TAGS) return `more than ${MAX_TAGS} tags`;
   for (const tag of tags) {
-    if (tag.length > MAX_TAG_LENGTH) return `a tag is longer than ${MAX_TAG_LENGTH} characters`;
-    const problem = textProblem(tag);
-    if (problem) return `a tag ${problem}`;
+    const problem = textFieldProblem('a tag', tag, MAX_TAG_LENGTH);
+    if (problem) return problem;
   }
   return null;
 }
@@ -96,10 +123,8 @@ export function listenedAtProblem(listenedAt: Date, now: number = Date.now()): s
  * is safe to inspect.
  */
 export function submittedProblem(submitted: unknown): string | null {
-  const stack: { value: unknown; depth: number }[] = [{ value: submitted, depth: 0 }];
   let bytes = 0;
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
+  return findInJson(submitted, (value, depth) => {
     if (depth > MAX_SUBMITTED_DEPTH) return `record is nested deeper than ${MAX_SUBMITTED_DEPTH} levels`;
     if (typeof value === 'string') {
       bytes += Buffer.byteLength(value);
@@ -108,19 +133,18 @@ export function submittedProblem(submitted: unknown): string | null {
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return 'record holds a number JSON cannot represent';
       bytes += 8;
-    } else if (Array.isArray(value)) {
-      for (const item of value) stack.push({ value: item, depth: depth + 1 });
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        bytes += Buffer.byteLength(key);
-        const problem = textProblem(key);
-        if (problem) return `record ${problem}`;
-        stack.push({ value: item, depth: depth + 1 });
-      }
     }
-    if (bytes > MAX_SUBMITTED_BYTES) return `record is larger than ${MAX_SUBMITTED_BYTES} bytes`;
-  }
-  return null;
+    return bytes > MAX_SUBMITTED_BYTES ? `record is larger than ${MAX_SUBMITTED_BYTES} bytes` : null;
+  });
+}
+
+/**
+ * Why what a client sent about a track (its metadata and its own record)
+ * cannot be stored, whenever it was played: the check for now-playing and
+ * love, and for protocols that judge listen times by rules of their own.
+ */
+export function submissionProblem(submission: TrackMetadata & { submitted?: unknown }): string | null {
+  return metadataProblem(submission) ?? submittedProblem(submission.submitted ?? {});
 }
 
 /** Why a listen cannot be stored, or null when it can: the rule ingest applies to every path. */

@@ -1,12 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '../api/operation.ts';
+import { invalidRequest } from '../api/errors.ts';
 import { DateTime, isoDateTime } from '../api/schemas.ts';
-import { ingestListens } from './ingest.ts';
+import { ISRC, MBID, SPOTIFY_ID } from '../catalog/track-metadata.ts';
+import { ingestListens, type Listen } from './ingest.ts';
+import { listenProblem, MAX_GENRE_LENGTH, MAX_INT4, MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from './listen-rules.ts';
 import { feedOperations } from './feed/operations.ts';
 import { importOperations } from './imports/index.ts';
 
-const Text = (description: string) => Type.String({ minLength: 1, maxLength: 1024, pattern: '\\S', description });
-const Positive = (description: string) => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
+// The declared limits are listen-rules' (so the OpenAPI document tells clients); listenProblem
+// then checks what a schema cannot say (lone surrogates, the listen time).
+const Text = (description: string) => Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: '\\S', description });
+const Positive = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_INT4, description });
 
 export const createScrobble = defineProcedure({
   nsid: 'app.svc.scrobble.createScrobble',
@@ -20,11 +25,11 @@ export const createScrobble = defineProcedure({
     duration: Type.Optional(Positive('milliseconds')),
     trackNumber: Type.Optional(Positive('position on the disc')),
     discNumber: Type.Optional(Positive('disc number')),
-    mbid: Type.Optional(Type.String({ format: 'uuid', description: 'MusicBrainz recording id' })),
-    isrc: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}[A-Za-z0-9]{3}\\d{7}$' })),
-    spotifyId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{22}$' })),
-    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
-    genre: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    mbid: Type.Optional(Type.String({ pattern: MBID.source, description: 'MusicBrainz recording id' })),
+    isrc: Type.Optional(Type.String({ pattern: ISRC.source })),
+    spotifyId: Type.Optional(Type.String({ pattern: SPOTIFY_ID.source })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_TAG_LENGTH }), { maxItems: MAX_TAGS })),
+    genre: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_GENRE_LENGTH })),
     timestamp: Type.Optional(DateTime({ description: 'when the play happened; default now' })),
   }),
   output: Type.Object({
@@ -38,7 +43,11 @@ export const createScrobble = defineProcedure({
   }),
   async handler({ input, viewer, ctx }) {
     const listenedAt = input.timestamp ? new Date(input.timestamp) : new Date();
-    const [outcome] = await ingestListens(ctx, viewer.userId, [{ ...input, durationMs: input.duration, listenedAt, submitted: input }], 'api');
+    const listen: Listen = { ...input, durationMs: input.duration, listenedAt, submitted: input };
+    // A listen no path may store is the caller's mistake: 400, not a quiet 'ignored'.
+    const problem = listenProblem(listen);
+    if (problem) throw invalidRequest(problem);
+    const [outcome] = await ingestListens(ctx, viewer.userId, [listen], 'api');
     if (!outcome || outcome.status === 'ignored') return { status: 'ignored' as const, reason: outcome?.reason };
     return {
       status: outcome.status,

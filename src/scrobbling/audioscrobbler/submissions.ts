@@ -1,6 +1,16 @@
 import type { TrackMetadata } from '../../catalog/track-metadata.ts';
 import type { Listen } from '../ingest.ts';
-import { indexedGroups, InvalidParameter, MAX_DURATION_SECONDS, musicBrainzId, optionalCount, optionalText, requiredParam, type Params } from '../lastfm/index.ts';
+import {
+  indexedGroups,
+  InvalidParameter,
+  MAX_DURATION_SECONDS,
+  musicBrainzId,
+  optionalCount,
+  optionalText,
+  requiredParam,
+  requireStorable,
+  type Params,
+} from '../lastfm/index.ts';
 
 /** The protocol's limit per submission request. */
 export const MAX_SUBMISSIONS = 50;
@@ -16,10 +26,15 @@ function nonBlank(fields: Params, name: string, suffix: string): string {
   return value;
 }
 
-/** a, t, b, l, n, m: what now-playing and submissions both say about a track. */
-function trackFields(fields: Params, suffix = ''): TrackMetadata {
+type SubmittedTrack = TrackMetadata & { submitted: Record<string, string> };
+
+/**
+ * a, t, b, l, n, m: what now-playing and submissions both say about a track, with the fields
+ * `names` kept as sent. A track no path may store fails the request (400).
+ */
+function trackFields(fields: Params, names: readonly string[], suffix = ''): SubmittedTrack {
   const seconds = optionalCount(fields, 'l', suffix, MAX_DURATION_SECONDS);
-  return {
+  const metadata = {
     artist: nonBlank(fields, 'a', suffix),
     title: nonBlank(fields, 't', suffix),
     album: optionalText(fields, 'b'),
@@ -27,14 +42,13 @@ function trackFields(fields: Params, suffix = ''): TrackMetadata {
     trackNumber: optionalCount(fields, 'n', suffix),
     mbid: musicBrainzId(fields, 'm'),
   };
+  const submitted = Object.fromEntries(names.flatMap((name) => (fields.has(name) ? [[name, fields.get(name)!]] : [])));
+  requireStorable(metadata, submitted, suffix);
+  return { ...metadata, submitted };
 }
 
-function submitted(fields: Params, names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.flatMap((name) => (fields.has(name) ? [[name, fields.get(name)!]] : [])));
-}
-
-export function parseNowPlaying(params: Params): TrackMetadata & { submitted: Record<string, string> } {
-  return { ...trackFields(params), submitted: submitted(params, ['a', 't', 'b', 'l', 'n', 'm']) };
+export function parseNowPlaying(params: Params): SubmittedTrack {
+  return trackFields(params, ['a', 't', 'b', 'l', 'n', 'm']);
 }
 
 export interface Submission {
@@ -51,14 +65,14 @@ export function parseSubmissions(params: Params): Submission[] {
   if (groups.length > MAX_SUBMISSIONS) throw new InvalidParameter(`at most ${MAX_SUBMISSIONS} submissions per request`);
   return groups.map(({ index, fields }) => {
     const suffix = `[${index}]`;
-    const metadata = trackFields(fields, suffix);
+    const track = trackFields(fields, ['a', 't', 'i', 'o', 'r', 'l', 'b', 'n', 'm'], suffix);
     const time = requiredParam(fields, 'i', suffix).trim();
     if (!/^\d{1,11}$/.test(time)) throw new InvalidParameter(`i${suffix} must be a UNIX timestamp`);
     if (!SOURCE.test(requiredParam(fields, 'o', suffix))) throw new InvalidParameter(`o${suffix} must be one of P, R, E, U, L`);
     const rating = (fields.get('r') ?? '').trim();
     if (!RATING.test(rating)) throw new InvalidParameter(`r${suffix} must be L, B, S or empty`);
     return {
-      listen: { ...metadata, listenedAt: new Date(Number(time) * 1000), submitted: submitted(fields, ['a', 't', 'i', 'o', 'r', 'l', 'b', 'n', 'm']) },
+      listen: { ...track, listenedAt: new Date(Number(time) * 1000) },
       loved: rating === 'L',
       skipped: rating === 'B' || rating === 'S',
     };

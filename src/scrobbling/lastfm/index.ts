@@ -11,6 +11,7 @@ export {
   optionalText,
   requestParams,
   requiredParam,
+  requireStorable,
   type Params,
 } from './params.ts';
 export { findLastfmSession } from './sessions.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mbidOrUndefined } from '../../catalog/track-metadata.ts';
+import { mbidOrUndefined, type TrackMetadata } from '../../catalog/track-metadata.ts';
+import { submissionProblem } from '../listen-rules.ts';
 
 /** Request parameters by name; a repeated name keeps its first value. */
 export type Params = ReadonlyMap<string, string>;
@@ -31,6 +32,16 @@ export const MAX_DURATION_SECONDS = 24 * 24 * 3600;
 /** Clients send whatever id their tags carry; only a MusicBrainz UUID helps matching. */
 export function musicBrainzId(params: Params, name: string): string | undefined {
   return mbidOrUndefined(optionalText(params, name));
+}
+
+/**
+ * listen-rules' check of a track a form names (Last.fm and Audioscrobbler alike): the first
+ * problem refuses the whole request as a malformed parameter, so nothing is stored by halves.
+ * `suffix` names the play in a batch (`[3]`).
+ */
+export function requireStorable(metadata: TrackMetadata, submitted: Record<string, string>, suffix = ''): void {
+  const problem = submissionProblem({ ...metadata, submitted });
+  if (problem) throw new InvalidParameter(suffix ? `play ${suffix}: ${problem}` : problem);
 }
 
 export function parseForm(text: string): Map<string, string> {

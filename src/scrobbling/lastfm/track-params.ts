@@ -1,6 +1,16 @@
 import type { TrackMetadata } from '../../catalog/track-metadata.ts';
 import type { Listen } from '../ingest.ts';
-import { indexedGroups, InvalidParameter, MAX_DURATION_SECONDS, musicBrainzId, optionalCount, optionalText, requiredParam, type Params } from './params.ts';
+import {
+  indexedGroups,
+  InvalidParameter,
+  MAX_DURATION_SECONDS,
+  musicBrainzId,
+  optionalCount,
+  optionalText,
+  requiredParam,
+  requireStorable,
+  type Params,
+} from './params.ts';
 
 /** Last.fm's limit for one track.scrobble call. */
 export const MAX_SCROBBLES_PER_REQUEST = 50;
@@ -12,10 +22,13 @@ export function submittedFields(fields: Params): Record<string, string> {
   return Object.fromEntries(TRACK_FIELDS.flatMap((name) => (fields.has(name) ? [[name, fields.get(name)!]] : [])));
 }
 
-/** The track a call names; `suffix` is the batch index (`[3]`) used in error messages. */
+/**
+ * The track a call names (every track.* method reads it here); `suffix` is the batch index
+ * (`[3]`) used in error messages. A track no path may store fails the call with error 6.
+ */
 export function trackMetadata(fields: Params, suffix = ''): TrackMetadata {
   const duration = optionalCount(fields, 'duration', suffix, MAX_DURATION_SECONDS);
-  return {
+  const metadata = {
     artist: requiredParam(fields, 'artist', suffix),
     title: requiredParam(fields, 'track', suffix),
     album: optionalText(fields, 'album'),
@@ -24,6 +37,9 @@ export function trackMetadata(fields: Params, suffix = ''): TrackMetadata {
     durationMs: duration === undefined ? undefined : duration * 1000,
     mbid: musicBrainzId(fields, 'mbid'),
   };
+  // Blank names are not refused: Last.fm answers them per scrobble (ignoredMessage 1 and 2).
+  if (metadata.artist.trim() && metadata.title.trim()) requireStorable(metadata, submittedFields(fields), suffix);
+  return metadata;
 }
 
 export interface ScrobbleRequest {

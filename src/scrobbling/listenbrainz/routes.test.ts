@@ -97,7 +97,7 @@ describeWithApp('ListenBrainz API v1', (app) => {
       [{ listen_type: 'import', payload: [good, { ...good, listened_at: 1_000_000_000 }] }, /listened_at is too low/],
       [{ listen_type: 'import', payload: [good, { listened_at: 1_700_000_001, track_metadata: { artist_name: 'x' } }] }, /track_metadata\.track_name/],
       [{ listen_type: 'import', payload: [good, { ...good, track_metadata: { ...rick, additional_info: { tags: Array(51).fill('x') } } }] }, /more than 50 items/],
-      [{ listen_type: 'import', payload: [good, { ...good, track_metadata: { ...rick, additional_info: { comment: 'a\u0000b' } } }] }, /unicode null/],
+      [{ listen_type: 'import', payload: [good, { ...good, track_metadata: { ...rick, additional_info: { comment: 'a\u0000b' } } }] }, /NUL character/],
       [{ listen_type: 'single', payload: [good, good] }, /only one/],
       [{ listen_type: 'playing_now', payload: [good] }, /must not contain listened_at/],
       [{ listen_type: 'single', payload: [{ track_metadata: rick }] }, /must contain the key listened_at/],

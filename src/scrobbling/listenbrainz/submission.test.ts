@@ -115,9 +115,9 @@ describe('parseSubmission: each listen', () => {
   });
 
   test('a unicode null anywhere is refused', () => {
-    rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { media_player: 'a\u0000b' } } })]), /unicode null/);
-    rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { tags: ['a\u0000'] } } })]), /unicode null/);
-    rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { 'a\u0000b': 1 } } })]), /unicode null/);
+    rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { media_player: 'a\u0000b' } } })]), /NUL character/);
+    rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { tags: ['a\u0000'] } } })]), /NUL character/);
+    rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { 'a\u0000b': 1 } } })]), /NUL character/);
   });
 
   test('one bad listen rejects the whole import', () => {

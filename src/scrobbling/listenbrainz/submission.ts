@@ -1,6 +1,7 @@
 import { invalidRequest } from '../../api/errors.ts';
 import type { TrackMetadata } from '../../catalog/track-metadata.ts';
 import { invalidReason } from '../ingest.ts';
+import { submittedProblem } from '../listen-rules.ts';
 import { isJsonObject, readTrackMetadata } from './track-metadata.ts';
 
 /** ListenBrainz's submission limits (webserver/views/api_tools.py). */
@@ -47,12 +48,6 @@ function integerTimestamp(value: unknown): number | null {
   return null;
 }
 
-function hasUnicodeNull(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasUnicodeNull);
-  return isJsonObject(value) && Object.entries(value).some(([key, field]) => key.includes('\u0000') || hasUnicodeNull(field));
-}
-
 function readListenedAt(listen: Record<string, unknown>, nowSeconds: number): number {
   if (!('listened_at' in listen)) throw invalidRequest('JSON document must contain the key listened_at at the top level.');
   const listenedAt = integerTimestamp(listen.listened_at);
@@ -76,6 +71,11 @@ function checkTopLevelKeys(listen: Record<string, unknown>, listenType: ListenTy
 
 function readListen(value: unknown, listenType: ListenType, nowSeconds: number): SubmittedListen {
   if (!isJsonObject(value)) throw invalidRequest('Listen is empty or not a JSON object.');
+  // The rules' walk is iterative, so it goes first: JSON.stringify below recurses and would
+  // overflow the stack on a deeply nested listen. It also refuses text PostgreSQL cannot store
+  // (U+0000, lone surrogates) in any key or value.
+  const recordProblem = submittedProblem(value);
+  if (recordProblem) throw invalidRequest(`JSON document is invalid: ${recordProblem}.`);
   if (Buffer.byteLength(JSON.stringify(value)) > MAX_LISTEN_SIZE) {
     throw invalidRequest(`JSON document is too large. Each listen may not be larger than ${MAX_LISTEN_SIZE} bytes.`);
   }
@@ -83,9 +83,7 @@ function readListen(value: unknown, listenType: ListenType, nowSeconds: number):
   const listenedAt = listenType === 'playing_now' ? undefined : readListenedAt(value, nowSeconds);
   if (listenedAt !== undefined) value.listened_at = listenedAt;
   const metadata = readTrackMetadata(value.track_metadata);
-  // PostgreSQL cannot store U+0000 in text or jsonb.
-  if (hasUnicodeNull(value)) throw invalidRequest('JSON document may not contain a unicode null character.');
-  const reason = invalidReason({ ...metadata, listenedAt: new Date((listenedAt ?? nowSeconds) * 1000) });
+  const reason = invalidReason({ ...metadata, listenedAt: new Date((listenedAt ?? nowSeconds) * 1000), submitted: value });
   if (reason) throw invalidRequest(`track_metadata: ${reason}.`);
   return { ...(listenedAt !== undefined && { listenedAt }), metadata, raw: value };
 }

@@ -1,9 +1,10 @@
 import { invalidRequest } from '../../api/errors.ts';
 import { isrcOrUndefined, type TrackMetadata } from '../../catalog/track-metadata.ts';
+import { longerThan, MAX_TAG_LENGTH, MAX_TAGS } from '../listen-rules.ts';
 
-/** ListenBrainz's limits on a listen's tags (api_tools.MAX_TAGS_PER_LISTEN, MAX_TAG_SIZE). */
-const MAX_TAGS_PER_LISTEN = 50;
-const MAX_TAG_SIZE = 64;
+/** ListenBrainz's limits on a listen's tags (api_tools.MAX_TAGS_PER_LISTEN, MAX_TAG_SIZE), which listen-rules adopts. */
+const MAX_TAGS_PER_LISTEN = MAX_TAGS;
+const MAX_TAG_SIZE = MAX_TAG_LENGTH;
 /** Longest accepted duration, in seconds (api_tools.MAX_DURATION_LIMIT: 24 days). */
 export const MAX_DURATION_LIMIT = 24 * 24 * 60 * 60;
 
@@ -74,7 +75,8 @@ function tags(info: JsonObject): string[] | undefined {
   if (value.length > MAX_TAGS_PER_LISTEN) {
     throw invalidRequest(`JSON document may not contain more than ${MAX_TAGS_PER_LISTEN} items in track_metadata.additional_info.tags.`);
   }
-  if (value.some((tag: string) => tag.length > MAX_TAG_SIZE)) {
+  // Characters as Python's len() counts them: code points.
+  if (value.some((tag: string) => longerThan(tag, MAX_TAG_SIZE))) {
     throw invalidRequest(`JSON document may not contain track_metadata.additional_info.tags longer than ${MAX_TAG_SIZE} characters.`);
   }
   const kept = value.map((tag: string) => tag.trim()).filter(Boolean);
