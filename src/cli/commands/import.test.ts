@@ -64,7 +64,7 @@ function random(seed: number) {
   return { next, pick, shuffle };
 }
 
-/** Varied CJK: a repeated character would compress below PostgreSQL's index row limit and hide the problem. */
+/** Varied CJK, as a repeated character would compress below PostgreSQL's index row limit and hide an unbounded key. */
 const CJK_NAME = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
 const TWO_MB = 'x'.repeat(2 * 1024 * 1024);
 const DEEP = (inner: string) => `${'{"d":'.repeat(5000)}${inner}${'}'.repeat(5000)}`;
@@ -77,7 +77,6 @@ const lbText = (seconds: unknown, artist: unknown, track: unknown, info = '{}') 
   JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track, release_name: 'Poison', additional_info: 'INFO' } }).replace('"INFO"', info);
 
 const LB_POISON: Poison[] = [
-  { kind: '1,000 CJK characters', text: lbText(1_600_000_000, CJK_NAME, 'x'), reason: /artist is too long to index/ },
   { kind: 'listened_at 300000000000', text: lbText(300_000_000_000, 'a', 'b'), reason: /listen time is more than a day in the future/ },
   { kind: 'lone surrogate', text: lbText(1_600_000_000, 'a\ud800b', 'b'), reason: /artist contains a lone UTF-16 surrogate/ },
   { kind: '5,000-character title', text: lbText(1_600_000_000, 'a', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
@@ -98,7 +97,6 @@ const spotifyText = (ts: unknown, track: unknown, extra: object = {}) =>
   JSON.stringify({ ts, ms_played: 200_000, master_metadata_track_name: track, master_metadata_album_artist_name: 'Poison', ...extra });
 
 const SPOTIFY_POISON: Poison[] = [
-  { kind: '1,000 CJK characters', text: spotifyText('2021-01-01T00:00:00Z', CJK_NAME), reason: /title is too long to index/ },
   { kind: 'ts in year 11476', text: spotifyText('+011476-01-01T00:00:00Z', 'b'), reason: /listen time is more than a day in the future/ },
   { kind: 'lone surrogate', text: spotifyText('2021-01-01T00:00:00Z', 'a\ud800'), reason: /title contains a lone UTF-16 surrogate/ },
   { kind: '5,000-character title', text: spotifyText('2021-01-01T00:00:00Z', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
@@ -117,7 +115,6 @@ const lastfmRow = (uts: string, utc: string, artist: string, track: string) => c
 const bareRow = (artist: string, track: string, date: string) => csvRow([artist, 'Poison', track, date]);
 
 const LASTFM_POISON: Poison[] = [
-  { kind: '1,000 CJK characters', text: lastfmRow('1600000000', '', CJK_NAME, 'b'), reason: /artist is too long to index/ },
   { kind: 'uts 300000000000', text: lastfmRow('300000000000', '', 'a', 'b'), reason: /listen time is more than a day in the future/ },
   { kind: '5,000-character title', text: lastfmRow('1600000000', '', 'a', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
   { kind: '2 MB record', text: lastfmRow('1600000000', '', TWO_MB, 'b'), reason: /record is larger than \d+ bytes/ },
@@ -129,7 +126,6 @@ const LASTFM_POISON: Poison[] = [
 ];
 
 const BARE_POISON: Poison[] = [
-  { kind: '1,000 CJK characters', text: bareRow('a', CJK_NAME, '01 Jan 2021 00:00'), reason: /title is too long to index/ },
   { kind: 'year 11476', text: bareRow('a', 'b', '01 Jan 11476 00:00'), reason: /no valid listen time|more than a day in the future/ },
   { kind: '2 MB record', text: bareRow('a', TWO_MB, '01 Jan 2021 00:00'), reason: /record is larger than \d+ bytes/ },
   { kind: 'year 0000', text: bareRow('a', 'b', '01 Jan 0000 00:00'), reason: /listen time is before 1970/ },
@@ -151,6 +147,8 @@ interface PoisonFormat {
 }
 
 const goodSeconds = (n: number) => 1_500_000_000 + n * 60;
+/** Now and then a good title is 1,000 CJK characters: long in bytes, within the rules, so stored. */
+const goodTitle = (n: number) => (n % 150 === 7 ? CJK_NAME : `Song ${n % 40}`);
 const eol = (rng: ReturnType<typeof random>) => rng.pick(['\n', '\r\n']);
 const bom = (rng: ReturnType<typeof random>) => rng.pick(['', '\ufeff']);
 
@@ -159,7 +157,7 @@ const POISON_FORMATS: PoisonFormat[] = [
     name: 'ListenBrainz JSONL',
     format: 'listenbrainz',
     poison: LB_POISON,
-    good: (n) => lbText(goodSeconds(n), `Good ${n % 5}`, `Song ${n % 40}`),
+    good: (n) => lbText(goodSeconds(n), `Good ${n % 5}`, goodTitle(n)),
     file: (records, rng) => {
       const end = eol(rng);
       return bom(rng) + records.join(end) + end;
@@ -169,14 +167,14 @@ const POISON_FORMATS: PoisonFormat[] = [
     name: 'ListenBrainz JSON array',
     format: 'listenbrainz',
     poison: LB_POISON,
-    good: (n) => lbText(goodSeconds(n), `Good ${n % 5}`, `Song ${n % 40}`),
+    good: (n) => lbText(goodSeconds(n), `Good ${n % 5}`, goodTitle(n)),
     file: (records, rng) => `${bom(rng)}[${records.join(`,${eol(rng)}`)}]`,
   },
   {
     name: 'Last.fm CSV with header',
     format: 'lastfm',
     poison: LASTFM_POISON,
-    good: (n) => lastfmRow(String(goodSeconds(n)), '', `Good ${n % 5}`, `Song ${n % 40}, "live"`),
+    good: (n) => lastfmRow(String(goodSeconds(n)), '', `Good ${n % 5}`, `${goodTitle(n)}, "live"`),
     file: (records, rng) => {
       const end = eol(rng);
       return bom(rng) + ['uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid', ...records].join(end) + end;
@@ -189,7 +187,7 @@ const POISON_FORMATS: PoisonFormat[] = [
     good: (n) => {
       const date = new Date(goodSeconds(n) * 1000);
       const month = date.toLocaleString('en', { month: 'short', timeZone: 'UTC' });
-      return bareRow(`Good ${n % 5}`, `Song ${n % 40}`, `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} ${date.getUTCHours()}:${String(date.getUTCMinutes()).padStart(2, '0')}`);
+      return bareRow(`Good ${n % 5}`, goodTitle(n), `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} ${date.getUTCHours()}:${String(date.getUTCMinutes()).padStart(2, '0')}`);
     },
     file: (records, rng) => {
       const end = eol(rng);
@@ -200,7 +198,7 @@ const POISON_FORMATS: PoisonFormat[] = [
     name: 'Spotify extended history',
     format: 'spotify',
     poison: SPOTIFY_POISON,
-    good: (n) => spotifyText(new Date((goodSeconds(n) + 200) * 1000).toISOString(), `Song ${n % 40}`),
+    good: (n) => spotifyText(new Date((goodSeconds(n) + 200) * 1000).toISOString(), goodTitle(n)),
     file: (records, rng) => `${bom(rng)}[${records.join(`,${eol(rng)}`)}]`,
   },
 ];
@@ -329,16 +327,16 @@ for (const storage of storages()) {
       assert.match(again.stdout, /Nothing to do\./);
       const importedThroughServer = earshot(['import', 'listenbrainz', path.join(home, 'listens.jsonl'), '--direct']);
       assert.match(importedThroughServer.stdout, /1200 records, 1199 stored, 0 duplicate, 1 ignored\. Nothing to do\./);
-      // The same checks guard a direct import: one the reader passes but the database would refuse, one the reader stops.
+      // The same checks guard a direct import: text PostgreSQL would refuse, and nesting the reader stops unparsed.
       const poison = (kind: string) => LB_POISON.find((p) => p.kind === kind)!;
-      const cjk = poison('1,000 CJK characters');
+      const surrogate = poison('lone surrogate');
       const deep = poison('5,000-deep additional_info');
       const good = (from: number) => Array.from({ length: GOOD_RUN }, (_, i) => lbText(goodSeconds(100_000 + from + i), 'Direct', `Song ${i % 40}`));
-      const poisoned = file('direct-poison.jsonl', [...good(0), cjk.text, ...good(GOOD_RUN), deep.text, ...good(2 * GOOD_RUN)].join('\n'));
+      const poisoned = file('direct-poison.jsonl', [...good(0), surrogate.text, ...good(GOOD_RUN), deep.text, ...good(2 * GOOD_RUN)].join('\n'));
       const odd = earshot(['import', 'listenbrainz', poisoned, '--direct']);
       assert.equal(odd.status, 0, odd.stderr);
       assert.match(odd.stdout, /902 records; this run stored 900, 0 duplicate, 2 ignored\./);
-      assert.match(odd.stdout, new RegExp(`record 301: ${cjk.reason.source}`));
+      assert.match(odd.stdout, new RegExp(`record 301: ${surrogate.reason.source}`));
       assert.match(odd.stdout, new RegExp(`record 602: ${deep.reason.source}`));
     });
   });

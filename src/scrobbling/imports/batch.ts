@@ -2,7 +2,6 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Transaction } from 'kysely';
 import { conflict, invalidRequest } from '../../api/errors.ts';
-import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
 import { isoDateTime } from '../../api/schemas.ts';
 import type { Config } from '../../config.ts';
 import { inTransaction, type Database, type DB } from '../../db/index.ts';
@@ -70,26 +69,7 @@ function toListen(value: unknown): Listen | string {
   }
   const { listenedAt, submitted, ...metadata } = value;
   const listen: Listen = { ...metadata, listenedAt: new Date(listenedAt), submitted };
-  return listenProblem(listen) ?? catalogKeyProblem(listen) ?? listen;
-}
-
-/**
- * PostgreSQL refuses a btree entry over 2704 bytes, and the catalog indexes its
- * folded name keys: a name within the listen rules' length can still exceed
- * that in UTF-8 (1,000 CJK characters are 3,000 bytes), which would fail the
- * whole batch. Such a listen is ignored instead, checked before the database
- * sees it. Bounded below the limit to leave room for the index's other columns.
- */
-const MAX_CATALOG_KEY_BYTES = 2600;
-
-function catalogKeyProblem(listen: Listen): string | null {
-  const keys: [string, string | undefined][] = [
-    ['artist', artistKey(listen.artist)],
-    ['title', titleKey(listen.title)],
-    ['album', listen.album === undefined ? undefined : albumKey(listen.album)],
-  ];
-  const long = keys.find(([, key]) => key !== undefined && Buffer.byteLength(key) > MAX_CATALOG_KEY_BYTES);
-  return long ? `${long[0]} is too long to index (more than ${MAX_CATALOG_KEY_BYTES} bytes of UTF-8 once folded)` : null;
+  return listenProblem(listen) ?? listen;
 }
 
 /** The checkpoint row of this import, created if new; the upsert locks it until the batch commits. */
