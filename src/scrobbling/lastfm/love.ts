@@ -1,5 +1,6 @@
 import { likeSong, unlikeSong } from '../../catalog/index.ts';
 import { resolveTrack } from '../../catalog/resolve.ts';
+import { inTransaction } from '../../db/index.ts';
 import { invalidParameters } from './errors.ts';
 import { defineMethod } from './method.ts';
 import type { Params } from './params.ts';
@@ -17,7 +18,7 @@ export const love = defineMethod({
   auth: 'session',
   async handler({ ctx, params, session }) {
     const metadata = lovedTrack(params);
-    await ctx.db.transaction().execute(async (tx) => {
+    await inTransaction(ctx.db, async (tx) => {
       const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
       if (!track) throw invalidParameters('Track not found');
       // A loved track is a liked catalog song, the same star the API's likeSong sets.
@@ -33,7 +34,7 @@ export const unlove = defineMethod({
   auth: 'session',
   async handler({ ctx, params, session }) {
     const metadata = lovedTrack(params);
-    await ctx.db.transaction().execute(async (tx) => {
+    await inTransaction(ctx.db, async (tx) => {
       const track = await resolveTrack(tx, metadata, false);
       if (!track) return;
       await unlikeSong(tx, session.userId, track.trackId);
