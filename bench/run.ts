@@ -2,6 +2,7 @@
 import { feedPageBenchmark } from './feed-page.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
+import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { wrappedBenchmark } from './wrapped.ts';
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,
   'listenbrainz-listens': listenBrainzListensBenchmark,
+  'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   wrapped: wrappedBenchmark,
 };
