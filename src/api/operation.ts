@@ -32,6 +32,8 @@ export interface Operation<
   output: O;
   /** Error names the operation may answer with, beyond the generic ones. */
   errors: readonly string[];
+  /** Largest request body in bytes, for procedures whose input outgrows the XRPC default; larger ones get 413. */
+  bodyLimit?: number | undefined;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 
@@ -58,6 +60,7 @@ interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends T
   input?: I;
   output: O;
   errors?: readonly string[];
+  bodyLimit?: number;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 

@@ -1,6 +1,9 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { authenticate, requireViewer } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
@@ -13,6 +16,65 @@ import { redactUrl } from './redact.ts';
 
 export interface HttpServerOptions {
   logger: boolean;
+  /** The configured ones when absent. */
+  timeouts?: HttpTimeouts | undefined;
+}
+
+/**
+ * Node's 16 KiB default refuses real requests: a getSongs filter of 2048 CJK
+ * characters is about 18 KB once percent-encoded in the URL. 64 KiB leaves room
+ * for that plus ordinary headers while still bounding what one request holds.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** XRPC bodies are small JSON records; operations that take more (import batches) raise their own limit. */
+export const XRPC_BODY_LIMIT = 64 * 1024;
+
+/** Fastify's own default, kept for the scrobbler protocols' form bodies; ListenBrainz sets its own. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Node's answer to a request it could not parse, in the spec's error shape instead of Fastify's. */
+function clientErrorResponse(error: NodeJS.ErrnoException): { status: number; error: string; message: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, error: 'RequestHeaderFieldsTooLarge', message: `request headers (with the URL) exceed ${MAX_HEADER_BYTES} bytes` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, error: 'RequestTimeout', message: 'the request was not received in time' };
+    default:
+      return { status: 400, error: 'InvalidRequest', message: 'malformed HTTP request' };
+  }
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection, or one Node already answered, has no one left to tell.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const { status, ...body } = clientErrorResponse(error);
+    const text = JSON.stringify(body);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy();
+}
+
+/**
+ * Bounds on what one connection may hold: headers and whole requests must
+ * arrive within their timeouts (a client trickling a byte every few seconds
+ * is cut off), and a silent connection is closed after the idle timeout.
+ * Node checks the first two every `connectionsCheckingInterval`, so that
+ * interval follows the shortest of them rather than Node's 30 s.
+ */
+function connectionLimits(timeouts: HttpTimeouts) {
+  return {
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+  };
 }
 
 function ajvFor(coerce: boolean) {
@@ -24,6 +86,9 @@ function ajvFor(coerce: boolean) {
 /** A Fastify instance with the error conventions of the spec: every non-2xx body is `{ error, message? }`. */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
+    ...connectionLimits(options.timeouts ?? DEFAULT_HTTP_TIMEOUTS),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    clientErrorHandler: answerClientError,
     logger: options.logger
       ? { level: 'info', serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }) } }
       : false,
@@ -61,6 +126,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
   app.route({
     method,
     url,
+    bodyLimit: operation.bodyLimit ?? XRPC_BODY_LIMIT,
     schema: {
       querystring: operation.params,
       ...(operation.input ? { body: operation.input } : {}),
@@ -84,6 +150,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
   app.route({
     method: route.method,
     url: route.path,
+    bodyLimit: XRPC_BODY_LIMIT,
     schema: {
       params: route.pathParams,
       ...(route.body ? { body: route.body } : {}),

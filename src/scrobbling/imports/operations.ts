@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../../api/operation.ts';
 import { importBatch, importStatus } from './batch.ts';
-import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus } from './schemas.ts';
+import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus, MAX_IMPORT_BATCH } from './schemas.ts';
+
+/** Room for a full batch at ListenBrainz's limit of 10,240 bytes per listen; the XRPC default would cap batches at a few dozen rich listens. */
+const IMPORT_BODY_LIMIT = MAX_IMPORT_BATCH * 10_240;
 
 export const importListens = defineProcedure({
   nsid: 'app.svc.scrobble.importListens',
@@ -10,6 +13,7 @@ export const importListens = defineProcedure({
   input: ImportBatch,
   output: ImportBatchResult,
   errors: ['CheckpointMismatch', 'ImportComplete'],
+  bodyLimit: IMPORT_BODY_LIMIT,
   handler: ({ input, viewer, ctx }) => importBatch(ctx.db, ctx.config, viewer.userId, input),
 });
 
