@@ -4,6 +4,7 @@ import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
 import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
+import { mixedLoadBenchmark } from './mixed-load.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { wrappedBenchmark } from './wrapped.ts';
 
@@ -12,6 +13,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,
   'listenbrainz-listens': listenBrainzListensBenchmark,
+  'mixed-load': mixedLoadBenchmark,
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   wrapped: wrappedBenchmark,
