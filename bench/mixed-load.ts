@@ -35,9 +35,27 @@ async function wrappedReader(url: string, stop: () => boolean): Promise<number> 
   return answered;
 }
 
+/** Posts importListens batches of 500 until told to stop; answers how many were stored. */
+async function importLoop(app: TestApp, token: string, stop: () => boolean): Promise<number> {
+  const fingerprint = 'e'.repeat(64);
+  let from = 0;
+  while (!stop()) {
+    const listens = Array.from({ length: 500 }, (_, i) => ({
+      artist: `Artist ${(from + i) % 97}`,
+      title: `Imported ${(from + i) % 5000}`,
+      listenedAt: new Date(Date.UTC(2020, 0, 1) + (from + i) * 60_000).toISOString(),
+      submitted: { n: from + i },
+    }));
+    const result = await app.procedure('app.svc.scrobble.importListens', { fingerprint, format: 'listenbrainz', from, records: 500, listens, complete: false }, token);
+    if (result.status !== 200) throw new Error(`importListens answered ${result.status}: ${JSON.stringify(result.body)}`);
+    from += 500;
+  }
+  return from;
+}
+
 /**
  * Head-of-line blocking: another user's getFeed while 4 clients read a
- * 50k-play Wrapped, as p50/p99 latency and as a ratio to the same getFeed on
+ * 50k-play Wrapped (alone, then with an import), as p50/p99 latency and as a ratio to the same getFeed on
  * the idle server, measured in the same run.
  */
 export async function mixedLoadBenchmark(): Promise<void> {
@@ -56,21 +74,30 @@ export async function mixedLoadBenchmark(): Promise<void> {
       await sql`insert into scrobbles (user_id, track_id, listened_at)
         select ${readerId}, id, now() - row_number() over (order by id) * interval '1 hour' from (select id from tracks limit 200) t`.execute(app.ctx.db);
       const feed = `earshot:feed:user:${reader.did}`;
-      const wrappedUrl = `${app.apiUrl}/xrpc/app.svc.stats.getWrapped?did=${encodeURIComponent(heavy.did)}&year=${YEAR}&tz=UTC`;
+      const wrappedUrl = (tz: string) => `${app.apiUrl}/xrpc/app.svc.stats.getWrapped?did=${encodeURIComponent(heavy.did)}&year=${YEAR}&tz=${tz}`;
 
       await feedLatencies(app, feed, 5);
       const idle = await feedLatencies(app, feed, samples);
-      let stopped = false;
-      const clients = Array.from({ length: readers }, () => wrappedReader(wrappedUrl, () => stopped));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const loaded = await feedLatencies(app, feed, samples);
-      stopped = true;
-      const wrappedAnswers = (await Promise.all(clients)).reduce((sum, n) => sum + n, 0);
-
       const idleP50 = percentile(idle, 50);
       const show = (times: number[]) => `p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`;
       console.log(`  ${backend.name} idle getFeed: ${show(idle)}`);
-      console.log(`  ${backend.name} getFeed under load: ${show(loaded)}  | ratio to idle p50: p50 ${(percentile(loaded, 50) / idleP50).toFixed(1)}x, p99 ${(percentile(loaded, 99) / idleP50).toFixed(1)}x  | ${wrappedAnswers} Wrapped answers meanwhile`);
+      const importer = await app.signup(`importer${Date.now()}`);
+      // Wrapped readers alone, then with an import writing all along, so that no answer can be reused: every Wrapped is computed.
+      for (const [scenario, withImport] of [
+        ['Wrapped readers', false],
+        ['Wrapped readers + an import', true],
+      ] as const) {
+        let stopped = false;
+        const clients = Array.from({ length: readers }, () => wrappedReader(wrappedUrl('UTC'), () => stopped));
+        if (withImport) clients.push(importLoop(app, importer.token, () => stopped));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const loaded = await feedLatencies(app, feed, samples);
+        stopped = true;
+        const wrappedAnswers = (await Promise.all(clients)).slice(0, readers).reduce((sum, n) => sum + n, 0);
+        console.log(
+          `  ${backend.name} getFeed, ${scenario}: ${show(loaded)}  | ratio to idle p50: p50 ${(percentile(loaded, 50) / idleP50).toFixed(1)}x, p99 ${(percentile(loaded, 99) / idleP50).toFixed(1)}x  | ${wrappedAnswers} Wrapped answers meanwhile`,
+        );
+      }
     } finally {
       await app.close();
     }

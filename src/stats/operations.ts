@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineQuery } from '../api/operation.ts';
 import { invalidRequest } from '../api/errors.ts';
 import { ActorParam, userFromActorParam } from '../auth/index.ts';
+import { heavyRead } from '../db/heavy-read.ts';
 import { scrobblesPerDay } from './chart.ts';
 import { DayCount, Wrapped } from './schemas.ts';
 import { chooseTimeZone, TimeZoneParam } from './time-zone.ts';
@@ -21,7 +22,8 @@ export const getWrapped = defineQuery({
   output: Wrapped,
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, ctx }) {
-    return wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz });
+    const key = JSON.stringify(['wrapped', params.did, params.period, params.year, params.tz]);
+    return heavyRead(ctx.db, key, () => wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz }));
   },
 });
 
@@ -40,10 +42,13 @@ export const getScrobblesChart = defineQuery({
   output: Type.Object({ chart: Type.Array(DayCount) }),
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, ctx }) {
-    const user = params.did === undefined ? null : await userFromActorParam(ctx.db, params.did);
-    if (params.startDate && params.endDate && params.startDate >= params.endDate) throw invalidRequest('endDate must be after startDate');
-    const timeZone = chooseTimeZone(params.tz, user?.timezone);
-    return { chart: await scrobblesPerDay(ctx.db, { userId: user?.id, startDate: params.startDate, endDate: params.endDate, timeZone }) };
+    const key = JSON.stringify(['chart', params.did, params.startDate, params.endDate, params.tz]);
+    return heavyRead(ctx.db, key, async () => {
+      const user = params.did === undefined ? null : await userFromActorParam(ctx.db, params.did);
+      if (params.startDate && params.endDate && params.startDate >= params.endDate) throw invalidRequest('endDate must be after startDate');
+      const timeZone = chooseTimeZone(params.tz, user?.timezone);
+      return { chart: await scrobblesPerDay(ctx.db, { userId: user?.id, startDate: params.startDate, endDate: params.endDate, timeZone }) };
+    });
   },
 });
 

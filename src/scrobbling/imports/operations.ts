@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../../api/operation.ts';
+import { asHeavyWork } from '../../db/pglite-pool.ts';
 import { importBatch, importStatus } from './batch.ts';
 import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus, MAX_IMPORT_BATCH } from './schemas.ts';
 
@@ -14,7 +15,8 @@ export const importListens = defineProcedure({
   output: ImportBatchResult,
   errors: ['CheckpointMismatch', 'ImportComplete'],
   bodyLimit: IMPORT_BODY_LIMIT,
-  handler: ({ input, viewer, ctx }) => importBatch(ctx.db, ctx.config, viewer.userId, input),
+  // A batch is one long write transaction: it starts only when no interactive statement waits for the embedded database.
+  handler: ({ input, viewer, ctx }) => asHeavyWork(() => importBatch(ctx.db, ctx.config, viewer.userId, input)),
 });
 
 export const getImport = defineQuery({
