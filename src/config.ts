@@ -9,7 +9,7 @@ export interface HttpTimeouts {
   headersMs: number;
   /** From connecting to the end of the request body. */
   requestMs: number;
-  /** With nothing received or sent: between requests on a kept-alive connection, or mid-request. */
+  /** Between requests on a kept-alive connection. */
   idleMs: number;
 }
 

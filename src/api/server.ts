@@ -60,13 +60,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
 /**
  * Bounds on what one connection may hold: headers and whole requests must
  * arrive within their timeouts (a client trickling a byte every few seconds
- * is cut off), and a silent connection is closed after the idle timeout.
- * Node checks the first two every `connectionsCheckingInterval`, so that
- * interval follows the shortest of them rather than Node's 30 s.
+ * is cut off), and a kept-alive connection with no next request is closed
+ * after the idle timeout. No socket inactivity timeout: the server is silent
+ * while it works on a request (a queued Wrapped), and that must not cut the
+ * connection. Node checks the first two every `connectionsCheckingInterval`,
+ * so that interval follows the shortest of them rather than Node's 30 s.
  */
 function connectionLimits(timeouts: HttpTimeouts) {
   return {
-    connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.idleMs,
     requestTimeout: timeouts.requestMs,
     http: {
