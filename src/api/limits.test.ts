@@ -3,6 +3,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, testBackends, type TestApp } from '../testing.ts';
 import { MAX_HEADER_BYTES, XRPC_BODY_LIMIT } from './server.ts';
+import { MAX_HEAVY_READS_PER_CLIENT } from './heavy-limit.ts';
 
 /** Timeouts small enough that the tests wait for the server, not for minutes. */
 const timeouts = { headersMs: 300, requestMs: 600, idleMs: 1000 };
@@ -114,5 +115,36 @@ describe('connection limits on both hosts', { timeout: 60_000 }, () => {
     const body = jsonBodyOf(exchange);
     assert.equal(body.error, 'RequestHeaderFieldsTooLarge');
     assert.equal(typeof body.message, 'string');
+  });
+
+  it('a client with too many statistics requests in flight gets 429 with Retry-After, in the spec shape', async () => {
+    const { did } = await app.signup('limits-heavy');
+    // Hold the embedded database, so that every admitted Wrapped stays in flight until released.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const isHeld = new Promise<void>((resolve) => (holding = resolve));
+    const transaction = app.ctx.db.transaction().execute(async () => {
+      holding();
+      await held;
+    });
+    await isHeld;
+    const extra = 2;
+    let settled = 0;
+    const requests = Array.from({ length: MAX_HEAVY_READS_PER_CLIENT + extra }, (_, i) =>
+      app.query('app.svc.stats.getWrapped', { did, year: 2001 + i }).finally(() => settled++),
+    );
+    while (settled < extra) await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await transaction;
+    const results = await Promise.all(requests);
+    const refused = results.filter((result) => result.status === 429);
+    assert.equal(refused.length, extra);
+    assert.equal(results.filter((result) => result.status === 200).length, MAX_HEAVY_READS_PER_CLIENT);
+    for (const result of refused) {
+      assert.equal(result.body.error, 'RateLimitExceeded');
+      assert.equal(typeof result.body.message, 'string');
+      assert.equal(result.headers.get('retry-after'), '1');
+    }
   });
 });

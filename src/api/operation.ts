@@ -34,6 +34,8 @@ export interface Operation<
   errors: readonly string[];
   /** Largest request body in bytes, for procedures whose input outgrows the XRPC default; larger ones get 413. */
   bodyLimit?: number | undefined;
+  /** A heavy read (statistics over many plays): each client may have only a few in flight, beyond which it gets 429. */
+  heavy?: boolean | undefined;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 
@@ -49,6 +51,7 @@ interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthM
   params?: P;
   output: O;
   errors?: readonly string[];
+  heavy?: boolean;
   handler(call: Call<P, typeof NO_INPUT, A>): Promise<Static<O>>;
 }
 

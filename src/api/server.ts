@@ -2,13 +2,14 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { authenticate, requireViewer } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { clientDataProblem } from '../db/index.ts';
 import { errorNameForStatus, XrpcError } from './errors.ts';
+import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
 import type { AnyRoute } from './route.ts';
@@ -121,7 +122,17 @@ async function viewerFor(ctx: AppContext, auth: AuthMode, request: FastifyReques
   return auth === 'required' ? requireViewer(ctx, header) : authenticate(ctx, header);
 }
 
-function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation): void {
+/** Admits a heavy operation's request for its client, asking a refused one to come back later. */
+function admitHeavy(limiter: HeavyReadLimiter, request: FastifyRequest, reply: FastifyReply): () => void {
+  try {
+    return limiter.enter(request.ip);
+  } catch (error) {
+    reply.header('retry-after', String(HEAVY_RETRY_AFTER_SECONDS));
+    throw error;
+  }
+}
+
+function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation, limiter: HeavyReadLimiter): void {
   const url = `/xrpc/${operation.nsid}`;
   const method = operation.kind === 'query' ? 'GET' : 'POST';
   app.route({
@@ -133,9 +144,14 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
       ...(operation.input ? { body: operation.input } : {}),
       response: { 200: operation.output },
     },
-    handler: async (request) => {
-      const viewer = await viewerFor(ctx, operation.auth, request);
-      return operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
+    handler: async (request, reply) => {
+      const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
+      try {
+        const viewer = await viewerFor(ctx, operation.auth, request);
+        return await operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
+      } finally {
+        done();
+      }
     },
   });
   app.route({
@@ -174,7 +190,8 @@ export function buildApiServer(
 ): FastifyInstance {
   const app = createHttpServer(options);
   const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
-  for (const operation of declarations.operations) registerOperation(app, ctx, operation);
+  const limiter = new HeavyReadLimiter();
+  for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
   for (const route of declarations.routes) registerRoute(app, ctx, route);
   app.get('/openapi.json', async () => openApi);
   app.get('/health', async () => ({ status: 'ok' }));

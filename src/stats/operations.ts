@@ -13,6 +13,7 @@ export const getWrapped = defineQuery({
   nsid: 'app.svc.stats.getWrapped',
   summary: "A user's Wrapped: totals, top lists and listening patterns over a calendar year or a rolling window",
   auth: 'none',
+  heavy: true,
   params: Type.Object({
     did: ActorParam(),
     year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz; default the current one; ignored for rolling periods' })),
@@ -20,7 +21,7 @@ export const getWrapped = defineQuery({
     tz: TimeZoneParam,
   }),
   output: Wrapped,
-  errors: ['InvalidRequest', 'NotFound'],
+  errors: ['InvalidRequest', 'NotFound', 'RateLimitExceeded'],
   async handler({ params, ctx }) {
     const key = JSON.stringify(['wrapped', params.did, params.period, params.year, params.tz]);
     return heavyRead(ctx.db, key, () => wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz }));
@@ -33,6 +34,7 @@ export const getScrobblesChart = defineQuery({
   nsid: 'app.svc.charts.getScrobblesChart',
   summary: 'Plays per day, for one user or everyone; only days with plays, oldest first',
   auth: 'none',
+  heavy: true,
   params: Type.Object({
     did: Type.Optional(ActorParam('DID or handle of the user; everyone when absent')),
     startDate: LocalDate('first local day counted (YYYY-MM-DD)'),
@@ -40,7 +42,7 @@ export const getScrobblesChart = defineQuery({
     tz: TimeZoneParam,
   }),
   output: Type.Object({ chart: Type.Array(DayCount) }),
-  errors: ['InvalidRequest', 'NotFound'],
+  errors: ['InvalidRequest', 'NotFound', 'RateLimitExceeded'],
   async handler({ params, ctx }) {
     const key = JSON.stringify(['chart', params.did, params.startDate, params.endDate, params.tz]);
     return heavyRead(ctx.db, key, async () => {
