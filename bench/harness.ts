@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/index.ts';
@@ -9,12 +12,30 @@ export interface BenchTarget {
   close(): Promise<void>;
 }
 
-/** Fresh databases to measure on: PGlite, plus the PostgreSQL server named by TEST_DATABASE_URL or DATABASE_URL. */
-export async function* benchTargets(): AsyncGenerator<BenchTarget> {
+/** A fresh PGlite database in a temporary directory: writes pay for reaching the disk, as `npm start`'s do. */
+async function durablePglite(): Promise<BenchTarget> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-bench-'));
+  const db = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'db') });
+  return {
+    name: 'pglite-disk',
+    db,
+    async close() {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Fresh databases to measure on: PGlite in memory, plus the PostgreSQL server named by
+ * TEST_DATABASE_URL or DATABASE_URL; `durable` adds PGlite on disk, for benchmarks of writes.
+ */
+export async function* benchTargets(options: { durable?: boolean } = {}): AsyncGenerator<BenchTarget> {
   process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
   for (const backend of testBackends()) {
     const { db, close } = await backend.open();
     yield { name: backend.name, db, close };
+    if (backend.name === 'pglite' && options.durable) yield await durablePglite();
   }
 }
 

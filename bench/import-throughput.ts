@@ -46,7 +46,7 @@ export async function importThroughputBenchmark(): Promise<void> {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   console.log(`import throughput: ${count} listens over ${trackCount} known tracks, batches of ${BATCH}, median of ${runs} runs`);
   const config = loadConfig({});
-  for await (const target of benchTargets()) {
+  for await (const target of benchTargets({ durable: true })) {
     try {
       const tracks = await seedTracks(target.db, trackCount);
       const start = Date.UTC(2020, 0, 1);

@@ -3,7 +3,9 @@ import { feedPageBenchmark } from './feed-page.ts';
 import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
+import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
+import { mixedLoadBenchmark } from './mixed-load.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { wrappedBenchmark } from './wrapped.ts';
 
@@ -13,6 +15,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,
   'listenbrainz-listens': listenBrainzListensBenchmark,
+  'mixed-load': mixedLoadBenchmark,
+  'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   wrapped: wrappedBenchmark,
 };

@@ -22,3 +22,13 @@ test('bad values are configuration errors that name the variable', () => {
   assert.throws(() => loadConfig({ UNMATCHED_SCROBBLES: 'drop' }), /UNMATCHED_SCROBBLES must be one of store, skip/);
   assert.throws(() => loadConfig({ EARSHOT_SIGNUP: 'maybe' }), /EARSHOT_SIGNUP/);
 });
+
+test('HTTP timeouts: defaults, overrides, and a headers timeout never longer than the request timeout', () => {
+  assert.deepEqual(loadConfig({}).httpTimeouts, { headersMs: 20_000, requestMs: 120_000, idleMs: 30_000 });
+  assert.deepEqual(
+    loadConfig({ EARSHOT_HEADERS_TIMEOUT_MS: '100', EARSHOT_REQUEST_TIMEOUT_MS: '200', EARSHOT_IDLE_TIMEOUT_MS: '300' }).httpTimeouts,
+    { headersMs: 100, requestMs: 200, idleMs: 300 },
+  );
+  assert.throws(() => loadConfig({ EARSHOT_IDLE_TIMEOUT_MS: '0' }), /EARSHOT_IDLE_TIMEOUT_MS/);
+  assert.throws(() => loadConfig({ EARSHOT_HEADERS_TIMEOUT_MS: '5000', EARSHOT_REQUEST_TIMEOUT_MS: '1000' }), /must not exceed/);
+});

@@ -3,6 +3,16 @@ import path from 'node:path';
 export type UnmatchedScrobblePolicy = 'store' | 'skip';
 export type SignupPolicy = 'open' | 'closed';
 
+/** How long a client may take over each part of an HTTP exchange before its connection is closed. */
+export interface HttpTimeouts {
+  /** From connecting to the end of the request headers. */
+  headersMs: number;
+  /** From connecting to the end of the request body. */
+  requestMs: number;
+  /** Between requests on a kept-alive connection. */
+  idleMs: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -18,6 +28,7 @@ export interface Config {
   secret: string | undefined;
   signup: SignupPolicy;
   unmatchedScrobbles: UnmatchedScrobblePolicy;
+  httpTimeouts: HttpTimeouts;
 }
 
 export class ConfigError extends Error {}
@@ -30,6 +41,28 @@ function integerFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
     throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`);
   }
   return value;
+}
+
+function millisecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a whole number of milliseconds above 0, got "${raw}"`);
+  return value;
+}
+
+/** Generous enough for a 10 MB submission over a slow link, short enough that idle or trickling connections are not held for minutes. */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, requestMs: 120_000, idleMs: 30_000 };
+
+function httpTimeoutsFrom(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const timeouts = {
+    headersMs: millisecondsFrom(env, 'EARSHOT_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.headersMs),
+    requestMs: millisecondsFrom(env, 'EARSHOT_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.requestMs),
+    idleMs: millisecondsFrom(env, 'EARSHOT_IDLE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.idleMs),
+  };
+  // Node refuses a headers timeout longer than the request timeout, which includes the headers.
+  if (timeouts.headersMs > timeouts.requestMs) throw new ConfigError('EARSHOT_HEADERS_TIMEOUT_MS must not exceed EARSHOT_REQUEST_TIMEOUT_MS');
+  return timeouts;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
@@ -57,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: env.EARSHOT_SECRET || undefined,
     signup: oneOf(env, 'EARSHOT_SIGNUP', ['open', 'closed'] as const, 'open'),
     unmatchedScrobbles: oneOf(env, 'UNMATCHED_SCROBBLES', ['store', 'skip'] as const, 'store'),
+    httpTimeouts: httpTimeoutsFrom(env),
   };
 }

@@ -52,7 +52,8 @@ export interface RunningHosts {
 }
 
 function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyInstance {
-  return host === 'api' ? buildApiServer(ctx, { operations, routes }, { logger }) : buildScrobblerServer(ctx, { logger });
+  const options = { logger, timeouts: ctx.config.httpTimeouts };
+  return host === 'api' ? buildApiServer(ctx, { operations, routes }, options) : buildScrobblerServer(ctx, options);
 }
 
 /** Starts the requested hosts on the configured ports; the caller owns the context's database. */

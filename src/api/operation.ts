@@ -46,6 +46,10 @@ export interface Operation<
   output: O;
   /** Error names the operation may answer with, beyond the generic ones. */
   errors: readonly string[];
+  /** Largest request body in bytes, for procedures whose input outgrows the XRPC default; larger ones get 413. */
+  bodyLimit?: number | undefined;
+  /** A heavy read (statistics over many plays): each client may have only a few in flight, beyond which it gets 429. */
+  heavy?: boolean | undefined;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 
@@ -61,6 +65,7 @@ interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthM
   params?: P;
   output: O;
   errors?: readonly string[];
+  heavy?: boolean;
   handler(call: Call<P, typeof NO_INPUT, A>): Promise<Static<O>>;
 }
 
@@ -72,6 +77,7 @@ interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends T
   input?: I;
   output: O;
   errors?: readonly string[];
+  bodyLimit?: number;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 

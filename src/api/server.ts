@@ -1,11 +1,15 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { authorize } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { clientDataProblem } from '../db/index.ts';
 import { errorNameForStatus, XrpcError } from './errors.ts';
+import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
@@ -14,6 +18,66 @@ import { redactUrl } from './redact.ts';
 
 export interface HttpServerOptions {
   logger: boolean;
+  /** The configured ones when absent. */
+  timeouts?: HttpTimeouts | undefined;
+}
+
+/**
+ * Node's 16 KiB default refuses real requests: a getSongs filter of 2048 CJK
+ * characters is about 18 KB once percent-encoded in the URL. 64 KiB leaves room
+ * for that plus ordinary headers while still bounding what one request holds.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** XRPC bodies are small JSON records; operations that take more (import batches) raise their own limit. */
+export const XRPC_BODY_LIMIT = 64 * 1024;
+
+/** Fastify's own default, kept for the scrobbler protocols' form bodies; ListenBrainz sets its own. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Node's answer to a request it could not parse, in the spec's error shape instead of Fastify's. */
+function clientErrorResponse(error: NodeJS.ErrnoException): { status: number; error: string; message: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, error: 'RequestHeaderFieldsTooLarge', message: `request headers (with the URL) exceed ${MAX_HEADER_BYTES} bytes` };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, error: 'RequestTimeout', message: 'the request was not received in time' };
+    default:
+      return { status: 400, error: 'InvalidRequest', message: 'malformed HTTP request' };
+  }
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection, or one Node already answered, has no one left to tell.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const { status, ...body } = clientErrorResponse(error);
+    const text = JSON.stringify(body);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy();
+}
+
+/**
+ * Bounds on what one connection may hold: headers and whole requests must
+ * arrive within their timeouts (a client trickling a byte every few seconds
+ * is cut off), and a kept-alive connection with no next request is closed
+ * after the idle timeout. No socket inactivity timeout: the server is silent
+ * while it works on a request (a queued Wrapped), and that must not cut the
+ * connection. Node checks the first two every `connectionsCheckingInterval`,
+ * so that interval follows the shortest of them rather than Node's 30 s.
+ */
+function connectionLimits(timeouts: HttpTimeouts) {
+  return {
+    keepAliveTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+  };
 }
 
 function ajvFor(coerce: boolean) {
@@ -37,6 +101,9 @@ function tooDeep(): Error {
 /** A Fastify instance with the error conventions of the spec: every non-2xx body is `{ error, message? }`. */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
+    ...connectionLimits(options.timeouts ?? DEFAULT_HTTP_TIMEOUTS),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    clientErrorHandler: answerClientError,
     logger: options.logger
       ? { level: 'info', serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }) } }
       : false,
@@ -83,7 +150,17 @@ function credentialsCheck(ctx: AppContext, auth: AuthMode) {
   };
 }
 
-function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation): void {
+/** Admits a heavy operation's request for its client, asking a refused one to come back later. */
+function admitHeavy(limiter: HeavyReadLimiter, request: FastifyRequest, reply: FastifyReply): () => void {
+  try {
+    return limiter.enter(request.ip);
+  } catch (error) {
+    reply.header('retry-after', String(HEAVY_RETRY_AFTER_SECONDS));
+    throw error;
+  }
+}
+
+function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation, limiter: HeavyReadLimiter): void {
   const url = `/xrpc/${operation.nsid}`;
   const method = operation.kind === 'query' ? 'GET' : 'POST';
   const credentials = credentialsCheck(ctx, operation.auth);
@@ -91,14 +168,20 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
     method,
     url,
     onRequest: credentials.onRequest,
+    bodyLimit: operation.bodyLimit ?? XRPC_BODY_LIMIT,
     schema: {
       querystring: operation.params,
       ...(operation.input ? { body: operation.input } : {}),
       response: { 200: operation.output },
     },
-    handler: async (request) => {
-      const viewer = credentials.viewerOf(request);
-      return operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
+    handler: async (request, reply) => {
+      const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
+      try {
+        const viewer = credentials.viewerOf(request);
+        return await operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
+      } finally {
+        done();
+      }
     },
   });
   app.route({
@@ -116,6 +199,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
     method: route.method,
     url: route.path,
     onRequest: credentials.onRequest,
+    bodyLimit: XRPC_BODY_LIMIT,
     schema: {
       params: route.pathParams,
       ...(route.body ? { body: route.body } : {}),
@@ -138,7 +222,8 @@ export function buildApiServer(
 ): FastifyInstance {
   const app = createHttpServer(options);
   const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
-  for (const operation of declarations.operations) registerOperation(app, ctx, operation);
+  const limiter = new HeavyReadLimiter();
+  for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
   for (const route of declarations.routes) registerRoute(app, ctx, route);
   app.get('/openapi.json', async () => openApi);
   app.get('/health', async () => ({ status: 'ok' }));

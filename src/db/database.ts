@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGlitePool } from './pglite-pool.ts';
+import { durablePgliteOptions, syncNewDataDir } from './durable-fs.ts';
 import { migrate } from './migrate.ts';
 import type { DB } from './schema.ts';
 
@@ -18,10 +19,13 @@ export type StorageTarget =
 
 const INT8_OID = 20;
 
-function pglitePool(dataDir: string | undefined): PGlitePool {
+async function pglitePool(dataDir: string | undefined): Promise<PGlitePool> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const isNew = dataDir !== undefined && !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   // int8 arrives as a JS number on both backends, so counts and sums look the same everywhere.
-  const pglite = new PGlite({ dataDir, extensions: { pg_trgm }, parsers: { [INT8_OID]: Number } });
+  // In memory there is nothing to make durable; on disk every acknowledged commit must survive power loss.
+  const pglite = new PGlite({ dataDir, extensions: { pg_trgm }, parsers: { [INT8_OID]: Number }, ...(dataDir ? durablePgliteOptions(dataDir) : {}) });
+  if (dataDir) await syncNewDataDir(pglite, dataDir, isNew);
   return new PGlitePool(pglite);
 }
 
@@ -42,7 +46,7 @@ function postgresPool(url: string, schema: string | undefined): pg.Pool {
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(target: StorageTarget): Promise<Database> {
-  const pool = target.kind === 'pglite' ? pglitePool(target.dataDir) : postgresPool(target.url, target.schema);
+  const pool = target.kind === 'pglite' ? await pglitePool(target.dataDir) : postgresPool(target.url, target.schema);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db);

@@ -1,31 +1,78 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+
+const heavyWork = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as heavy work (Wrapped, charts, imports): on the embedded
+ * database its statements wait until no interactive statement does. Elsewhere
+ * it changes nothing; a PostgreSQL server runs statements side by side.
+ */
+export function asHeavyWork<T>(work: () => Promise<T>): Promise<T> {
+  return heavyWork.run(true, work);
+}
+
+/**
+ * Interactive statements granted in a row while heavy work waits, before the
+ * heavy work gets its turn: a steady stream of small reads delays a Wrapped,
+ * but never starves it.
+ */
+const MAX_INTERACTIVE_STREAK = 16;
 
 /**
  * Presents one PGlite instance as the pool Kysely's PostgreSQL driver expects.
  * PGlite is a single connection, so a client is handed out exclusively: a
  * transaction must never see another request's statements interleaved.
+ *
+ * PGlite also runs each statement to completion on the main thread, so a
+ * first-come queue makes a getFeed wait for every Wrapped queued before it
+ * (seconds, with a few clients). Waiters are therefore served interactive
+ * first: an interactive statement waits for at most the one statement running.
  */
 export class PGlitePool implements PostgresPool {
   readonly options = {};
-  #tail: Promise<void> = Promise.resolve();
+  #busy = false;
+  readonly #interactive: (() => void)[] = [];
+  readonly #heavy: (() => void)[] = [];
+  #interactiveStreak = 0;
 
   constructor(private readonly pglite: PGlite) {}
 
   async connect(): Promise<PostgresPoolClient> {
-    let release!: () => void;
-    const previous = this.#tail;
-    this.#tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
+    await this.#acquire(heavyWork.getStore() === true);
+    let released = false;
     return {
       query: ((sqlText: string, parameters: readonly unknown[]) => this.#run(sqlText, parameters)) as PostgresPoolClient['query'],
-      release,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#handOver();
+      },
     };
   }
 
   async end(): Promise<void> {
-    await this.#tail;
+    await this.#acquire(false);
     await this.pglite.close();
+  }
+
+  #acquire(heavy: boolean): Promise<void> {
+    if (!this.#busy) {
+      this.#busy = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => (heavy ? this.#heavy : this.#interactive).push(resolve));
+  }
+
+  /** Passes the connection to the next waiter, or marks it free. */
+  #handOver(): void {
+    const heavyTurn = this.#heavy.length > 0 && (this.#interactive.length === 0 || this.#interactiveStreak >= MAX_INTERACTIVE_STREAK);
+    if (heavyTurn) this.#interactiveStreak = 0;
+    else if (this.#heavy.length > 0) this.#interactiveStreak++;
+    const next = heavyTurn ? this.#heavy.shift() : this.#interactive.shift();
+    if (next) next();
+    else this.#busy = false;
   }
 
   async #run<R>(sqlText: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineQuery } from '../api/operation.ts';
 import { invalidRequest } from '../api/errors.ts';
 import { ActorParam, userFromActorParam } from '../auth/index.ts';
+import { heavyRead } from '../db/heavy-read.ts';
 import { scrobblesPerDay } from './chart.ts';
 import { DayCount, Wrapped } from './schemas.ts';
 import { chooseTimeZone, TimeZoneParam } from './time-zone.ts';
@@ -12,6 +13,7 @@ export const getWrapped = defineQuery({
   nsid: 'app.svc.stats.getWrapped',
   summary: "A user's Wrapped: totals, top lists and listening patterns over a calendar year or a rolling window",
   auth: 'none',
+  heavy: true,
   params: Type.Object({
     did: ActorParam(),
     year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz; default the current one; ignored for rolling periods' })),
@@ -19,9 +21,10 @@ export const getWrapped = defineQuery({
     tz: TimeZoneParam,
   }),
   output: Wrapped,
-  errors: ['InvalidRequest', 'NotFound'],
+  errors: ['InvalidRequest', 'NotFound', 'RateLimitExceeded'],
   async handler({ params, ctx }) {
-    return wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz });
+    const key = JSON.stringify(['wrapped', params.did, params.period, params.year, params.tz]);
+    return heavyRead(ctx.db, key, () => wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz }));
   },
 });
 
@@ -31,6 +34,7 @@ export const getScrobblesChart = defineQuery({
   nsid: 'app.svc.charts.getScrobblesChart',
   summary: 'Plays per day, for one user or everyone; only days with plays, oldest first',
   auth: 'none',
+  heavy: true,
   params: Type.Object({
     did: Type.Optional(ActorParam('DID or handle of the user; everyone when absent')),
     startDate: LocalDate('first local day counted (YYYY-MM-DD)'),
@@ -38,12 +42,15 @@ export const getScrobblesChart = defineQuery({
     tz: TimeZoneParam,
   }),
   output: Type.Object({ chart: Type.Array(DayCount) }),
-  errors: ['InvalidRequest', 'NotFound'],
+  errors: ['InvalidRequest', 'NotFound', 'RateLimitExceeded'],
   async handler({ params, ctx }) {
-    const user = params.did === undefined ? null : await userFromActorParam(ctx.db, params.did);
-    if (params.startDate && params.endDate && params.startDate >= params.endDate) throw invalidRequest('endDate must be after startDate');
-    const timeZone = chooseTimeZone(params.tz, user?.timezone);
-    return { chart: await scrobblesPerDay(ctx.db, { userId: user?.id, startDate: params.startDate, endDate: params.endDate, timeZone }) };
+    const key = JSON.stringify(['chart', params.did, params.startDate, params.endDate, params.tz]);
+    return heavyRead(ctx.db, key, async () => {
+      const user = params.did === undefined ? null : await userFromActorParam(ctx.db, params.did);
+      if (params.startDate && params.endDate && params.startDate >= params.endDate) throw invalidRequest('endDate must be after startDate');
+      const timeZone = chooseTimeZone(params.tz, user?.timezone);
+      return { chart: await scrobblesPerDay(ctx.db, { userId: user?.id, startDate: params.startDate, endDate: params.endDate, timeZone }) };
+    });
   },
 });
 

@@ -1,7 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../../api/operation.ts';
+import { asHeavyWork } from '../../db/pglite-pool.ts';
 import { importBatch, importStatus } from './batch.ts';
-import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus } from './schemas.ts';
+import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus, MAX_IMPORT_BATCH } from './schemas.ts';
+
+/** Room for a full batch at ListenBrainz's limit of 10,240 bytes per listen; the XRPC default would cap batches at a few dozen rich listens. */
+const IMPORT_BODY_LIMIT = MAX_IMPORT_BATCH * 10_240;
 
 export const importListens = defineProcedure({
   nsid: 'app.svc.scrobble.importListens',
@@ -10,7 +14,9 @@ export const importListens = defineProcedure({
   input: ImportBatch,
   output: ImportBatchResult,
   errors: ['CheckpointMismatch', 'ImportComplete'],
-  handler: ({ input, viewer, ctx }) => importBatch(ctx.db, ctx.config, viewer.userId, input),
+  bodyLimit: IMPORT_BODY_LIMIT,
+  // A batch is one long write transaction: it starts only when no interactive statement waits for the embedded database.
+  handler: ({ input, viewer, ctx }) => asHeavyWork(() => importBatch(ctx.db, ctx.config, viewer.userId, input)),
 });
 
 export const getImport = defineQuery({

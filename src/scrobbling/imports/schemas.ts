@@ -4,7 +4,7 @@ import { DateTime } from '../../api/schemas.ts';
 export const IMPORT_FORMATS = ['listenbrainz', 'lastfm', 'spotify'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-/** Listens per import batch: one transaction each, and under the API's 1 MiB body limit. */
+/** Listens per import batch: one transaction each; importListens sizes its body limit from it. */
 export const MAX_IMPORT_BATCH = 1000;
 
 export const Fingerprint = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file, lowercase hex' });

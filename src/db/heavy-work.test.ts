@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from './database.ts';
+import { heavyRead } from './heavy-read.ts';
+import { asHeavyWork } from './pglite-pool.ts';
+import { testBackends } from './testing.ts';
+
+describe('embedded database queue', () => {
+  let db: Database;
+  before(async () => {
+    db = await openDatabase({ kind: 'pglite', dataDir: undefined });
+  });
+  after(() => db.destroy());
+
+  it('a waiting interactive statement goes before heavy work queued earlier', async () => {
+    const order: string[] = [];
+    let finishTransaction!: () => void;
+    const holding = new Promise<void>((resolve) => (finishTransaction = resolve));
+    let started!: () => void;
+    const inTransaction = new Promise<void>((resolve) => (started = resolve));
+    const transaction = db.transaction().execute(async (tx) => {
+      await sql`select 1`.execute(tx);
+      started();
+      await holding;
+    });
+    await inTransaction;
+    const heavy = asHeavyWork(() => sql`select 'heavy'`.execute(db)).then(() => order.push('heavy'));
+    const interactive = sql`select 'interactive'`.execute(db).then(() => order.push('interactive'));
+    await new Promise((resolve) => setImmediate(resolve));
+    finishTransaction();
+    await Promise.all([transaction, heavy, interactive]);
+    assert.deepEqual(order, ['interactive', 'heavy']);
+  });
+});
+
+for (const backend of testBackends()) {
+  describe(`heavy reads [${backend.name}]`, () => {
+    let storage: Awaited<ReturnType<typeof backend.open>>;
+    before(async () => {
+      storage = await backend.open();
+      await sql`create table counted (n int)`.execute(storage.db);
+    });
+    after(() => storage.close());
+
+    const count = async (computations: { n: number }) => {
+      computations.n++;
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from counted`.execute(storage.db);
+      return rows[0]!.n;
+    };
+
+    it('identical concurrent reads share one computation, and later ones reuse it while nothing is written', async () => {
+      const computations = { n: 0 };
+      const answers = await Promise.all(Array.from({ length: 4 }, () => heavyRead(storage.db, 'shared', () => count(computations))));
+      assert.deepEqual(answers, [0, 0, 0, 0]);
+      assert.equal(await heavyRead(storage.db, 'shared', () => count(computations)), 0);
+      assert.ok(computations.n <= 2, `${computations.n} computations`);
+    });
+
+    it('a write makes the next read compute afresh and see it', async () => {
+      const computations = { n: 0 };
+      assert.equal(await heavyRead(storage.db, 'fresh', () => count(computations)), 0);
+      await sql`insert into counted values (1)`.execute(storage.db);
+      assert.equal(await heavyRead(storage.db, 'fresh', () => count(computations)), 1);
+      assert.equal(computations.n, 2);
+    });
+
+    it('different parameters are different answers', async () => {
+      assert.equal(await heavyRead(storage.db, 'a', async () => 'a'), 'a');
+      assert.equal(await heavyRead(storage.db, 'b', async () => 'b'), 'b');
+    });
+  });
+}
