@@ -15,6 +15,24 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** A seeded generator with the picks property tests need: whole numbers, an element, a shuffled copy. */
+export function seededPicker(seed: number) {
+  const next = seededRandom(seed);
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(items: readonly T[]) => items[int(items.length)]!;
+  return { next, int, pick, shuffle: <T>(items: readonly T[]) => shuffled(items, next) };
+}
+
+/** A shuffled copy (Fisher–Yates) driven by `next`. */
+export function shuffled<T>(items: readonly T[], next: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
 /** Code-point ranges whose characters take 1, 2, 3 and 4 bytes in UTF-8 (letters, so names fold to themselves). */
 const RANGES: Record<1 | 2 | 3 | 4, [number, number]> = {
   1: [0x61, 0x7a],

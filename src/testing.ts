@@ -38,6 +38,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** How many plays the user with this DID has stored. */
+export async function scrobbleCount(app: TestApp, did: string): Promise<number> {
+  const row = await app.ctx.db
+    .selectFrom('scrobbles')
+    .innerJoin('users', 'users.id', 'scrobbles.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('users.did', '=', did)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function jsonRequest<T>(url: string, method: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;

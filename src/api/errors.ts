@@ -1,19 +1,44 @@
+/** Every error name the API answers with: a closed set, so clients can rely on it and typos fail to compile. */
+export const XRPC_ERROR_NAMES = [
+  'InvalidRequest',
+  'AuthMissing',
+  'AuthenticationFailed',
+  'InvalidToken',
+  'ExpiredToken',
+  'InsufficientScope',
+  'Forbidden',
+  'SignupClosed',
+  'NotFound',
+  'MethodNotImplemented',
+  'MethodNotAllowed',
+  'RequestTimeout',
+  'HandleTaken',
+  'CheckpointMismatch',
+  'ImportComplete',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+  'RequestHeaderFieldsTooLarge',
+  'RateLimitExceeded',
+  'InternalServerError',
+] as const;
+export type XrpcErrorName = (typeof XRPC_ERROR_NAMES)[number];
+
 /** An error that reaches the client as the spec's error body `{ error, message }`. */
 export class XrpcError extends Error {
   constructor(
     readonly status: number,
-    readonly error: string,
+    readonly error: XrpcErrorName,
     message?: string,
   ) {
     super(message ?? error);
   }
 
   /** The same failure under a more specific error name. */
-  withName(error: string): XrpcError {
+  withName(error: XrpcErrorName): XrpcError {
     return new XrpcError(this.status, error, this.message);
   }
 
-  body(): { error: string; message?: string } {
+  body(): { error: XrpcErrorName; message?: string } {
     return this.message === this.error ? { error: this.error } : { error: this.error, message: this.message };
   }
 }
@@ -26,10 +51,10 @@ export const insufficientScope = (message = 'This credential may not do that; us
   new XrpcError(403, 'InsufficientScope', message);
 export const forbidden = (message: string) => new XrpcError(403, 'Forbidden', message);
 export const notFound = (message: string) => new XrpcError(404, 'NotFound', message);
-export const conflict = (error: string, message: string) => new XrpcError(409, error, message);
+export const conflict = (error: XrpcErrorName, message: string) => new XrpcError(409, error, message);
 
 /** Error names by status for errors raised below the application (parsers, limits). */
-export function errorNameForStatus(status: number): string {
+export function errorNameForStatus(status: number): XrpcErrorName {
   switch (status) {
     case 401:
       return 'AuthMissing';

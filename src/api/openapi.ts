@@ -1,3 +1,4 @@
+import type { XrpcErrorName } from './errors.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { ACCEPTED_CREDENTIALS, type AnyOperation, type AuthMode } from './operation.ts';
 import type { AnyRoute } from './route.ts';
@@ -17,7 +18,7 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
 });
 
-function errorResponses(auth: AuthMode, errors: readonly string[]): JsonObject {
+function errorResponses(auth: AuthMode, errors: readonly XrpcErrorName[]): JsonObject {
   const responses: JsonObject = {
     '400': errorResponse(`InvalidRequest${errors.length ? `; also ${errors.join(', ')}` : ''}`),
     '500': errorResponse('InternalServerError'),

@@ -1,3 +1,4 @@
+import type { XrpcErrorName } from './errors.ts';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import type { CredentialKind, Viewer } from '../auth/viewer.ts';
@@ -45,7 +46,7 @@ export interface Operation<
   input: I | undefined;
   output: O;
   /** Error names the operation may answer with, beyond the generic ones. */
-  errors: readonly string[];
+  errors: readonly XrpcErrorName[];
   /** Largest request body in bytes, for procedures whose input outgrows the XRPC default; larger ones get 413. */
   bodyLimit?: number | undefined;
   /** A heavy read (statistics over many plays): each client may have only a few in flight, beyond which it gets 429. */
@@ -64,7 +65,7 @@ interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthM
   auth: A;
   params?: P;
   output: O;
-  errors?: readonly string[];
+  errors?: readonly XrpcErrorName[];
   heavy?: boolean;
   handler(call: Call<P, typeof NO_INPUT, A>): Promise<Static<O>>;
 }
@@ -76,7 +77,7 @@ interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends T
   params?: P;
   input?: I;
   output: O;
-  errors?: readonly string[];
+  errors?: readonly XrpcErrorName[];
   bodyLimit?: number;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }

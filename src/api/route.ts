@@ -1,3 +1,4 @@
+import type { XrpcErrorName } from './errors.ts';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
 import type { AuthMode, ViewerFor } from './operation.ts';
@@ -16,7 +17,7 @@ export interface Route<P extends TObject = TObject, B extends TSchema = TSchema,
   body: B | undefined;
   /** Success status and its body schema; null for an empty body. */
   success: { status: number; schema: TSchema | null };
-  errors: readonly string[];
+  errors: readonly XrpcErrorName[];
   handler(call: { pathParams: Static<P>; body: Static<B>; viewer: ViewerFor<A>; ctx: AppContext }): Promise<unknown>;
 }
 
@@ -26,7 +27,7 @@ interface RouteDeclaration<P extends TObject, B extends TSchema, A extends AuthM
   extends Omit<Route<P, B, A>, 'pathParams' | 'body' | 'errors'> {
   pathParams?: P;
   body?: B;
-  errors?: readonly string[];
+  errors?: readonly XrpcErrorName[];
 }
 
 export function defineRoute<A extends AuthMode, P extends TObject = TObject<{}>, B extends TSchema = TSchema>(

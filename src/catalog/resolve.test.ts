@@ -5,18 +5,8 @@ import { inTransaction } from '../db/index.ts';
 import { testBackends } from '../db/testing.ts';
 import { resolveTrack, resolveTracks } from './resolve.ts';
 import type { TrackMetadata } from './track-metadata.ts';
+import { seededRandom as random } from '../fuzz-support.ts';
 
-/** mulberry32: a fixed-seed generator, so a failing case reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { artistKey } from '../catalog/normalize.ts';
-import { describeWithApp, jsonRequest, type TestApp } from '../testing.ts';
+import { describeWithApp, jsonRequest, scrobbleCount, type TestApp } from '../testing.ts';
+import { seededRandom as random, shuffled } from '../fuzz-support.ts';
 
 /**
  * Many writers naming the same new catalog entries at once, in different
@@ -9,26 +10,6 @@ import { describeWithApp, jsonRequest, type TestApp } from '../testing.ts';
  * reaches a client) and the catalog must hold each artist, album and track once.
  */
 
-/** A small fixed-seed generator (mulberry32), so every run shuffles alike. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
-}
 
 interface Song {
   artist: string;
@@ -58,15 +39,6 @@ async function count(app: TestApp, table: 'artists' | 'albums' | 'tracks'): Prom
   return Number(row.n);
 }
 
-async function scrobblesOf(app: TestApp, did: string): Promise<number> {
-  const row = await app.ctx.db
-    .selectFrom('scrobbles')
-    .innerJoin('users', 'users.id', 'scrobbles.user_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('users.did', '=', did)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 async function apiKey(app: TestApp, token: string): Promise<string> {
   const created = await app.procedure('app.svc.apikey.createApikey', { name: 'client' }, token);
@@ -116,7 +88,7 @@ describeWithApp('concurrent writers', (app) => {
     );
     const failures = statuses.flat().filter((status) => status !== 200).length;
     assert.equal(failures, 0, `${failures} of ${CLIENTS * BATCHES} requests failed: ${JSON.stringify(statuses)}`);
-    for (const client of clients) assert.equal(await scrobblesOf(app(), client.did), BATCHES * BATCH);
+    for (const client of clients) assert.equal(await scrobbleCount(app(), client.did), BATCHES * BATCH);
     assert.equal(await count(app(), 'artists'), 12);
     assert.equal(await count(app(), 'albums'), 24);
     assert.equal(await count(app(), 'tracks'), 60);
@@ -163,7 +135,7 @@ describeWithApp('concurrent writers', (app) => {
         { consumed: result.status.recordsConsumed, stored: result.status.stored, duplicate: result.status.duplicate, complete: result.status.complete },
         { consumed: catalog.length, stored: catalog.length, duplicate: 0, complete: true },
       );
-      assert.equal(await scrobblesOf(app(), users[u]!.did), catalog.length);
+      assert.equal(await scrobbleCount(app(), users[u]!.did), catalog.length);
     }
     assert.equal((await count(app(), 'artists')) - before.artists, 40);
     assert.equal((await count(app(), 'albums')) - before.albums, 80);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runCli, startServe, stopServe } from '../testing.ts';
+import { seededPicker as random } from '../../fuzz-support.ts';
 
 interface Storage {
   name: string;
@@ -42,27 +43,6 @@ function storages(): Storage[] {
 const lbLine = (i: number, artist = 'Air') => JSON.stringify({ listened_at: 1_650_000_000 + i * 300, track_metadata: { artist_name: artist, track_name: `Track ${i % 12}`, release_name: 'Moon Safari' } });
 
 
-/** A small seeded generator (mulberry32): the poison's order and the files' layout vary by seed, reproducibly. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
-  const shuffle = <T>(items: readonly T[]) => {
-    const copy = [...items];
-    for (let i = copy.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-    }
-    return copy;
-  };
-  return { next, pick, shuffle };
-}
 
 /** Varied CJK, as a repeated character would compress below PostgreSQL's index row limit and hide an unbounded key. */
 const CJK_NAME = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');

@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonArrayElements, jsonLines, MAX_RECORD_BYTES, MAX_RECORD_DEPTH, type JsonRecordText } from './json-stream.ts';
+import { seededPicker as random } from '../../fuzz-support.ts';
 
-/** A small seeded generator (mulberry32), so a failing case can be replayed from its seed. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  return { next, int, pick: <T>(items: readonly T[]) => items[int(items.length)]! };
-}
 type Random = ReturnType<typeof random>;
 
 /** String pieces that trip naive scanners: quotes, escapes, brackets and separators inside strings, surrogates. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, it } from 'node:test';
 import { sql } from 'kysely';
 import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
-import { describeWithApp, type TestApp } from '../../testing.ts';
+import { describeWithApp, scrobbleCount, type TestApp } from '../../testing.ts';
 import { runImport, type ImportSink } from './run.ts';
 import type { ImportBatch, ImportListen } from './schemas.ts';
 
@@ -23,15 +23,6 @@ const listen = (n: number, fields: Partial<ImportListen> = {}): ImportListen => 
 
 const batch = (fields: Partial<ImportBatch>): ImportBatch => ({ fingerprint: fingerprint('a'), format: 'listenbrainz', from: 0, records: 0, listens: [], complete: false, ...fields });
 
-async function scrobbleCount(app: TestApp, did: string): Promise<number> {
-  const row = await app.ctx.db
-    .selectFrom('scrobbles')
-    .innerJoin('users', 'users.id', 'scrobbles.user_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('users.did', '=', did)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-import-ops-'));
 after(() => fs.rmSync(workDir, { recursive: true, force: true }));
