@@ -32,6 +32,34 @@ describe('embedded database queue', () => {
     await Promise.all([transaction, heavy, interactive]);
     assert.deepEqual(order, ['interactive', 'heavy']);
   });
+
+  it('heavy work taking the connection again and again still lets a request read meanwhile go first', async () => {
+    // Each heavy transaction is granted as the previous one ends: without a turn of the event loop in between, a
+    // request arriving meanwhile (here a setImmediate, as a socket read would be) could not run before all of them.
+    const transactions = 20;
+    let heavyDone = 0;
+    let heavyDoneBeforeInteractive = -1;
+    const heavy = asHeavyWork(async () => {
+      for (let i = 0; i < transactions; i++) {
+        await db.transaction().execute(async (tx) => {
+          await sql`select 'heavy'`.execute(tx);
+          await sql`select 'heavy'`.execute(tx);
+        });
+        heavyDone++;
+      }
+    });
+    const interactive = new Promise<void>((resolve, reject) =>
+      setImmediate(() =>
+        sql`select 'interactive'`.execute(db).then(() => {
+          heavyDoneBeforeInteractive = heavyDone;
+          resolve();
+        }, reject),
+      ),
+    );
+    await Promise.all([heavy, interactive]);
+    assert.ok(heavyDoneBeforeInteractive < transactions, `the interactive statement ran after all ${transactions} heavy transactions`);
+    assert.ok(heavyDoneBeforeInteractive <= 1, `the interactive statement waited for ${heavyDoneBeforeInteractive} heavy transactions`);
+  });
 });
 
 for (const backend of testBackends()) {
