@@ -18,6 +18,16 @@ const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_numbe
 type Enrichable = (typeof ENRICHABLE)[number];
 type EnrichableValue = string | number;
 
+/** SQL types of the enrichable columns, to read fill values back from JSON. */
+const ENRICHABLE_TYPES: Record<Enrichable, 'integer' | 'text'> = {
+  duration: 'integer',
+  mbid: 'text',
+  isrc: 'text',
+  streaming_link_a: 'text',
+  track_number: 'integer',
+  genre: 'text',
+};
+
 /** The enrichable columns are read with each candidate track, to skip needless updates. */
 type EnrichableRow = { [K in Enrichable]: unknown };
 type CandidateRow = EnrichableRow & { id: string; created_at: Date };
@@ -48,31 +58,40 @@ function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue]
  */
 interface Pass {
   locked: ReadonlySet<string>;
-  /** Per track: the enrichable values read from the catalog, and the gaps listens of this pass fill (first one wins). */
-  fills: Map<string, { current: EnrichableRow; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
+  fills: Fills;
 }
 
+/** Per track: the enrichable values read from the catalog, and the gaps listens fill (first one wins). */
+type Fills = Map<string, { current: EnrichableRow; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
+
 /** Records the catalog gaps a listen knows values for, as the coalescing update at the end will fill them. */
-function enrich(pass: Pass, track: CandidateRow, metadata: TrackMetadata): void {
-  const entry = pass.fills.get(track.id) ?? { current: track, fill: {} };
+function enrich(fills: Fills, track: CandidateRow, metadata: TrackMetadata): void {
+  const entry = fills.get(track.id) ?? { current: track, fill: {} };
   for (const [column, value] of knownEnrichable(metadata)) {
     if (entry.current[column] === null && entry.fill[column] === undefined) entry.fill[column] = value;
   }
-  if (Object.keys(entry.fill).length > 0) pass.fills.set(track.id, entry);
+  if (Object.keys(entry.fill).length > 0) fills.set(track.id, entry);
 }
 
-/** Fills the recorded gaps, one update per track in id order, never overwriting a value another writer set. */
-async function applyFills(tx: Tx, pass: Pass): Promise<void> {
-  const ids = [...pass.fills.keys()].sort();
-  for (const id of ids) {
-    const known = Object.entries(pass.fills.get(id)!.fill) as [Enrichable, EnrichableValue][];
-    await tx
-      .updateTable('tracks')
-      .set(Object.fromEntries(known.map(([column, value]) => [column, sql`coalesce(${sql.ref(column)}, ${value})`])))
-      .where('id', '=', id)
-      .where((eb) => eb.or(known.map(([column]) => eb(sql.ref(column), 'is', null))))
-      .execute();
-  }
+/**
+ * Fills the recorded gaps in one statement, never overwriting a value another
+ * writer set. The rows are locked first, in id order: a set-based UPDATE locks
+ * rows in whatever order its plan visits them, and every writer must take
+ * track row locks in one order to stay deadlock-free.
+ */
+async function applyFills(tx: Tx, fills: Fills): Promise<void> {
+  if (fills.size === 0) return;
+  const ids = [...fills.keys()].sort();
+  await tx.selectFrom('tracks').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  const rows = ids.map((id) => ({ id, ...fills.get(id)!.fill }));
+  const shape = sql.raw(['id uuid', ...ENRICHABLE.map((column) => `${column} ${ENRICHABLE_TYPES[column]}`)].join(', '));
+  const set = sql.join(ENRICHABLE.map((column) => sql`${sql.ref(column)} = coalesce(${sql.ref(`tracks.${column}`)}, ${sql.ref(`fill.${column}`)})`));
+  const gap = sql.join(
+    ENRICHABLE.map((column) => sql`(${sql.ref(`tracks.${column}`)} is null and ${sql.ref(`fill.${column}`)} is not null)`),
+    sql` or `,
+  );
+  // A column a track gets no value for is null in its fill row, and coalesce keeps what the catalog has.
+  await sql`update tracks set ${set} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as fill(${shape}) where tracks.id = fill.id and (${gap})`.execute(tx);
 }
 
 /** Tracks this pass is about to give `value` in `column`: the catalog does not show it yet. */
@@ -248,14 +267,14 @@ async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): P
 async function resolveLive(tx: Tx, pass: Pass, metadata: TrackMetadata, create: boolean): Promise<ResolvedTrack | null> {
   const byIdentifier = await trackByIdentifier(tx, pass, metadata);
   if (byIdentifier) {
-    enrich(pass, byIdentifier, metadata);
+    enrich(pass.fills, byIdentifier, metadata);
     return { trackId: byIdentifier.id, matched: true };
   }
   const knownArtist = await findArtist(tx, metadata);
   if (knownArtist) {
     const byName = await trackByName(tx, knownArtist.id, metadata);
     if (byName) {
-      enrich(pass, byName, metadata);
+      enrich(pass.fills, byName, metadata);
       return { trackId: byName.id, matched: true };
     }
   }
@@ -370,10 +389,31 @@ export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], cre
   const resolved: (ResolvedTrack | null)[] = [];
   for (const [i, metadata] of items.entries()) {
     const hit = hits[i];
-    if (hit) enrich(pass, hit, metadata);
+    if (hit) enrich(pass.fills, hit, metadata);
     resolved.push(hit ? { trackId: hit.id, matched: true } : await resolveLive(tx, pass, metadata, create));
   }
-  await applyFills(tx, pass);
+  await applyFills(tx, pass.fills);
+  return resolved;
+}
+
+/**
+ * The catalog tracks of the listens the catalog already has, in input order
+ * (undefined for the rest, which resolveTracks must resolve live), with the
+ * gaps they fill written. Such a listen creates nothing, so it takes no
+ * advisory lock: a whole batch of them costs one prefetch and one update,
+ * however many there are. Hits are trusted as of the prefetch, exactly as
+ * resolveTracks trusts them.
+ */
+export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(ResolvedTrack | undefined)[]> {
+  const found = await prefetch(tx, items);
+  const fills: Fills = new Map();
+  const resolved = items.map((metadata) => {
+    const hit = prefetchedMatch(found, metadata);
+    if (!hit) return undefined;
+    enrich(fills, hit, metadata);
+    return { trackId: hit.id, matched: true };
+  });
+  await applyFills(tx, fills);
   return resolved;
 }
 

@@ -72,6 +72,25 @@ describeWithApp('ingest', (app) => {
     assert.equal(track.duration, 180000);
   });
 
+  test('a batch larger than one matching chunk: known tracks fill their gaps, new ones are created once', async () => {
+    const user = await userId(app(), 'ingest-batch');
+    const titles = Array.from({ length: 30 }, (_, i) => `Batch ${i}`);
+    const known = await ingestListens(app().ctx, user, titles.slice(0, 25).map((title, i) => ({ artist: 'G', title, listenedAt: new Date(Date.UTC(2025, 6, 1, 0, i)) })), 'test');
+    const again = await ingestListens(
+      app().ctx,
+      user,
+      titles.map((title, i) => ({ artist: 'G', title, durationMs: 1000 + i, genre: 'folk', listenedAt: new Date(Date.UTC(2025, 6, 2, 0, i)) })),
+      'test',
+    );
+    assert.deepEqual(
+      again.slice(0, 25).map((outcome) => outcome.status === 'stored' && outcome.matched && outcome.trackId),
+      known.map((outcome) => outcome.status === 'stored' && outcome.trackId),
+    );
+    assert.ok(again.slice(25).every((outcome) => outcome.status === 'stored' && !outcome.matched));
+    const tracks = await app().ctx.db.selectFrom('tracks').select(['title', 'duration', 'genre']).where('artist', '=', 'G').orderBy('duration').execute();
+    assert.deepEqual(tracks, titles.map((title, i) => ({ title, duration: 1000 + i, genre: 'folk' })));
+  });
+
   test('empty artist or title is ignored with a reason, without touching the rest of the batch', async () => {
     const user = await userId(app(), 'ingest-invalid');
     const outcomes = await ingestListens(

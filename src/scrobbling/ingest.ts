@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
+import { resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
 import { inTransaction, type Database, type DB } from '../db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { listenProblem } from './listen-rules.ts';
@@ -92,9 +92,12 @@ const RESOLVE_CHUNK = 20;
 
 /**
  * Each listen's catalog track, or why it has none; equal metadata is resolved
- * once. Runs in transactions of RESOLVE_CHUNK distinct listens, each retried
- * on its own: finding or creating a catalog entry is idempotent, so a listen
- * resolved in a committed chunk stays resolved whatever happens next.
+ * once. Listens the catalog already knows (the common case, and all of a
+ * re-import) are resolved together in one short transaction that takes no
+ * advisory lock. Only the rest, which may create catalog entries, run in
+ * transactions of RESOLVE_CHUNK distinct listens, each retried on its own:
+ * finding or creating a catalog entry is idempotent, so a listen resolved in
+ * a committed transaction stays resolved whatever happens next.
  */
 export async function resolveListenTracks(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<ListenTrack[]> {
   const createUnmatched = config.unmatchedScrobbles === 'store';
@@ -105,10 +108,14 @@ export async function resolveListenTracks(db: Database, config: Pick<Config, 'un
     if (!reasons[i] && !distinct.has(keys[i]!)) distinct.set(keys[i]!, listen);
   });
   const items = [...distinct.values()];
-  const tracks: (ResolvedTrack | null)[] = [];
-  for (let start = 0; start < items.length; start += RESOLVE_CHUNK) {
-    const chunk = items.slice(start, start + RESOLVE_CHUNK);
-    tracks.push(...(await inTransaction(db, (tx) => resolveTracks(tx, chunk, createUnmatched))));
+  // A batch that fits one chunk (a single scrobble) is left whole to resolveTracks, which
+  // settles its hits set-based too: a separate pass for them would only add a transaction.
+  const tracks: (ResolvedTrack | null | undefined)[] = items.length > RESOLVE_CHUNK ? await inTransaction(db, (tx) => resolveKnownTracks(tx, items)) : [];
+  const misses = items.flatMap((_, i) => (tracks[i] ? [] : [i]));
+  for (let start = 0; start < misses.length; start += RESOLVE_CHUNK) {
+    const chunk = misses.slice(start, start + RESOLVE_CHUNK);
+    const resolved = await inTransaction(db, (tx) => resolveTracks(tx, chunk.map((i) => items[i]!), createUnmatched));
+    chunk.forEach((item, j) => (tracks[item] = resolved[j]));
   }
   const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
   return listens.map((_, i) => reasons[i] ?? resolved.get(keys[i]!) ?? 'no matching track in the catalog');
