@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../../api/schemas.ts';
+import { ISRC, SPOTIFY_ID } from '../../catalog/track-metadata.ts';
 
 export const IMPORT_FORMATS = ['listenbrainz', 'lastfm', 'spotify'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -25,8 +26,8 @@ export const ImportListen = Type.Object({
   mbid: Type.Optional(Type.String({ format: 'uuid' })),
   artistMbid: Type.Optional(Type.String({ format: 'uuid' })),
   albumMbid: Type.Optional(Type.String({ format: 'uuid' })),
-  isrc: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}[A-Za-z0-9]{3}\\d{7}$' })),
-  spotifyId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{22}$' })),
+  isrc: Type.Optional(Type.String({ pattern: ISRC.source })),
+  spotifyId: Type.Optional(Type.String({ pattern: SPOTIFY_ID.source })),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   listenedAt: DateTime({ description: 'when the listen started' }),
   submitted: Type.Record(Type.String(), Type.Unknown(), { description: 'the record as found in the file' }),
