@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
 import { inTransaction, type Database, type DB } from '../db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
-import { listenProblem } from './listen-rules.ts';
+import { listenProblem, submissionProblem } from './listen-rules.ts';
 
 export interface Listen extends TrackMetadata {
   listenedAt: Date;
@@ -20,14 +20,6 @@ export type ListenOutcome =
 export type ListenSource = string;
 
 const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
-/**
- * Reasons a listen cannot be stored at all, whatever the protocol checked before;
- * protocols that must reject a whole request call it before ingesting.
- */
-export function invalidReason(listen: Listen): string | null {
-  return listenProblem(listen);
-}
-
 function metadataCacheKey(listen: TrackMetadata): string {
   return JSON.stringify([listen.artist, listen.title, listen.album, listen.mbid, listen.isrc]);
 }
@@ -101,7 +93,8 @@ const RESOLVE_CHUNK = 20;
  */
 export async function resolveListenTracks(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<ListenTrack[]> {
   const createUnmatched = config.unmatchedScrobbles === 'store';
-  const reasons = listens.map(invalidReason);
+  // The rules again, whatever the protocol checked: ingest is the one door to the database.
+  const reasons = listens.map((listen) => listenProblem(listen));
   const keys = listens.map(metadataCacheKey);
   const distinct = new Map<string, Listen>();
   listens.forEach((listen, i) => {
@@ -189,7 +182,7 @@ export async function updateNowPlaying(
   userId: string,
   metadata: TrackMetadata & { submitted?: Record<string, unknown> | undefined },
 ): Promise<NowPlayingOutcome> {
-  const reason = invalidReason({ ...metadata, listenedAt: new Date() });
+  const reason = submissionProblem(metadata);
   if (reason) return { status: 'ignored', reason };
   return inTransaction(ctx.db, async (tx) => {
     const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
