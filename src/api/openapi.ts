@@ -18,13 +18,14 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
 });
 
-function errorResponses(auth: AuthMode, errors: readonly XrpcErrorName[]): JsonObject {
+function errorResponses(auth: AuthMode, errors: readonly XrpcErrorName[], heavy = false): JsonObject {
   const responses: JsonObject = {
     '400': errorResponse(`InvalidRequest${errors.length ? `; also ${errors.join(', ')}` : ''}`),
     '500': errorResponse('InternalServerError'),
   };
   if (auth !== 'none') responses['401'] = errorResponse('AuthMissing, InvalidToken or ExpiredToken');
   if (auth === 'account') responses['403'] = errorResponse('InsufficientScope: an API key was sent');
+  if (heavy) responses['429'] = errorResponse('RateLimitExceeded: too many statistics requests in flight for this client; see Retry-After');
   return responses;
 }
 
@@ -63,7 +64,7 @@ function operationEntry(operation: AnyOperation): JsonObject {
     parameters: queryParameters(operation.params),
     responses: {
       '200': { description: 'OK', content: { 'application/json': { schema: plain(operation.output) } } },
-      ...errorResponses(operation.auth, operation.errors),
+      ...errorResponses(operation.auth, operation.errors, operation.heavy),
     },
   };
   if (operation.input) {

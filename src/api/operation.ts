@@ -49,7 +49,7 @@ export interface Operation<
   errors: readonly XrpcErrorName[];
   /** Largest request body in bytes, for procedures whose input outgrows the XRPC default; larger ones get 413. */
   bodyLimit?: number | undefined;
-  /** A heavy read (statistics over many plays): each client may have only a few in flight, beyond which it gets 429. */
+  /** A heavy read (statistics over many plays): each client may have only a few in flight, beyond which it gets 429 (documented from this flag). */
   heavy?: boolean | undefined;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { authorize } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { clientDataProblem } from '../db/index.ts';
-import { errorNameForStatus, XrpcError } from './errors.ts';
+import { errorNameForStatus, XrpcError, type XrpcErrorName } from './errors.ts';
 import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -36,7 +36,7 @@ export const XRPC_BODY_LIMIT = 64 * 1024;
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Node's answer to a request it could not parse, in the spec's error shape instead of Fastify's. */
-function clientErrorResponse(error: NodeJS.ErrnoException): { status: number; error: string; message: string } {
+function clientErrorResponse(error: NodeJS.ErrnoException): { status: number; error: XrpcErrorName; message: string } {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, error: 'RequestHeaderFieldsTooLarge', message: `request headers (with the URL) exceed ${MAX_HEADER_BYTES} bytes` };

@@ -21,7 +21,7 @@ export const getWrapped = defineQuery({
     tz: TimeZoneParam,
   }),
   output: Wrapped,
-  errors: ['InvalidRequest', 'NotFound', 'RateLimitExceeded'],
+  errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, ctx }) {
     const key = JSON.stringify(['wrapped', params.did, params.period, params.year, params.tz]);
     return heavyRead(ctx.db, key, () => wrappedFor(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz }));
@@ -42,7 +42,7 @@ export const getScrobblesChart = defineQuery({
     tz: TimeZoneParam,
   }),
   output: Type.Object({ chart: Type.Array(DayCount) }),
-  errors: ['InvalidRequest', 'NotFound', 'RateLimitExceeded'],
+  errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, ctx }) {
     const key = JSON.stringify(['chart', params.did, params.startDate, params.endDate, params.tz]);
     return heavyRead(ctx.db, key, async () => {
