@@ -42,8 +42,8 @@ export interface ImportOptions {
 
 const DEFAULT_BATCH = 500;
 /**
- * Listens' JSON per request, in bytes: under the API's 1 MiB body limit with
- * room for the batch's other fields, whatever the records carry. A listen is
+ * Listens' JSON per request, in bytes: small requests (each one transaction's
+ * worth), far under importListens's body limit, whatever the records carry. A listen is
  * at most a few hundred KiB once the listen rules pass it (64 KiB of record,
  * escaped at worst sixfold), so one always fits.
  */
