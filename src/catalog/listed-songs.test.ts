@@ -37,9 +37,12 @@ describeWithApp('catalog listings', (app) => {
     assert.equal((await submit({ listen_type: 'playing_now', payload: [{ track_metadata: track('In The Library') }] })).status, 200);
     assert.ok(!(await songTitles()).includes('In The Library'));
     const { id } = await app().ctx.db.selectFrom('tracks').select('id').where('title', '=', 'In The Library').executeTakeFirstOrThrow();
-    await app()
-      .ctx.db.insertInto('filehost_files')
-      .values({ user_id: client.userId, provider: 'filehostA', name: 'song.flac', path_lower: '/music/song.flac', path_display: '/Music/song.flac', track_id: id })
+    const db = app().ctx.db;
+    const source = await db.insertInto('library_sources').values({ kind: 'filehostA', user_id: client.userId, name: 'filehostA', root: '/' }).returning('id').executeTakeFirstOrThrow();
+    const root = await db.insertInto('library_directories').values({ source_id: source.id, user_id: client.userId, name: '', path: '' }).returning('id').executeTakeFirstOrThrow();
+    await db
+      .insertInto('library_files')
+      .values({ source_id: source.id, user_id: client.userId, directory_id: root.id, name: 'song.flac', path: 'Music/song.flac', track_id: id, size: 1, modified_at: new Date(), content_type: 'audio/flac', suffix: 'flac' })
       .execute();
     assert.ok((await songTitles()).includes('In The Library'));
   });

@@ -14,7 +14,10 @@ export interface ResolvedTrack {
 }
 
 /** Catalog columns a later submission may fill when they are still empty. */
-const ENRICHABLE = ['duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'genre'] as const;
+const ENRICHABLE = [
+  'duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'disc_number', 'genre',
+  'album_art', 'composer', 'label', 'bpm', 'key', 'lyrics',
+] as const;
 type Enrichable = (typeof ENRICHABLE)[number];
 type EnrichableValue = string | number;
 
@@ -25,7 +28,14 @@ const ENRICHABLE_TYPES: Record<Enrichable, 'integer' | 'text'> = {
   isrc: 'text',
   streaming_link_a: 'text',
   track_number: 'integer',
+  disc_number: 'integer',
   genre: 'text',
+  album_art: 'text',
+  composer: 'text',
+  label: 'text',
+  bpm: 'integer',
+  key: 'text',
+  lyrics: 'text',
 };
 
 /** The enrichable columns are read with each candidate track, to skip needless updates. */
@@ -42,7 +52,14 @@ function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue]
     isrc: metadata.isrc?.toUpperCase(),
     streaming_link_a: metadata.spotifyId && spotifyTrackUrl(metadata.spotifyId),
     track_number: metadata.trackNumber,
+    disc_number: metadata.discNumber,
     genre: metadata.genre,
+    album_art: metadata.albumArt,
+    composer: metadata.composer,
+    label: metadata.label,
+    bpm: metadata.bpm,
+    key: metadata.key,
+    lyrics: metadata.lyrics,
   };
   return ENRICHABLE.flatMap((column) => {
     const value = values[column];
@@ -225,6 +242,9 @@ async function findOrCreateAlbum(tx: Tx, artistId: string, metadata: TrackMetada
       artist_id: artistId,
       mbid: metadata.albumMbid ?? null,
       album_art: metadata.albumArt ?? null,
+      year: metadata.year ?? null,
+      genre: metadata.genre ?? null,
+      label: metadata.label ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -252,6 +272,11 @@ async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): P
       streaming_link_a: metadata.spotifyId ? spotifyTrackUrl(metadata.spotifyId) : null,
       tags: metadata.tags ?? [],
       genre: metadata.genre ?? null,
+      composer: metadata.composer ?? null,
+      label: metadata.label ?? null,
+      bpm: metadata.bpm ?? null,
+      key: metadata.key ?? null,
+      lyrics: metadata.lyrics ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

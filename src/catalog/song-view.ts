@@ -32,13 +32,13 @@ export const allSongs = (db: Database): SongSource => db.selectFrom('tracks as t
 /**
  * Whether the track `alias` names was played or is in someone's library. Now-playing
  * reports and loves create catalog tracks too, but a track with only those is not
- * listed. Two index probes a row (scrobbles_track_idx, filehost_files_track_idx): `offset 0`
+ * listed. Two index probes a row (scrobbles_track_idx, library_files_track_idx): `offset 0`
  * keeps PostgreSQL from planning the EXISTS as a hash of every scrobble, which it otherwise builds
  * for each query (6x slower on `npm run bench songs-filter`, and growing with the scrobbles).
  */
 export const isListedSong = (alias = 't'): RawBuilder<SqlBool> => {
   const id = sql.ref(`${alias}.id`);
-  return sql<SqlBool>`(exists (select 1 from scrobbles ls where ls.track_id = ${id} offset 0) or exists (select 1 from filehost_files lf where lf.track_id = ${id} offset 0))`;
+  return sql<SqlBool>`(exists (select 1 from scrobbles ls where ls.track_id = ${id} offset 0) or exists (select 1 from library_files lf where lf.track_id = ${id} offset 0))`;
 };
 
 /**

@@ -18,6 +18,15 @@ export interface TrackMetadata {
   tags?: string[] | undefined;
   genre?: string | undefined;
   albumArt?: string | undefined;
+  /** Fields only a library file's tags carry; no scrobble protocol sends them. */
+  composer?: string | undefined;
+  label?: string | undefined;
+  bpm?: number | undefined;
+  /** Musical key, e.g. "Am". */
+  key?: string | undefined;
+  lyrics?: string | undefined;
+  /** Release year; kept on the album. */
+  year?: number | undefined;
 }
 
 /** Written without flags, so `.source` serves as a JSON Schema pattern too. */

@@ -145,6 +145,8 @@ export interface ApiKeysTable {
   audioscrobbler_digest: ColumnType<string | null, string | null | undefined, string | null>;
   /** The access token that created this key, which takes the key with it when revoked (migration 0004). */
   created_by_token_id: ColumnType<string | null, string | null | undefined, never>;
+  /** The key itself, sealed (auth/encryption.ts), for Subsonic token authentication; null for keys made before migration 0006. */
+  subsonic_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
   last_used_at: Timestamp | null;
@@ -180,32 +182,71 @@ export interface ProviderAccountsTable {
   updated_at: CreatedAt;
 }
 
-export interface FilehostDirectoriesTable {
-  id: Generated<string>;
-  user_id: string;
-  provider: string;
+export type LibrarySourceKind = 'local' | 'filehostA' | 'filehostB';
+
+/** Where audio files come from: the server-wide local folder or a user's file host (migration 0006). */
+export interface LibrarySourcesTable {
+  id: Generated<number>;
+  kind: LibrarySourceKind;
+  /** null for a server-wide source, which every user sees. */
+  user_id: string | null;
   name: string;
-  path: string;
-  file_id: string | null;
-  parent_id: string | null;
+  root: string;
+  scan_lease_until: Timestamp | null;
+  last_scan_at: Timestamp | null;
+  last_scan_report: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }
 
-export interface FilehostFilesTable {
+export interface LibraryDirectoriesTable {
   id: Generated<string>;
-  user_id: string;
-  provider: string;
-  directory_id: string | null;
+  source_id: number;
+  user_id: string | null;
+  /** null only for a source's root directory. */
+  parent_id: string | null;
   name: string;
-  path_lower: string;
-  path_display: string;
+  /** Relative to the source root, '/'-separated; '' for the root. */
+  path: string;
+  file_id: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface LibraryFilesTable {
+  id: Generated<string>;
+  source_id: number;
+  user_id: string | null;
+  directory_id: string;
+  name: string;
+  /** Relative to the source root, '/'-separated. */
+  path: string;
+  path_lower: Computed<string>;
   file_id: string | null;
   track_id: string | null;
+  size: ColumnType<string, number | bigint | string, number | bigint | string>;
+  modified_at: Timestamp;
+  content_type: string;
+  suffix: string;
+  bit_rate: number | null;
+  duration_ms: number | null;
+  year: number | null;
+  /** 'embedded', a folder image's path relative to the source root, or null. */
+  cover: string | null;
   client_modified: Timestamp | null;
   server_modified: Timestamp | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+}
+
+/** Where playback stands in a user's queue_items; one row per user (migration 0006). */
+export interface PlayQueuesTable {
+  user_id: string;
+  /** A position in queue_items, or null. */
+  current: number | null;
+  position_ms: ColumnType<string, number | bigint | string | undefined, number | bigint | string>;
+  changed_by: Generated<string>;
+  changed_at: CreatedAt;
 }
 
 export interface ImportCheckpointsTable {
@@ -262,8 +303,10 @@ export interface DB {
   access_tokens: AccessTokensTable;
   queue_items: QueueItemsTable;
   provider_accounts: ProviderAccountsTable;
-  filehost_directories: FilehostDirectoriesTable;
-  filehost_files: FilehostFilesTable;
+  library_sources: LibrarySourcesTable;
+  library_directories: LibraryDirectoriesTable;
+  library_files: LibraryFilesTable;
+  play_queues: PlayQueuesTable;
   lastfm_sessions: LastfmSessionsTable;
   lastfm_tokens: LastfmTokensTable;
   audioscrobbler_sessions: AudioscrobblerSessionsTable;
