@@ -105,6 +105,9 @@ describeWithApp('library operations', (app) => {
     let now = await read();
     assert.deepEqual([now.name, now.comment, now.public, now.songCount, now.entry.map((song: { id: string }) => song.id)], ['Fado 2', 'for Sundays', true, 3, [ids[1], ids[2], ids[0]]]);
     assert.equal(now.duration, Math.round((180_000 + 150_500 + 200_000) / 1000));
+    assert.equal(now.coverArt, undefined, 'no song has a cover yet');
+    await app().ctx.db.updateTable('library_files').set({ cover: 'embedded' }).where('track_id', 'in', [ids[2]!, ids[0]!]).execute();
+    assert.equal((await read()).coverArt, ids[2], "the first song with a cover stands for the playlist's");
 
     // Single values instead of lists; indexes are those before the change.
     assert.equal((await app().procedure(L('updatePlaylist'), { playlistId: playlist.id, songIndexToRemove: 2, songIdToAdd: ids[1] }, alice.token)).status, 200);
