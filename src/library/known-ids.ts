@@ -27,3 +27,24 @@ export async function knownSongs(db: Reader, ids: readonly string[]): Promise<st
   await requireKnown(db, 'song', ids);
   return ids.map((id) => id.toLowerCase());
 }
+
+/**
+ * What each id names: a song, an album or an artist (Subsonic's star takes a song's or a folder's
+ * id as `id`). Throws NotFound for the first id that names none of them.
+ */
+export async function catalogKinds(db: Reader, ids: readonly string[]): Promise<StarKind[]> {
+  const unknown = ids.find((id) => !isUuid(id));
+  if (unknown !== undefined) throw libraryNotFound(`no song, album or artist ${unknown}`);
+  if (ids.length === 0) return [];
+  const distinct = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const kinds = new Map<string, StarKind>();
+  for (const kind of ['song', 'album', 'artist'] as const) {
+    const rows = await db.selectFrom(TABLES[kind]).select('id').where('id', 'in', distinct).execute();
+    for (const row of rows) if (!kinds.has(row.id)) kinds.set(row.id, kind);
+  }
+  return ids.map((id) => {
+    const kind = kinds.get(id.toLowerCase());
+    if (!kind) throw libraryNotFound(`no song, album or artist ${id}`);
+    return kind;
+  });
+}

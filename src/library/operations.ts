@@ -15,7 +15,7 @@ const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, 
 const Empty = LibraryEnvelope({});
 
 const StarInput = Type.Object({
-  id: OneOrMore(Id('song id'), 'songs'),
+  id: OneOrMore(Id('song id'), "songs (an album's or an artist's id is taken too, as Subsonic's folder-based clients send them)"),
   albumId: OneOrMore(Id('album id'), 'albums'),
   artistId: OneOrMore(Id('artist id'), 'artists'),
 });
@@ -31,7 +31,7 @@ function starOperation(nsid: string, summary: string, change: typeof star) {
     errors: ['InvalidRequest', 'NotFound'],
     handler: ({ input, viewer, ctx }) =>
       inEnvelope(async () => {
-        await change(ctx.db, viewer.userId, { song: listOf(input.id), album: listOf(input.albumId), artist: listOf(input.artistId) });
+        await change(ctx.db, viewer.userId, { id: listOf(input.id), album: listOf(input.albumId), artist: listOf(input.artistId) });
         return {};
       }),
   });

@@ -1,6 +1,6 @@
 import { inTransaction, type Database, type StarKind } from '../db/index.ts';
 import { missingParameter } from './errors.ts';
-import { requireKnown } from './known-ids.ts';
+import { catalogKinds, requireKnown } from './known-ids.ts';
 import { albumViews, artistViews, songViews, type AlbumView, type ArtistView, type SongView } from './views.ts';
 
 /**
@@ -8,27 +8,34 @@ import { albumViews, artistViews, songViews, type AlbumView, type ArtistView, ty
  * likes (catalog/likes.ts): starring a song likes it in getSongs and the feed, and the reverse.
  */
 
-/** What a star or unstar names: Subsonic's id (a song), albumId and artistId, each repeatable. */
+/**
+ * What a star or unstar names, each repeatable: `id` a song (or, as Subsonic's folder-based
+ * clients send it, an album or an artist), `album` and `artist` by their ID3 ids.
+ */
 export interface StarTargets {
-  song: readonly string[];
+  id: readonly string[];
   album: readonly string[];
   artist: readonly string[];
 }
 
-const KINDS: readonly StarKind[] = ['song', 'album', 'artist'];
+type Target = { kind: StarKind; id: string };
 
-/** The targets as (kind, id) pairs, lowercase as the catalog keeps ids; none at all is a missing parameter. */
-function targetList(targets: StarTargets): { kind: StarKind; id: string }[] {
-  const list = KINDS.flatMap((kind) => targets[kind].map((id) => ({ kind, id: id.toLowerCase() })));
-  if (list.length === 0) throw missingParameter('id, albumId or artistId');
-  return list;
+/** The targets as (kind, id) pairs, lowercase as the catalog keeps ids; NotFound for any unknown id. */
+async function resolveTargets(tx: Database, targets: StarTargets): Promise<Target[]> {
+  if (targets.id.length + targets.album.length + targets.artist.length === 0) throw missingParameter('id, albumId or artistId');
+  await requireKnown(tx, 'album', targets.album);
+  await requireKnown(tx, 'artist', targets.artist);
+  const kinds = await catalogKinds(tx, targets.id);
+  const named = (kind: StarKind, ids: readonly string[]) => ids.map((id) => ({ kind, id: id.toLowerCase() }));
+  return [...targets.id.flatMap((id, i) => named(kinds[i]!, [id])), ...named('album', targets.album), ...named('artist', targets.artist)];
 }
+
+const KINDS: readonly StarKind[] = ['song', 'album', 'artist'];
 
 /** Checks every target exists (NotFound, nothing written) and applies `write` to them all in one transaction. */
 async function changeStars(db: Database, targets: StarTargets, write: (tx: Database, kind: StarKind, ids: string[]) => Promise<void>) {
-  const list = targetList(targets);
   await inTransaction(db, async (tx) => {
-    for (const kind of KINDS) await requireKnown(tx, kind, targets[kind]);
+    const list = await resolveTargets(tx, targets);
     for (const kind of KINDS) {
       const ids = list.filter((target) => target.kind === kind).map((target) => target.id);
       if (ids.length > 0) await write(tx, kind, ids);

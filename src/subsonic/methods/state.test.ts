@@ -36,7 +36,8 @@ describeWithApp('Subsonic library state methods', (app) => {
     assert.deepEqual(await call(alice, 'star', { id: [ids[0]!, ids[1]!], albumId, artistId }), {});
     const starred2 = (await call(alice, 'getStarred2')).starred2;
     assert.deepEqual([starred2.song.map((s: { id: string }) => s.id).sort(), starred2.album[0].id, starred2.artist[0].id], [[ids[0], ids[1]].sort(), albumId, artistId]);
-    assert.equal((await call(alice, 'getStarred')).starred.song.length, 2);
+    const folders = (await call(alice, 'getStarred')).starred;
+    assert.deepEqual([folders.song.length, folders.album[0].title, folders.album[0].isDir], [2, 'Greek', true]);
     const liked = async () =>
       (await app().query('app.svc.song.getSongs', {}, alice.token)).body.tracks.filter((song: { liked: boolean }) => song.liked).map((song: { id: string }) => song.id).sort();
     assert.deepEqual(await liked(), [ids[0], ids[1]].sort());
@@ -45,10 +46,16 @@ describeWithApp('Subsonic library state methods', (app) => {
     const after = (await call(alice, 'getStarred2')).starred2;
     assert.deepEqual([after.song.length, after.album.length, after.artist.length], [1, 0, 1]);
 
+    // A folder-based client stars an album or an artist by its id as `id`.
+    await call(alice, 'unstar', { artistId, id: ids[1]! });
+    await call(alice, 'star', { id: [albumId, artistId] });
+    const folderStars = (await call(alice, 'getStarred2')).starred2;
+    assert.deepEqual([folderStars.song, folderStars.album[0].id, folderStars.artist[0].id], [[], albumId, artistId]);
+
     assert.equal(await failure(call(alice, 'star')), 10);
-    assert.equal(await failure(call(alice, 'unstar', { id: [ids[1]!, randomUUID()] })), 70);
+    assert.equal(await failure(call(alice, 'unstar', { id: [albumId, randomUUID()] })), 70);
     assert.equal(await failure(call(alice, 'star', { artistId: 'ar-1' })), 70);
-    assert.equal((await call(alice, 'getStarred2')).starred2.song.length, 1, 'a refused unstar removed nothing');
+    assert.equal((await call(alice, 'getStarred2')).starred2.album.length, 1, 'a refused unstar removed nothing');
   });
 
   test('scrobble stores plays idempotently (shown in getFeed); submission=false sets now playing for getNowPlaying', async () => {
