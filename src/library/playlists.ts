@@ -148,9 +148,9 @@ export interface PlaylistChanges {
   name?: string | undefined;
   comment?: string | undefined;
   public?: boolean | undefined;
-  /** Replaces every song (Subsonic's createPlaylist with a playlistId). */
+  /** Replaces every song (Subsonic's createPlaylist with a playlistId); `remove` and `add` would then apply to this list. */
   songs?: readonly string[] | undefined;
-  /** Indexes in the playlist as it was before this change; removed first. */
+  /** Indexes in the playlist as it was before this change (or in `songs`); removed first. */
   remove?: readonly number[] | undefined;
   /** Appended in order, after the removals. */
   add?: readonly string[] | undefined;

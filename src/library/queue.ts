@@ -102,15 +102,16 @@ export async function saveQueue(db: Database, userId: string, saved: SavedQueue,
   });
 }
 
-function checkIndex(name: string, index: number, length: number): void {
-  if (!Number.isInteger(index) || index < 0 || index > length) throw invalidParameter(`${name} ${index} is out of range: the queue has ${length} songs`);
+/** Refuses an index outside 0..`last` of a queue of `length` songs. */
+function checkIndex(index: number, last: number, length: number): void {
+  if (!Number.isInteger(index) || index < 0 || index > last) throw invalidParameter(`position ${index} is out of range: the queue has ${length} songs`);
 }
 
 /** Inserts songs at `position` (default: the end); the current song stays current. */
 export async function insertIntoQueue(tx: Tx, userId: string, songIds: readonly string[], position: number | undefined, client: string): Promise<number> {
   const state = await lockQueue(tx, userId);
   const at = position ?? state.items.length;
-  checkIndex('position', at, state.items.length);
+  checkIndex(at, state.items.length, state.items.length);
   const songs = await knownSongs(tx, songIds);
   const items = [...state.items.slice(0, at), ...songs.map((track_id) => ({ track_id })), ...state.items.slice(at)];
   const current = state.current !== null && state.current >= at ? state.current + songs.length : state.current;
@@ -129,7 +130,7 @@ export async function addToQueue(db: Database, userId: string, songIds: readonly
  */
 export async function removeFromQueue(db: Database, userId: string, positions: readonly number[], client: string): Promise<void> {
   await changeQueue(db, userId, client, async (state) => {
-    for (const index of positions) checkIndex('position', index, state.items.length - 1);
+    for (const index of positions) checkIndex(index, state.items.length - 1, state.items.length);
     const removed = new Set(positions);
     const current = state.current === null || removed.has(state.current) ? null : state.current - [...removed].filter((index) => index < state.current!).length;
     return { ...state, items: state.items.filter((_, index) => !removed.has(index)), current };
