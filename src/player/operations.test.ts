@@ -126,4 +126,17 @@ describeWithApp('player operations', (app) => {
     for (const name of ['addItemsToQueue', 'removeFromQueue', 'clearQueue']) assert.equal((await app().procedure(P(name), { ids: lib.one, positions: 0 })).status, 401, name);
     assert.equal((await app().query(P('getPlaybackQueue'))).status, 401);
   });
+
+  test('changes from several clients at once all land: each takes the queue in turn', async () => {
+    const alice = await listenerWithHistory(app(), 'qc-alice');
+    const bob = await listenerWithHistory(app(), 'qc-bob');
+    const lib = await libraries(app(), bob.userId);
+    const songs = [lib.one, lib.two, lib.three, lib.four];
+    const results = await Promise.all(songs.map((id) => app().procedure(P('addItemsToQueue'), { ids: [id, id] }, alice.token)));
+    assert.deepEqual(results.map((result) => result.status), [200, 200, 200, 200]);
+    const queue = ids((await app().query(P('getPlaybackQueue'), {}, alice.token)).body.queue);
+    assert.equal(queue.length, 8);
+    for (let i = 0; i < 8; i += 2) assert.equal(queue[i], queue[i + 1], 'each call inserted its songs together');
+    assert.deepEqual([...new Set(queue)].sort(), [...songs].sort());
+  });
 });
