@@ -14,8 +14,16 @@ type AlbumQuery = SelectQueryBuilder<DB & { al: DB['albums'] }, 'al', { id: stri
 
 const isListType = (value: string): value is AlbumListType => (ALBUM_LIST_TYPES as readonly string[]).includes(value);
 
-function userPlays(userId: string) {
-  return sql`(select count(*) from scrobbles sc join tracks pt on pt.id = sc.track_id where pt.album_id = al.id and sc.user_id = ${userId})`;
+/** The user's plays per album, counted once for the whole list rather than once per album. */
+function userAlbumPlays(db: Database, userId: string) {
+  return db
+    .selectFrom('scrobbles as sc')
+    .innerJoin('tracks as pt', 'pt.id', 'sc.track_id')
+    .select(['pt.album_id', sql<number>`count(*)`.as('plays'), sql<Date>`max(sc.listened_at)`.as('last_played')])
+    .where('sc.user_id', '=', userId)
+    .where('pt.album_id', 'is not', null)
+    .groupBy('pt.album_id')
+    .as('up');
 }
 
 function requiredInteger(params: SubsonicParams, name: string): number {
@@ -25,7 +33,7 @@ function requiredInteger(params: SubsonicParams, name: string): number {
 }
 
 /** Orders and narrows the albums for one list type. */
-function ordered(query: AlbumQuery, type: AlbumListType, userId: string, params: SubsonicParams): AlbumQuery {
+function ordered(db: Database, query: AlbumQuery, type: AlbumListType, userId: string, params: SubsonicParams): AlbumQuery {
   switch (type) {
     case 'random':
       return query.orderBy(sql`random()`);
@@ -34,16 +42,14 @@ function ordered(query: AlbumQuery, type: AlbumListType, userId: string, params:
     // There are no ratings: the best an album can be rated is starred, then most played.
     case 'highest':
       return query
+        .leftJoin(userAlbumPlays(db, userId), 'up.album_id', 'al.id')
         .orderBy(sql`exists (select 1 from stars hs where hs.user_id = ${userId} and hs.subject_kind = 'album' and hs.subject_id = al.id)`, 'desc')
-        .orderBy(userPlays(userId), 'desc')
+        .orderBy(sql`coalesce(up.plays, 0)`, 'desc')
         .orderBy('al.title_key');
     case 'frequent':
-      return query.where(sql<boolean>`${userPlays(userId)} > 0`).orderBy(userPlays(userId), 'desc').orderBy('al.title_key');
+      return query.innerJoin(userAlbumPlays(db, userId), 'up.album_id', 'al.id').orderBy('up.plays', 'desc').orderBy('al.title_key');
     case 'recent':
-      return query
-        .where(sql<boolean>`${userPlays(userId)} > 0`)
-        .orderBy(sql`(select max(sc.listened_at) from scrobbles sc join tracks rt on rt.id = sc.track_id where rt.album_id = al.id and sc.user_id = ${userId})`, 'desc')
-        .orderBy('al.id');
+      return query.innerJoin(userAlbumPlays(db, userId), 'up.album_id', 'al.id').orderBy('up.last_played', 'desc').orderBy('al.id');
     case 'alphabeticalByName':
       return query.orderBy('al.title_key').orderBy('al.id');
     case 'alphabeticalByArtist':
@@ -88,6 +94,6 @@ export async function albumListIds(db: Database, userId: string, params: Subsoni
     .where(({ exists, selectFrom }) =>
       exists(selectFrom('tracks as t').select('t.id').whereRef('t.album_id', '=', 'al.id').where(hasPlayableFile(sql.ref('t.id'), userId, folderId))),
     );
-  const rows = await ordered(base, type, userId, params).limit(sizeParam(params, 'size', 10)).offset(offsetParam(params)).execute();
+  const rows = await ordered(db, base, type, userId, params).limit(sizeParam(params, 'size', 10)).offset(offsetParam(params)).execute();
   return rows.map((row) => row.id);
 }

@@ -59,10 +59,12 @@ async function tokenAuth(ctx: AppContext, username: string, token: string, salt:
     .select(['api_keys.id as apiKeyId', 'api_keys.subsonic_key', 'users.id as userId', 'users.did', 'users.handle'])
     .where('users.handle', '=', normalizeHandle(username))
     .execute();
-  const given = Buffer.from(token.toLowerCase().padEnd(32, '\0').slice(0, 32));
+  // An md5 is 32 hex characters; only the comparison of the digests themselves must not leak timing.
+  const given = Buffer.from(token.toLowerCase());
+  const matches = (key: string) => given.length === 32 && timingSafeEqual(Buffer.from(md5Hex(key + salt)), given);
   for (const row of rows) {
     const key = row.subsonic_key === null ? null : openSubsonicKey(ctx.keys.encryption, row.apiKeyId, row.subsonic_key);
-    if (key !== null && timingSafeEqual(Buffer.from(md5Hex(key + salt)), given) && token.length === 32) {
+    if (key !== null && matches(key)) {
       await recordCredentialUse(ctx.db, 'api_keys', row.apiKeyId);
       return { userId: row.userId, did: row.did, handle: row.handle, credential: 'api-key' };
     }

@@ -33,6 +33,7 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     assert.equal(errorCode(wrong), 40);
     assert.equal((await restJson(app(), 'ping', { u: 'nobody', p: user.key })).error.code, 40);
     assert.equal((await restJson(app(), 'ping', { u: user.handle, t: md5('nope' + 'salt'), s: 'salt' })).error.code, 40);
+    assert.equal((await restJson(app(), 'ping', { u: user.handle, t: 'é'.repeat(32), s: 'salt' })).error.code, 40, 'a token of the wrong byte length');
     assert.equal((await restJson(app(), 'ping', {})).error.code, 10);
     assert.equal((await restJson(app(), 'ping', { u: user.handle })).error.code, 10);
     assert.equal((await restJson(app(), 'ping', { u: user.handle, apiKey: user.key })).error.code, 43);
