@@ -1,13 +1,15 @@
 import { apikeyOperations, authRoutes } from '../auth/index.ts';
 import { catalogOperations } from '../catalog/index.ts';
 import { scrobbleOperations, scrobblerSessionOperations } from '../scrobbling/index.ts';
+import { libraryOperations } from '../library/index.ts';
+import { playerOperations } from '../player/index.ts';
 import { profileOperations } from '../profiles/index.ts';
 import { statsOperations } from '../stats/index.ts';
 import type { AnyOperation } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 
 /** Every XRPC operation the API host serves, gathered from the domains that declare them. */
-export const operations: readonly AnyOperation[] = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations];
+export const operations: readonly AnyOperation[] = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations];
 
 /** Every plain (non-XRPC) route of the API host. */
 export const routes: readonly AnyRoute[] = [...authRoutes];

@@ -169,6 +169,9 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
     method,
     url,
     onRequest: credentials.onRequest,
+    // A procedure called with no body at all (only query parameters, as the spec declares
+    // addDirectoryToQueue's) is validated as an empty one, so it fails only for a missing field.
+    ...(operation.input ? { preValidation: async (request: FastifyRequest) => void (request.body ??= {}) } : {}),
     bodyLimit: operation.bodyLimit ?? XRPC_BODY_LIMIT,
     schema: {
       querystring: operation.params,

@@ -71,7 +71,7 @@ function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue]
  * One resolution pass inside one transaction. Deadlock freedom comes from its
  * order: every advisory lock the pass may need is taken up front, sorted; rows
  * of existing tracks are updated only at the end, sorted by id. Until then the
- * gaps a listen fills are kept here, and identifier lookups see them as if written.
+ * gaps a listen fills are kept here, and the snapshot finds filled identifiers as if written.
  */
 interface Pass {
   locked: ReadonlySet<string>;
@@ -109,11 +109,6 @@ async function applyFills(tx: Tx, fills: Fills): Promise<void> {
   );
   // A column a track gets no value for is null in its fill row, and coalesce keeps what the catalog has.
   await sql`update tracks set ${set} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as fill(${shape}) where tracks.id = fill.id and (${gap})`.execute(tx);
-}
-
-/** Tracks this pass is about to give `value` in `column`: the catalog does not show it yet. */
-function filledWith(pass: Pass, column: 'mbid' | 'isrc', value: string): string[] {
-  return [...pass.fills].filter(([, entry]) => entry.fill[column] === value).map(([id]) => id);
 }
 
 /** A 64-bit advisory lock number for a catalog key; sorting these numbers gives every transaction the same lock order. */
@@ -155,55 +150,108 @@ function requireArtistLock(pass: Pass, nameKey: string): void {
   if (!pass.locked.has(artistLock(nameKey))) throw new RetryableConflict(`artist ${nameKey} appeared after the lock set was planned`);
 }
 
-/** The earliest-created track with this identifier, counting gaps this pass fills. */
-async function trackWith(tx: Tx, pass: Pass, column: 'mbid' | 'isrc', value: string): Promise<CandidateRow | undefined> {
-  const filled = filledWith(pass, column, value);
-  return tx
-    .selectFrom('tracks')
-    .select(TRACK_COLUMNS)
-    .where((eb) => (filled.length ? eb.or([eb(column, '=', value), eb('id', 'in', filled)]) : eb(column, '=', value)))
-    .orderBy('created_at')
-    .limit(1)
-    .executeTakeFirst();
+type ArtistRow = { id: string; name_key: string; mbid: string | null; created_at: Date };
+/** A candidate track with what matching by name compares. */
+type NamedRow = CandidateRow & { artist_id: string | null; title_key: string; album_key: string | null };
+
+const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
+
+const unique = <T>(values: (T | undefined | null)[]) => [...new Set(values.filter((value): value is T => value !== undefined && value !== null && value !== ''))];
+
+function addTo<R>(index: Map<string, R[]>, key: string | null | undefined, row: R): void {
+  if (!key) return;
+  const rows = index.get(key);
+  if (!rows) index.set(key, [row]);
+  else if (!rows.includes(row)) rows.push(row);
 }
 
-async function trackByIdentifier(tx: Tx, pass: Pass, metadata: TrackMetadata): Promise<CandidateRow | undefined> {
-  const byMbid = metadata.mbid ? await trackWith(tx, pass, 'mbid', metadata.mbid) : undefined;
-  if (byMbid) return byMbid;
-  return metadata.isrc ? await trackWith(tx, pass, 'isrc', metadata.isrc.toUpperCase()) : undefined;
-}
+const earliest = <R extends { created_at: Date }>(rows: readonly R[] | undefined) =>
+  rows?.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
 
-type ArtistRow = { id: string; name_key: string };
+/**
+ * What the catalog holds for some listens, indexed as the matching order looks
+ * things up. It is kept current through a pass: tracks the pass creates and
+ * identifiers it fills are added, so a later listen of the same batch finds
+ * them exactly as it would had the earlier one been committed first.
+ */
+class CatalogSnapshot {
+  private readonly byMbid = new Map<string, NamedRow[]>();
+  private readonly byIsrc = new Map<string, NamedRow[]>();
+  private readonly artistsByMbid = new Map<string, ArtistRow[]>();
+  private readonly artistsByKey = new Map<string, ArtistRow[]>();
+  private readonly byName = new Map<string, NamedRow[]>();
 
-async function findArtist(tx: Tx, metadata: TrackMetadata): Promise<ArtistRow | undefined> {
-  if (metadata.artistMbid) {
-    const byMbid = await tx.selectFrom('artists').select(['id', 'name_key']).where('mbid', '=', metadata.artistMbid).executeTakeFirst();
-    if (byMbid) return byMbid;
+  /** Loads what the listens may match, in four queries whatever their number. */
+  static async load(tx: Tx, items: readonly TrackMetadata[]): Promise<CatalogSnapshot> {
+    const snapshot = new CatalogSnapshot();
+    const mbids = unique(items.map((item) => item.mbid));
+    const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
+    const artistKeys = unique(items.map((item) => artistKey(item.artist)));
+    const artistMbids = unique(items.map((item) => item.artistMbid));
+    const titleKeys = unique(items.map((item) => titleKey(item.title)));
+    const tracks = () => tx.selectFrom('tracks').leftJoin('albums', 'albums.id', 'tracks.album_id').select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key']);
+    const identified =
+      mbids.length || isrcs.length
+        ? await tracks()
+            .where((eb) => eb.or([...(mbids.length ? [eb('tracks.mbid', 'in', mbids)] : []), ...(isrcs.length ? [eb('tracks.isrc', 'in', isrcs)] : [])]))
+            .execute()
+        : [];
+    const artists = await tx
+      .selectFrom('artists')
+      .select(['id', 'name_key', 'mbid', 'created_at'])
+      .where((eb) => eb.or([eb('name_key', 'in', artistKeys), ...(artistMbids.length ? [eb('mbid', 'in', artistMbids)] : [])]))
+      .execute();
+    const artistIds = unique(artists.map((row) => row.id));
+    const named = artistIds.length ? await tracks().where('tracks.artist_id', 'in', artistIds).where('tracks.title_key', 'in', titleKeys).execute() : [];
+    for (const artist of artists) snapshot.addArtist(artist);
+    for (const track of [...identified, ...named]) snapshot.addTrack(track);
+    return snapshot;
   }
-  return tx
-    .selectFrom('artists')
-    .select(['id', 'name_key'])
-    .where('name_key', '=', artistKey(metadata.artist))
-    .orderBy('created_at')
-    .limit(1)
-    .executeTakeFirst();
-}
 
-/** A track by the same artist with the same title, preferring one on the same album. */
-async function trackByName(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<CandidateRow | undefined> {
-  const album = metadata.album;
-  return tx
-    .selectFrom('tracks')
-    .leftJoin('albums', 'albums.id', 'tracks.album_id')
-    .select(TRACK_COLUMNS)
-    .where('tracks.artist_id', '=', artistId)
-    .where('tracks.title_key', '=', titleKey(metadata.title))
-    .$if(album !== undefined, (query) =>
-      query.orderBy(sql`case when ${sql.ref('albums.title_key')} = ${albumKey(album!)} then 0 else 1 end`),
-    )
-    .orderBy('tracks.created_at')
-    .limit(1)
-    .executeTakeFirst();
+  artistsWithMbid(mbid: string | undefined): ArtistRow[] {
+    return mbid ? (this.artistsByMbid.get(mbid) ?? []) : [];
+  }
+
+  addArtist(artist: ArtistRow): void {
+    addTo(this.artistsByKey, artist.name_key, artist);
+    addTo(this.artistsByMbid, artist.mbid, artist);
+  }
+
+  addTrack(track: NamedRow): void {
+    addTo(this.byMbid, track.mbid as string | null, track);
+    addTo(this.byIsrc, track.isrc as string | null, track);
+    if (track.artist_id) addTo(this.byName, nameMatchKey(track.artist_id, track.title_key), track);
+  }
+
+  /** Records the gaps a listen fills on a track; filled identifiers find the track from now on. */
+  enrich(fills: Fills, track: NamedRow, metadata: TrackMetadata): void {
+    enrich(fills, track, metadata);
+    const fill = fills.get(track.id)?.fill;
+    if (typeof fill?.mbid === 'string') addTo(this.byMbid, fill.mbid, track);
+    if (typeof fill?.isrc === 'string') addTo(this.byIsrc, fill.isrc, track);
+  }
+
+  /**
+   * THE matching order, for one listen or a batch alike: the earliest track with
+   * the recording MBID, then with the ISRC; else the artist (by artist MBID, then
+   * by normalized name) and that artist's earliest track with the normalized
+   * title, preferring one on the listen's album. The artist is returned too, so
+   * a miss creates the track under it.
+   */
+  match(metadata: TrackMetadata): { track?: NamedRow | undefined; artist?: ArtistRow | undefined } {
+    const byIdentifier =
+      (metadata.mbid ? earliest(this.byMbid.get(metadata.mbid)) : undefined) ??
+      (metadata.isrc ? earliest(this.byIsrc.get(metadata.isrc.toUpperCase())) : undefined);
+    if (byIdentifier) return { track: byIdentifier };
+    const artist =
+      (metadata.artistMbid ? earliest(this.artistsByMbid.get(metadata.artistMbid)) : undefined) ??
+      earliest(this.artistsByKey.get(artistKey(metadata.artist)));
+    if (!artist) return {};
+    const candidates = this.byName.get(nameMatchKey(artist.id, titleKey(metadata.title))) ?? [];
+    const album = metadata.album === undefined ? undefined : albumKey(metadata.album);
+    const sameAlbum = album === undefined ? [] : candidates.filter((row) => row.album_key === album);
+    return { track: earliest(sameAlbum.length ? sameAlbum : candidates), artist };
+  }
 }
 
 async function createArtist(tx: Tx, metadata: TrackMetadata): Promise<ArtistRow> {
@@ -211,7 +259,7 @@ async function createArtist(tx: Tx, metadata: TrackMetadata): Promise<ArtistRow>
   return tx
     .insertInto('artists')
     .values({ name, name_key: artistKey(name), mbid: metadata.artistMbid ?? null })
-    .returning(['id', 'name_key'])
+    .returning(['id', 'name_key', 'mbid', 'created_at'])
     .executeTakeFirstOrThrow();
 }
 
@@ -251,7 +299,7 @@ async function findOrCreateAlbum(tx: Tx, artistId: string, metadata: TrackMetada
   return created.id;
 }
 
-async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<string> {
+async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<NamedRow> {
   const albumId = await findOrCreateAlbum(tx, artistId, metadata);
   const created = await tx
     .insertInto('tracks')
@@ -278,110 +326,9 @@ async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): P
       key: metadata.key ?? null,
       lyrics: metadata.lyrics ?? null,
     })
-    .returning('id')
+    .returning([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key'])
     .executeTakeFirstOrThrow();
-  return created.id;
-}
-
-/**
- * Finds the catalog track a listen refers to, live: by recording MBID, then
- * ISRC, then normalized artist + title (+ album). Creates it when `create`
- * allows; otherwise null for an unmatched listen. The pass already holds the
- * locks of everything this may create, so what it finds cannot appear behind its back.
- */
-async function resolveLive(tx: Tx, pass: Pass, metadata: TrackMetadata, create: boolean): Promise<ResolvedTrack | null> {
-  const byIdentifier = await trackByIdentifier(tx, pass, metadata);
-  if (byIdentifier) {
-    enrich(pass.fills, byIdentifier, metadata);
-    return { trackId: byIdentifier.id, matched: true };
-  }
-  const knownArtist = await findArtist(tx, metadata);
-  if (knownArtist) {
-    const byName = await trackByName(tx, knownArtist.id, metadata);
-    if (byName) {
-      enrich(pass.fills, byName, metadata);
-      return { trackId: byName.id, matched: true };
-    }
-  }
-  if (!create) return null;
-  if (knownArtist) requireArtistLock(pass, knownArtist.name_key);
-  const artist = knownArtist ?? (await createArtist(tx, metadata));
-  return { trackId: await createTrack(tx, artist.id, metadata), matched: false };
-}
-
-type Dated = { created_at: Date };
-
-const earliest = <R extends Dated>(rows: R[]) => rows.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
-
-function groupBy<R>(rows: R[], key: (row: R) => string): Map<string, R[]> {
-  const grouped = new Map<string, R[]>();
-  for (const row of rows) {
-    const group = grouped.get(key(row));
-    if (group) group.push(row);
-    else grouped.set(key(row), [row]);
-  }
-  return grouped;
-}
-
-/** The earliest-created row per value of `key`. */
-function earliestBy<R extends Dated>(rows: R[], key: (row: R) => string): Map<string, R> {
-  return new Map([...groupBy(rows, key)].map(([value, group]) => [value, earliest(group)!]));
-}
-
-const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
-
-const unique = <T>(values: (T | undefined)[]) => [...new Set(values.filter((value): value is T => value !== undefined && value !== ''))];
-
-/** What the catalog already holds for a batch of listens, in four queries whatever the batch size. */
-async function prefetch(tx: Tx, items: readonly TrackMetadata[]) {
-  const mbids = unique(items.map((item) => item.mbid));
-  const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
-  const artistKeys = unique(items.map((item) => artistKey(item.artist)));
-  const titleKeys = unique(items.map((item) => titleKey(item.title)));
-  const byMbid = mbids.length ? await tx.selectFrom('tracks').select(TRACK_COLUMNS).where('mbid', 'in', mbids).execute() : [];
-  const byIsrc = isrcs.length ? await tx.selectFrom('tracks').select(TRACK_COLUMNS).where('isrc', 'in', isrcs).execute() : [];
-  const artists = artistKeys.length ? await tx.selectFrom('artists').select(['id', 'name_key', 'created_at']).where('name_key', 'in', artistKeys).execute() : [];
-  const artistByKey = earliestBy(artists, (row) => row.name_key);
-  const artistIds = unique([...artistByKey.values()].map((row) => row.id));
-  const named =
-    artistIds.length && titleKeys.length
-      ? await tx
-          .selectFrom('tracks')
-          .leftJoin('albums', 'albums.id', 'tracks.album_id')
-          .select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key'])
-          .where('tracks.artist_id', 'in', artistIds)
-          .where('tracks.title_key', 'in', titleKeys)
-          .execute()
-      : [];
-  return {
-    byMbid: earliestBy(byMbid, (row) => row.mbid as string),
-    byIsrc: earliestBy(byIsrc, (row) => row.isrc as string),
-    artistByKey,
-    namedByKey: groupBy(named, (row) => nameMatchKey(row.artist_id!, row.title_key)),
-  };
-}
-
-type Prefetched = Awaited<ReturnType<typeof prefetch>>;
-
-/**
- * The track resolveLive would find, from prefetched rows. Only hits are
- * trusted: a miss may be filled by an earlier listen of the same batch, so
- * misses are resolved live.
- */
-function prefetchedMatch(found: Prefetched, metadata: TrackMetadata): CandidateRow | undefined {
-  const byMbid = metadata.mbid ? found.byMbid.get(metadata.mbid) : undefined;
-  if (byMbid) return byMbid;
-  const byIsrc = metadata.isrc ? found.byIsrc.get(metadata.isrc.toUpperCase()) : undefined;
-  if (byIsrc) return byIsrc;
-  // An identifier miss or an artist MBID needs the live lookups' exact order.
-  if (metadata.mbid || metadata.isrc || metadata.artistMbid) return undefined;
-  const artist = found.artistByKey.get(artistKey(metadata.artist));
-  if (!artist) return undefined;
-  const title = titleKey(metadata.title);
-  const album = metadata.album === undefined ? undefined : albumKey(metadata.album);
-  const candidates = found.namedByKey.get(nameMatchKey(artist.id, title)) ?? [];
-  const sameAlbum = candidates.filter((row) => album !== undefined && row.album_key === album);
-  return earliest(sameAlbum.length ? sameAlbum : candidates);
+  return { ...created, album_key: metadata.album ? albumKey(metadata.album) : null };
 }
 
 /**
@@ -389,57 +336,77 @@ function prefetchedMatch(found: Prefetched, metadata: TrackMetadata): CandidateR
  * anything is written: each listen's own keys, plus the name key of any
  * artist its artist MBID already names.
  */
-async function plannedLocks(tx: Tx, misses: readonly TrackMetadata[]): Promise<Set<string>> {
+function plannedLocks(snapshot: CatalogSnapshot, misses: readonly TrackMetadata[]): Set<string> {
   const keys = new Set(misses.flatMap(createLocks));
-  const artistMbids = unique(misses.map((metadata) => metadata.artistMbid));
-  if (artistMbids.length) {
-    const named = await tx.selectFrom('artists').select('name_key').where('mbid', 'in', artistMbids).execute();
-    for (const row of named) keys.add(artistLock(row.name_key));
-  }
+  for (const artist of misses.flatMap((metadata) => snapshot.artistsWithMbid(metadata.artistMbid))) keys.add(artistLock(artist.name_key));
   return keys;
 }
 
 /**
+ * Resolves listens in order against a snapshot: the matching order first, and
+ * for a miss (when `create` allows) a new track, under the artist it found or
+ * a new one. What it creates and fills joins the snapshot at once, so the
+ * listens after it see it.
+ */
+async function resolveInOrder(tx: Tx, pass: Pass, snapshot: CatalogSnapshot, items: readonly TrackMetadata[], create: boolean): Promise<(ResolvedTrack | null)[]> {
+  const resolved: (ResolvedTrack | null)[] = [];
+  for (const metadata of items) {
+    const { track, artist: knownArtist } = snapshot.match(metadata);
+    if (track) {
+      snapshot.enrich(pass.fills, track, metadata);
+      resolved.push({ trackId: track.id, matched: true });
+      continue;
+    }
+    if (!create) {
+      resolved.push(null);
+      continue;
+    }
+    if (knownArtist) requireArtistLock(pass, knownArtist.name_key);
+    const artist = knownArtist ?? (await createArtist(tx, metadata));
+    if (!knownArtist) snapshot.addArtist(artist);
+    const created = await createTrack(tx, artist.id, metadata);
+    snapshot.addTrack(created);
+    resolved.push({ trackId: created.id, matched: false });
+  }
+  return resolved;
+}
+
+/**
  * The catalog tracks of listens, in input order (null for an unmatched listen
- * when `create` is false). Tracks the catalog already has are found set-based;
- * the rest are resolved live one by one, in order, after the locks of all of
- * them were taken at once. A single listen is a batch of one.
+ * when `create` is false); a single listen is a batch of one, and both go
+ * through the one matching order (CatalogSnapshot.match). When every listen
+ * matches, that is one snapshot and one update. A miss may create catalog
+ * entries: then the locks of everything the misses may create are taken at
+ * once, sorted, and the listens are matched again in order against a snapshot
+ * read under those locks, so nothing they look for can appear behind their back.
  */
 export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], create: boolean): Promise<(ResolvedTrack | null)[]> {
-  const found = await prefetch(tx, items);
-  const hits = items.map((metadata) => prefetchedMatch(found, metadata));
-  const locked = create ? await plannedLocks(tx, items.filter((_, i) => !hits[i])) : new Set<string>();
-  await lockAll(tx, locked);
-  const pass: Pass = { locked, fills: new Map() };
-  const resolved: (ResolvedTrack | null)[] = [];
-  for (const [i, metadata] of items.entries()) {
-    const hit = hits[i];
-    if (hit) enrich(pass.fills, hit, metadata);
-    resolved.push(hit ? { trackId: hit.id, matched: true } : await resolveLive(tx, pass, metadata, create));
+  let snapshot = await CatalogSnapshot.load(tx, items);
+  const misses = items.filter((metadata) => !snapshot.match(metadata).track);
+  const locked = create && misses.length ? plannedLocks(snapshot, misses) : new Set<string>();
+  if (locked.size) {
+    await lockAll(tx, locked);
+    snapshot = await CatalogSnapshot.load(tx, items);
   }
+  const pass: Pass = { locked, fills: new Map() };
+  const resolved = await resolveInOrder(tx, pass, snapshot, items, create);
   await applyFills(tx, pass.fills);
   return resolved;
 }
 
 /**
  * The catalog tracks of the listens the catalog already has, in input order
- * (undefined for the rest, which resolveTracks must resolve live), with the
- * gaps they fill written. Such a listen creates nothing, so it takes no
- * advisory lock: a whole batch of them costs one prefetch and one update,
- * however many there are. Hits are trusted as of the prefetch, exactly as
- * resolveTracks trusts them.
+ * (undefined for the rest, which resolveTracks must resolve), with the gaps
+ * they fill written. Such a listen creates nothing, so it takes no advisory
+ * lock: a whole batch of them costs one snapshot and one update, however many
+ * there are.
  */
 export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(ResolvedTrack | undefined)[]> {
-  const found = await prefetch(tx, items);
-  const fills: Fills = new Map();
-  const resolved = items.map((metadata) => {
-    const hit = prefetchedMatch(found, metadata);
-    if (!hit) return undefined;
-    enrich(fills, hit, metadata);
-    return { trackId: hit.id, matched: true };
-  });
-  await applyFills(tx, fills);
-  return resolved;
+  const snapshot = await CatalogSnapshot.load(tx, items);
+  const pass: Pass = { locked: new Set(), fills: new Map() };
+  const resolved = await resolveInOrder(tx, pass, snapshot, items, false);
+  await applyFills(tx, pass.fills);
+  return resolved.map((track) => track ?? undefined);
 }
 
 /** The catalog track of one listen: resolveTracks for a batch of one. */

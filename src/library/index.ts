@@ -1,0 +1,1 @@
+export { libraryOperations } from './operations.ts';

@@ -1,0 +1,1 @@
+export { playerOperations } from './operations.ts';
