@@ -4,9 +4,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../testing.ts';
 import { errorCode, rest, subsonicClient, subsonicUser } from './test-client.ts';
-import { createTestLibrary, TINY_PNG, type TestLibrary } from './test-library.ts';
+import { createTestLibrary, COVER, type TestLibrary } from './test-library.ts';
 
 const OPENING = 'The Alpha Band/First Album/01 Opening.mp3';
+const SECOND = 'The Alpha Band/First Album/02 Second Song.flac';
 const BLUE = 'Beta/Blue Record/1-01 Blue.mp3';
 
 describeWithApp('Subsonic REST: media', (app) => {
@@ -30,6 +31,9 @@ describeWithApp('Subsonic REST: media', (app) => {
     assert.equal(streamed.headers.get('accept-ranges'), 'bytes');
     assert.equal(Number(streamed.headers.get('content-length')), bytesOf(BLUE).length);
     assert.deepEqual(Buffer.from(await streamed.arrayBuffer()), bytesOf(BLUE));
+    const ogg = await client.stream({ id: library.tracks.get('Beta/Blue Record/2-01 Green.ogg')! });
+    assert.equal(ogg.headers.get('content-type'), 'audio/ogg');
+    assert.deepEqual(Buffer.from(await ogg.arrayBuffer()), bytesOf('Beta/Blue Record/2-01 Green.ogg'));
     const downloaded = await client.download({ id });
     assert.match(downloaded.headers.get('content-disposition') ?? '', /attachment/);
     assert.deepEqual(Buffer.from(await downloaded.arrayBuffer()), bytesOf(BLUE));
@@ -68,20 +72,20 @@ describeWithApp('Subsonic REST: media', (app) => {
     assert.equal(((await unknown.json()) as any)['subsonic-response'].error.code, 70);
   });
 
-  test('getCoverArt: embedded picture by song and album id, folder image by song, album and directory id; none is 70', async () => {
+  test('getCoverArt: embedded picture (MP3, FLAC) by song and album id, folder image by song, album and directory id; none is 70', async () => {
     const opening = library.tracks.get(OPENING)!;
     const album = (await client.getSong({ id: opening })).song.albumId!;
-    for (const id of [opening, album]) {
+    for (const id of [opening, library.tracks.get(SECOND)!, album]) {
       const cover = await client.getCoverArt({ id, size: 64 });
       assert.equal(cover.headers.get('content-type'), 'image/png');
-      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), TINY_PNG);
+      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), COVER);
     }
     const blue = library.tracks.get(BLUE)!;
     const blueAlbum = (await client.getSong({ id: blue })).song.albumId!;
     for (const id of [blue, blueAlbum, library.directories.get('Beta/Blue Record')!, library.directories.get('Beta')!]) {
       const cover = await client.getCoverArt({ id });
       assert.equal(cover.status, 200, id);
-      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), TINY_PNG);
+      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), COVER);
     }
     const none = await client.getCoverArt({ id: library.tracks.get('Loose Track.mp3')! });
     assert.equal(((await none.json()) as any)['subsonic-response'].error.code, 70);
@@ -94,7 +98,7 @@ describeWithApp('Subsonic REST: media', (app) => {
     assert.equal(response.headers.get('content-type'), 'image/png');
     assert.match(response.headers.get('cache-control') ?? '', /max-age/);
     const etag = response.headers.get('etag')!;
-    assert.deepEqual(Buffer.from(await response.arrayBuffer()), TINY_PNG);
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), COVER);
     assert.equal((await fetch(`${app().apiUrl}/library/covers/${opening}`, { headers: { 'if-none-match': etag } })).status, 304);
     const unknown = await fetch(`${app().apiUrl}/library/covers/${library.tracks.get('Loose Track.mp3')}`);
     assert.equal(unknown.status, 404);

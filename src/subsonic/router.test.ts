@@ -110,3 +110,9 @@ function assertWellFormed(xml: string): void {
   assert.equal(stack.length, 0, 'every element is closed');
   assert.equal(body.replace(/<(\/?)([\w-]+)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|[^<]+/g, ''), '', 'nothing but elements and text');
 }
+
+test('every registered method has its own name', async () => {
+  const { subsonicMethods } = await import('./registry.ts');
+  const names = subsonicMethods.map((method) => method.name);
+  assert.equal(new Set(names).size, names.length);
+});

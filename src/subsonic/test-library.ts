@@ -4,42 +4,31 @@ import path from 'node:path';
 import { resolveTracks } from '../catalog/resolve.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { inTransaction, type Database } from '../db/index.ts';
+import { encodeTestTrack, testPng, type TestFormat, type TestTags } from '../library/test-music.ts';
 
 /**
- * A small music library for Subsonic tests, written straight to a temporary folder and the
- * library tables (the scanner's own tests cover reading tags; these cover serving them).
+ * A small music library for Subsonic tests: valid MP3, FLAC and Ogg files (library/test-music.ts)
+ * in a temporary folder, recorded straight into the library tables (the scanner's own tests cover
+ * reading tags; these cover serving them).
  */
 
-/** A 1×1 PNG: the picture embedded in tags and the folder image. */
-export const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+/** The picture embedded in tags and written as the folder image. */
+export const COVER = Buffer.from(testPng('cover'));
 
-function syncsafe(size: number): Buffer {
-  return Buffer.from([(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
-}
+const CONTENT_TYPES: Record<TestFormat, string> = { mp3: 'audio/mpeg', flac: 'audio/flac', ogg: 'audio/ogg' };
 
-function id3Frame(id: string, content: Buffer): Buffer {
-  const header = Buffer.alloc(10);
-  header.write(id, 0, 'latin1');
-  header.writeUInt32BE(content.length, 4);
-  return Buffer.concat([header, content]);
-}
-
-/** An MP3: an ID3v2.3 tag (title, and a front cover when asked) and `frames` silent MPEG-1 Layer III frames. */
-export function mp3Bytes(title: string, options: { picture?: Buffer; frames?: number } = {}): Buffer {
-  const frames = [id3Frame('TIT2', Buffer.concat([Buffer.from([0]), Buffer.from(title, 'latin1')]))];
-  if (options.picture) {
-    frames.push(id3Frame('APIC', Buffer.concat([Buffer.from([0]), Buffer.from('image/png\0', 'latin1'), Buffer.from([3, 0]), options.picture])));
-  }
-  const body = Buffer.concat(frames);
-  const tag = Buffer.concat([Buffer.from('ID3'), Buffer.from([3, 0, 0]), syncsafe(body.length), body]);
-  // 128 kbit/s, 44.1 kHz, no padding: 417-byte frames.
-  const frame = Buffer.alloc(417);
-  frame.set([0xff, 0xfb, 0x90, 0x64]);
-  return Buffer.concat([tag, ...Array.from({ length: options.frames ?? 8 }, () => frame)]);
+/** The file's tags, from the catalog metadata it should match. */
+function tagsOf(song: TestSong): TestTags {
+  const { metadata } = song;
+  return {
+    title: metadata.title, artist: metadata.artist, album: metadata.album, albumArtist: metadata.albumArtist, trackNumber: metadata.trackNumber,
+    discNumber: metadata.discNumber, genre: metadata.genre, year: metadata.year, lyrics: metadata.lyrics,
+    picture: song.picture ? { mime: 'image/png', data: COVER } : undefined,
+  };
 }
 
 export interface TestSong {
-  /** Relative to the source root. */
+  /** Relative to the source root; the extension names the format. */
   path: string;
   metadata: TrackMetadata;
   picture?: boolean;
@@ -59,8 +48,8 @@ export interface TestLibrary {
 
 export const DEFAULT_SONGS: TestSong[] = [
   { path: 'The Alpha Band/First Album/01 Opening.mp3', picture: true, metadata: { artist: 'The Alpha Band', title: 'Opening', album: 'First Album', albumArtist: 'The Alpha Band', trackNumber: 1, discNumber: 1, genre: 'Rock', year: 2001, durationMs: 200_000, lyrics: 'First line\nSecond line' } },
-  { path: 'The Alpha Band/First Album/02 Second Song.mp3', metadata: { artist: 'The Alpha Band', title: 'Second Song', album: 'First Album', albumArtist: 'The Alpha Band', trackNumber: 2, discNumber: 1, genre: 'Rock', year: 2001, durationMs: 180_000 } },
-  { path: 'Beta/Blue Record/2-01 Green.mp3', folderImage: 'Beta/Blue Record/cover.png', metadata: { artist: 'Beta', title: 'Green', album: 'Blue Record', albumArtist: 'Beta', trackNumber: 1, discNumber: 2, genre: 'Jazz', year: 1995, durationMs: 240_000 } },
+  { path: 'The Alpha Band/First Album/02 Second Song.flac', picture: true, metadata: { artist: 'The Alpha Band', title: 'Second Song', album: 'First Album', albumArtist: 'The Alpha Band', trackNumber: 2, discNumber: 1, genre: 'Rock', year: 2001, durationMs: 180_000 } },
+  { path: 'Beta/Blue Record/2-01 Green.ogg', folderImage: 'Beta/Blue Record/cover.png', metadata: { artist: 'Beta', title: 'Green', album: 'Blue Record', albumArtist: 'Beta', trackNumber: 1, discNumber: 2, genre: 'Jazz', year: 1995, durationMs: 240_000 } },
   { path: 'Beta/Blue Record/1-01 Blue.mp3', folderImage: 'Beta/Blue Record/cover.png', metadata: { artist: 'Beta', title: 'Blue', album: 'Blue Record', albumArtist: 'Beta', trackNumber: 1, discNumber: 1, genre: 'Jazz', year: 1995, durationMs: 210_000 } },
   { path: 'Loose Track.mp3', metadata: { artist: 'Gamma', title: 'Loose Track', album: 'Singles', albumArtist: 'Gamma', genre: 'Pop', year: 2020, durationMs: 150_000 } },
 ];
@@ -94,9 +83,10 @@ export async function createTestLibrary(db: Database, songs: TestSong[] = DEFAUL
   for (const [index, song] of songs.entries()) {
     const absolute = path.join(root, song.path);
     fs.mkdirSync(path.dirname(absolute), { recursive: true });
-    const bytes = mp3Bytes(song.metadata.title, { picture: song.picture ? TINY_PNG : undefined, frames: 4 + index });
+    const format = path.extname(song.path).slice(1) as TestFormat;
+    const { bytes } = encodeTestTrack(format, tagsOf(song), song.metadata.durationMs);
     fs.writeFileSync(absolute, bytes);
-    if (song.folderImage) fs.writeFileSync(path.join(root, song.folderImage), TINY_PNG);
+    if (song.folderImage) fs.writeFileSync(path.join(root, song.folderImage), COVER);
     const directory = path.posix.dirname(song.path) === '.' ? '' : path.posix.dirname(song.path);
     const trackId = resolved[index]!.trackId;
     tracks.set(song.path, trackId);
@@ -111,8 +101,8 @@ export async function createTestLibrary(db: Database, songs: TestSong[] = DEFAUL
         track_id: trackId,
         size: bytes.length,
         modified_at: new Date(),
-        content_type: 'audio/mpeg',
-        suffix: 'mp3',
+        content_type: CONTENT_TYPES[format],
+        suffix: format,
         bit_rate: 128,
         duration_ms: song.metadata.durationMs ?? null,
         year: song.metadata.year ?? null,
