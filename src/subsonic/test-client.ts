@@ -1,13 +1,13 @@
 import { SubsonicAPI } from 'subsonic-api';
 import type { TestApp } from '../testing.ts';
 
-/** A signed-up user and one of their API keys: the Subsonic username and password. */
-export async function subsonicUser(app: TestApp, handle: string): Promise<{ handle: string; key: string; userId: string }> {
+/** A signed-up user (with their sign-in token) and one of their API keys: the Subsonic username and password. */
+export async function subsonicUser(app: TestApp, handle: string): Promise<{ handle: string; key: string; userId: string; did: string; token: string }> {
   const user = await app.signup(handle);
   const created = await app.procedure('app.svc.apikey.createApikey', { name: 'subsonic' }, user.token);
   if (created.status !== 200) throw new Error(`createApikey failed: ${JSON.stringify(created.body)}`);
   const row = await app.ctx.db.selectFrom('users').select('id').where('handle', '=', user.handle).executeTakeFirstOrThrow();
-  return { handle: user.handle, key: created.body.key, userId: row.id };
+  return { handle: user.handle, key: created.body.key, userId: row.id, did: user.did, token: user.token };
 }
 
 /** The real npm client, as an app would configure it (token authentication). */
