@@ -5,11 +5,11 @@ import { getAlbumList, getAlbumList2, getGenres, getRandomSongs, getSongsByGenre
 import { download, getCoverArt, getLyricsBySongId, stream } from './methods/media.ts';
 import { search2, search3 } from './methods/search.ts';
 import { libraryStateMethods } from './methods/state.ts';
-import { getLicense, getOpenSubsonicExtensions, getUser, ping } from './methods/system.ts';
+import { getLicense, getUser, ping } from './methods/system.ts';
 
-/** Every Subsonic method this server answers. */
+/** Every Subsonic method this server answers for a signed-in user (the public ones: methods/system.ts). */
 export const subsonicMethods: readonly SubsonicMethod[] = [
-  ping, getLicense, getOpenSubsonicExtensions, getUser,
+  ping, getLicense, getUser,
   getMusicFolders, getIndexes, getMusicDirectory,
   getArtists, getArtist, getAlbum, getSong, getArtistInfo2, getAlbumInfo2,
   getAlbumList, getAlbumList2, getRandomSongs, getGenres, getSongsByGenre,

@@ -56,11 +56,13 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
   });
 
   test('an unknown method is a failed Subsonic response, not a 404', async () => {
-    const response = await rest(app(), 'noSuchThing', { u: user.handle, p: user.key, f: 'json' });
-    assert.equal(response.status, 200);
-    const body = (await response.json()) as any;
-    assert.equal(body['subsonic-response'].status, 'failed');
-    assert.equal(body['subsonic-response'].error.code, 0);
+    for (const name of ['noSuchThing', 'constructor', '__proto__']) {
+      const response = await rest(app(), name, { u: user.handle, p: user.key, f: 'json' });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as any;
+      assert.equal(body['subsonic-response'].status, 'failed', name);
+      assert.equal(body['subsonic-response'].error.code, 0);
+    }
   });
 
   test('XML by default: well-formed, namespaced, attributes escaped; jsonp wraps JSON', async () => {
@@ -85,6 +87,9 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     assert.equal((await client.getLicense()).license.valid, true);
     const names = (await client.getOpenSubsonicExtensions()).openSubsonicExtensions.map((extension) => extension.name);
     assert.deepEqual(names.sort(), ['apiKeyAuthentication', 'formPost', 'songLyrics']);
+    const anonymous = await restJson(app(), 'getOpenSubsonicExtensions', {});
+    assert.equal(anonymous.status, 'ok', 'extensions are discoverable before signing in');
+    assert.equal(anonymous.openSubsonicExtensions.length, 3);
     const own = await client.getUser({ username: user.handle });
     assert.equal(own.user.username, user.handle);
     assert.equal(own.user.streamRole, true);

@@ -5,6 +5,7 @@ import { LibraryError } from '../library/errors.ts';
 import { authenticateSubsonic } from './auth.ts';
 import { failedDocument, isValidCallback, okDocument, render, type SubsonicFormat } from './format.ts';
 import type { SubsonicBinary, SubsonicMethod, SubsonicPayload } from './method.ts';
+import { PUBLIC_ANSWERS } from './methods/system.ts';
 import { queryOf, subsonicParams } from './params.ts';
 
 /** Form bodies carry parameters only (formPost); a long playlist edit stays far below this. */
@@ -50,6 +51,8 @@ export function registerSubsonicRoutes(app: FastifyInstance, ctx: AppContext, me
     const handler = async (request: FastifyRequest<{ Params: { method: string } }>, reply: FastifyReply) => {
       const params = subsonicParams(queryOf(request.url), typeof request.body === 'string' ? request.body : undefined);
       const name = request.params.method.replace(/\.view$/, '');
+      const publicAnswer = PUBLIC_ANSWERS.get(name);
+      if (publicAnswer) return send(reply, request, okDocument(publicAnswer));
       const method = byName.get(name);
       if (!method) return send(reply, request, failedDocument(0, `unknown method ${name}`));
       const viewer = await authenticateSubsonic(ctx, params);

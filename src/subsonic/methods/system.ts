@@ -1,5 +1,5 @@
 import { notAuthorized } from '../../library/errors.ts';
-import { defineSubsonicMethod } from '../method.ts';
+import { defineSubsonicMethod, type SubsonicPayload } from '../method.ts';
 import { visibleFolders } from '../folders.ts';
 
 export const ping = defineSubsonicMethod('ping', async () => ({}));
@@ -13,9 +13,13 @@ export const SUPPORTED_EXTENSIONS = [
   { name: 'songLyrics', versions: [1] },
 ];
 
-export const getOpenSubsonicExtensions = defineSubsonicMethod('getOpenSubsonicExtensions', async () => ({
-  openSubsonicExtensions: SUPPORTED_EXTENSIONS,
-}));
+/**
+ * Answers that need no credentials: OpenSubsonic has clients discover the extensions (e.g.
+ * whether apiKey sign-in exists) before they sign in. With credentials they are answered alike.
+ */
+export const PUBLIC_ANSWERS: ReadonlyMap<string, SubsonicPayload> = new Map([
+  ['getOpenSubsonicExtensions', { openSubsonicExtensions: SUPPORTED_EXTENSIONS }],
+]);
 
 /** Only the caller's own account: there are no administrators over the Subsonic API. */
 export const getUser = defineSubsonicMethod('getUser', async ({ ctx, viewer, params }) => {
