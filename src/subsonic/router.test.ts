@@ -25,6 +25,18 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     assert.equal((await restJson(app(), 'ping', { u: user.handle, p: `enc:${hex}` })).status, 'ok');
     const posted = await subsonicClient(app(), { username: user.handle, password: user.key }, true).ping();
     assert.equal(posted.status, 'ok', 'a form POST (formPost) authenticates too');
+    const split = await fetch(`${app().apiUrl}/rest/ping?f=json&u=${user.handle}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+      body: new URLSearchParams({ p: user.key }).toString(),
+    });
+    assert.equal(((await split.json()) as any)['subsonic-response'].status, 'ok', 'query and form parameters together');
+  });
+
+  test('the key kept for token authentication is sealed, not stored in the clear', async () => {
+    const row = await app().ctx.db.selectFrom('api_keys').select('subsonic_key').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    assert.match(row.subsonic_key!, /^v1:/);
+    assert.ok(!row.subsonic_key!.includes(user.key));
   });
 
   test('wrong credentials are 40, missing ones 10, apiKey with u 43, an unknown apiKey 44', async () => {
