@@ -4,7 +4,7 @@ import { clientDataProblem } from '../db/index.ts';
 import { LibraryError } from '../library/errors.ts';
 import { authenticateSubsonic } from './auth.ts';
 import { failedDocument, isValidCallback, okDocument, render, type SubsonicFormat } from './format.ts';
-import type { SubsonicBinary, SubsonicMethod, SubsonicPayload } from './method.ts';
+import type { SubsonicBinary, SubsonicMethod, SubsonicParams, SubsonicPayload } from './method.ts';
 import { PUBLIC_ANSWERS } from './methods/system.ts';
 import { queryOf, subsonicParams } from './params.ts';
 
@@ -31,8 +31,12 @@ function failureOf(error: unknown, request: FastifyRequest): SubsonicPayload {
   return failedDocument(0, 'internal server error');
 }
 
-function send(reply: FastifyReply, request: FastifyRequest, document: SubsonicPayload) {
-  const params = subsonicParams(queryOf(request.url), typeof request.body === 'string' ? request.body : undefined);
+/** The query string's parameters and a form body's (a body of any other type carries none). */
+function paramsOf(request: FastifyRequest): SubsonicParams {
+  return subsonicParams(queryOf(request.url), typeof request.body === 'string' ? request.body : undefined);
+}
+
+function send(reply: FastifyReply, params: SubsonicParams, document: SubsonicPayload) {
   const callback = params.get('callback');
   const { contentType, body } = render(document, formatOf(params.get('f'), callback), callback);
   return reply.status(200).type(contentType).send(body);
@@ -47,18 +51,18 @@ export function registerSubsonicRoutes(app: FastifyInstance, ctx: AppContext, me
   const byName = new Map(methods.map((method) => [method.name, method]));
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    scope.setErrorHandler((error, request, reply) => send(reply, request, failureOf(error, request)));
+    scope.setErrorHandler((error, request, reply) => send(reply, paramsOf(request), failureOf(error, request)));
     const handler = async (request: FastifyRequest<{ Params: { method: string } }>, reply: FastifyReply) => {
-      const params = subsonicParams(queryOf(request.url), typeof request.body === 'string' ? request.body : undefined);
+      const params = paramsOf(request);
       const name = request.params.method.replace(/\.view$/, '');
       const publicAnswer = PUBLIC_ANSWERS.get(name);
-      if (publicAnswer) return send(reply, request, okDocument(publicAnswer));
+      if (publicAnswer) return send(reply, params, okDocument(publicAnswer));
       const method = byName.get(name);
-      if (!method) return send(reply, request, failedDocument(0, `unknown method ${name}`));
+      if (!method) return send(reply, params, failedDocument(0, `unknown method ${name}`));
       const viewer = await authenticateSubsonic(ctx, params);
       const result = await method.handler({ ctx, viewer, params, client: params.get('c') ?? '', range: request.headers.range });
       if (isBinary(result)) return reply.status(result.status).type(result.contentType).headers(result.headers).send(result.body);
-      return send(reply, request, okDocument(result));
+      return send(reply, params, okDocument(result));
     };
     scope.get('/rest/:method', handler);
     scope.post('/rest/:method', handler);
