@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../testing.ts';
 import { ALBUM_LIST_TYPES } from './album-list.ts';
-import { errorCode, restJson, subsonicClient, subsonicUser } from './test-client.ts';
+import { assertWellFormed, errorCode, rest, restJson, subsonicClient, subsonicUser } from './test-client.ts';
 import { createTestLibrary, type TestLibrary } from './test-library.ts';
 
 describeWithApp('Subsonic REST: browsing', (app) => {
@@ -131,5 +131,18 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     assert.deepEqual((await client.search3({ query: 'Hidden' })).searchResult3.song ?? [], [], "another user's files are not found");
     const legacy = (await client.search2({ query: 'alpha' })).searchResult2;
     assert.deepEqual(legacy.artist?.map((artist) => artist.name), ['The Alpha Band']);
+  });
+
+  test('XML answers of browsing methods are well-formed, with songs as elements and their fields as attributes', async () => {
+    const auth = { u: user.handle, p: user.key };
+    const album = (await client.getSong({ id: track('Beta/Blue Record/1-01 Blue.mp3') })).song.albumId!;
+    for (const [method, params] of [['getAlbum', { id: album }], ['getIndexes', {}], ['search3', { query: '' }], ['getGenres', {}], ['getArtists', {}]] as const) {
+      const xml = await (await rest(app(), method, { ...auth, ...params })).text();
+      assertWellFormed(xml);
+      assert.match(xml, /status="ok"/, method);
+    }
+    const albumXml = await (await rest(app(), 'getAlbum', { ...auth, id: album })).text();
+    assert.match(albumXml, /<album [^>]*name="Blue Record"[^>]*><song [^>]*title="Blue"[^>]*><genres name="Jazz"\/><\/song>/);
+    assert.match(await (await rest(app(), 'getGenres', auth)).text(), /<genre songCount="2" albumCount="1">Jazz<\/genre>/);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, test } from 'node:test';
 import { describeWithApp } from '../testing.ts';
-import { errorCode, rest, restJson, subsonicClient, subsonicUser } from './test-client.ts';
+import { assertWellFormed, errorCode, rest, restJson, subsonicClient, subsonicUser } from './test-client.ts';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
@@ -110,23 +110,6 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     assert.equal(errorCode(other), 50);
   });
 });
-
-/** A simple check that tags nest and close properly and attribute values hold no raw markup. */
-function assertWellFormed(xml: string): void {
-  const stack: string[] = [];
-  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
-  for (const match of body.matchAll(/<(\/?)([\w-]+)((?:\s+[\w:-]+="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|([^<]+)/g)) {
-    const [, closing, name, , selfClosing, text] = match;
-    if (text !== undefined) {
-      assert.doesNotMatch(text, /&(?!(amp|lt|gt|quot|apos);)/, 'text has a raw ampersand');
-      continue;
-    }
-    if (closing) assert.equal(stack.pop(), name, `</${name}> closes the open element`);
-    else if (!selfClosing) stack.push(name!);
-  }
-  assert.equal(stack.length, 0, 'every element is closed');
-  assert.equal(body.replace(/<(\/?)([\w-]+)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|[^<]+/g, ''), '', 'nothing but elements and text');
-}
 
 test('every registered method has its own name', async () => {
   const { subsonicMethods } = await import('./registry.ts');

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { SubsonicAPI } from 'subsonic-api';
 import type { TestApp } from '../testing.ts';
 
@@ -28,3 +29,20 @@ export async function restJson(app: TestApp, method: string, params: Record<stri
 
 /** The client types answers as successes; a failure's code is read past that. */
 export const errorCode = (response: object) => (response as { error?: { code: number } }).error?.code;
+
+/** A simple check that tags nest and close properly and attribute values hold no raw markup. */
+export function assertWellFormed(xml: string): void {
+  const stack: string[] = [];
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  for (const match of body.matchAll(/<(\/?)([\w-]+)((?:\s+[\w:-]+="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|([^<]+)/g)) {
+    const [, closing, name, , selfClosing, text] = match;
+    if (text !== undefined) {
+      assert.doesNotMatch(text, /&(?!(amp|lt|gt|quot|apos);)/, 'text has a raw ampersand');
+      continue;
+    }
+    if (closing) assert.equal(stack.pop(), name, `</${name}> closes the open element`);
+    else if (!selfClosing) stack.push(name!);
+  }
+  assert.equal(stack.length, 0, 'every element is closed');
+  assert.equal(body.replace(/<(\/?)([\w-]+)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|[^<]+/g, ''), '', 'nothing but elements and text');
+}
