@@ -29,6 +29,8 @@ export async function subsonicLibraryBenchmark(): Promise<void> {
         await compare(`${target.name} getAlbumList2 ${type}`, rest('getAlbumList2', { type, size: '50' }), 'raw SQL', () => rawAlbumList(target.db, userId, order, type === 'frequent'));
       }
       await compare(`${target.name} search3 "track 12"`, rest('search3', { query: 'track 12', artistCount: '20', albumCount: '20', songCount: '20' }), 'raw SQL', () => rawSearch(target.db, userId, '%track 12%'));
+      // A sync client paging through the whole library: an empty query, 500 songs a page.
+      await compare(`${target.name} search3 "" 500 songs`, rest('search3', { query: '', artistCount: '0', albumCount: '0', songCount: '500', songOffset: '1000' }), 'raw SQL', () => rawSongPage(target.db, userId));
     } finally {
       await hosts.close();
       await target.close();
@@ -99,4 +101,12 @@ async function rawSearch(db: Database, userId: string, like: string) {
         where f.track_id = t.id and (s.user_id is null or s.user_id = ${userId}) order by f.path limit 1) f on true
       where t.title ilike ${like} or t.artist ilike ${like} or t.album ilike ${like} order by t.title_key limit 20`.execute(db),
   ]);
+}
+
+/** The third page of 500 playable songs, with each song's file fields. */
+function rawSongPage(db: Database, userId: string) {
+  return sql`select t.id, t.title, t.artist, t.album, t.track_number, t.genre, f.path, f.size, f.content_type, f.suffix, f.duration_ms
+    from tracks t join lateral (select f.path, f.size, f.content_type, f.suffix, f.duration_ms from library_files f join library_sources s on s.id = f.source_id
+      where f.track_id = t.id and (s.user_id is null or s.user_id = ${userId}) order by f.path limit 1) f on true
+    order by t.title_key, t.id limit 500 offset 1000`.execute(db);
 }
