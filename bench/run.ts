@@ -7,6 +7,7 @@ import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { mixedLoadBenchmark } from './mixed-load.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
+import { subsonicLibraryBenchmark } from './subsonic-library.ts';
 import { wrappedBenchmark } from './wrapped.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'mixed-load': mixedLoadBenchmark,
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
+  'subsonic-library': subsonicLibraryBenchmark,
   wrapped: wrappedBenchmark,
 };
 

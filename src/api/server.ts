@@ -15,6 +15,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 import { redactUrl } from './redact.ts';
+import { registerSubsonic } from '../subsonic/index.ts';
 
 export interface HttpServerOptions {
   logger: boolean;
@@ -228,6 +229,7 @@ export function buildApiServer(
   const limiter = new HeavyReadLimiter();
   for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
   for (const route of declarations.routes) registerRoute(app, ctx, route);
+  registerSubsonic(app, ctx);
   app.get('/openapi.json', async () => openApi);
   app.get('/health', async () => ({ status: 'ok' }));
   app.setNotFoundHandler(async (request, reply) => {

@@ -4,6 +4,7 @@ import type { Database } from '../db/index.ts';
 import { notFound } from '../api/errors.ts';
 import { sealAudioscrobblerDigest } from './audioscrobbler-digest.ts';
 import { sha256Hex } from './hashing.ts';
+import { sealSubsonicKey } from './subsonic-key.ts';
 import type { ServerKeys } from './keys.ts';
 import { recordCredentialUse } from './usage.ts';
 import type { Viewer } from './viewer.ts';
@@ -56,6 +57,7 @@ export async function createApiKey(
       description: fields.description,
       key_hash: sha256Hex(key),
       audioscrobbler_digest: sealAudioscrobblerDigest(keys.encryption, id, key),
+      subsonic_key: sealSubsonicKey(keys.encryption, id, key),
     })
     .returning(API_KEY_COLUMNS)
     .executeTakeFirstOrThrow();

@@ -9,6 +9,8 @@ export const LIBRARY_FAILURES = {
   Generic: { subsonicCode: 0, status: 400, error: 'InvalidRequest' },
   MissingParameter: { subsonicCode: 10, status: 400, error: 'InvalidRequest' },
   WrongCredentials: { subsonicCode: 40, status: 401, error: 'AuthenticationFailed' },
+  // Subsonic clients answer 41 by retrying with the password (p=): keys older than sealed keys allow only that.
+  TokenAuthUnsupported: { subsonicCode: 41, status: 401, error: 'AuthenticationFailed' },
   AuthMechanismUnsupported: { subsonicCode: 42, status: 401, error: 'AuthenticationFailed' },
   ConflictingAuth: { subsonicCode: 43, status: 400, error: 'InvalidRequest' },
   InvalidApiKey: { subsonicCode: 44, status: 401, error: 'AuthenticationFailed' },

@@ -75,10 +75,14 @@ export function visibleSource(eb: ExpressionBuilder<DB, 'library_sources'>, user
   return eb.or([eb('library_sources.user_id', 'is', null), eb('library_sources.user_id', '=', userId)]);
 }
 
-/** Whether the track has a file the user can play; `trackId` is a track id column (e.g. `sql.ref('t.id')`). */
-export function hasPlayableFile(trackId: Expression<unknown>, userId: string): RawBuilder<SqlBool> {
+/**
+ * Whether the track has a file the user can play; `trackId` is a track id column (e.g.
+ * `sql.ref('t.id')`); with `sourceId`, a file in that source (a Subsonic music folder) only.
+ */
+export function hasPlayableFile(trackId: Expression<unknown>, userId: string, sourceId?: number): RawBuilder<SqlBool> {
+  const inSource = sourceId === undefined ? sql`` : sql` and pf.source_id = ${sourceId}`;
   return sql<SqlBool>`exists (select 1 from library_files pf join library_sources ps on ps.id = pf.source_id
-    where pf.track_id = ${trackId} and (ps.user_id is null or ps.user_id = ${userId}) offset 0)`;
+    where pf.track_id = ${trackId} and (ps.user_id is null or ps.user_id = ${userId})${inSource} offset 0)`;
 }
 
 const seconds = (ms: number | null) => (ms === null ? undefined : Math.round(ms / 1000));

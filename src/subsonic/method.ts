@@ -47,7 +47,8 @@ export type SubsonicPayload = Record<string, unknown>;
 /** Bytes instead of a response document: stream, download, getCoverArt. */
 export interface SubsonicBinary {
   kind: 'binary';
-  status: 200 | 206;
+  // 416: a Range the file cannot satisfy (RFC 9110), which only bytes answers have.
+  status: 200 | 206 | 416;
   contentType: string;
   headers: Record<string, string>;
   body: NodeJS.ReadableStream | Buffer;

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { isUuid } from './args.ts';
+import { coverFor, pictureEtag } from './covers.ts';
+
+/**
+ * `GET /library/covers/:id`: a track's cover without credentials, the URL the scanner writes
+ * into `tracks.album_art` so any client (and the web) can show it. Only server-wide sources
+ * answer: a user's own files stay behind their credentials.
+ */
+export function registerCoverRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { id: string } }>('/library/covers/:id', async (request, reply) => {
+    const { id } = request.params;
+    const picture = isUuid(id) ? await coverFor(ctx.db, null, id.toLowerCase()) : null;
+    if (!picture) return reply.status(404).send({ error: 'NotFound', message: `no cover for ${id}` });
+    const etag = pictureEtag(picture);
+    reply.header('etag', etag).header('cache-control', 'public, max-age=86400');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    return reply.type(picture.contentType).send(picture.data);
+  });
+}

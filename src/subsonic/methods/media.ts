@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { libraryNotFound } from '../../library/errors.ts';
+import { playableFile } from '../../library/views.ts';
+import { uuidParam } from '../args.ts';
+import { fileBytes, localPath } from '../bytes.ts';
+import { coverFor, pictureEtag } from '../covers.ts';
+import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
+
+/** The bytes of the file a track plays, as stored: there is no transcoding, so `format` and `maxBitRate` change nothing. */
+async function trackBytes({ ctx, viewer, params, range }: SubsonicRequest, attachment: boolean) {
+  const id = uuidParam(params);
+  const file = await playableFile(ctx.db, viewer.userId, id);
+  if (!file) throw libraryNotFound(`no song ${id}`);
+  const disposition: Record<string, string> = attachment ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file.path))}` } : {};
+  return fileBytes(localPath(file), file.content_type, range, disposition);
+}
+
+export const stream = defineSubsonicMethod('stream', (request) => trackBytes(request, false));
+
+export const download = defineSubsonicMethod('download', (request) => trackBytes(request, true));
+
+/** `id` is a song, album or directory id; `size` is ignored (the picture is sent as stored). */
+export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, viewer, params }) => {
+  const id = uuidParam(params);
+  const picture = await coverFor(ctx.db, viewer.userId, id);
+  if (!picture) throw libraryNotFound(`no cover art for ${id}`);
+  return {
+    kind: 'binary',
+    status: 200,
+    contentType: picture.contentType,
+    headers: { 'content-length': String(picture.data.length), etag: pictureEtag(picture), 'cache-control': 'private, max-age=86400' },
+    body: picture.data,
+  };
+});
+
+/** OpenSubsonic songLyrics: the catalog keeps lyrics as plain text, so they are unsynced lines. */
+export const getLyricsBySongId = defineSubsonicMethod('getLyricsBySongId', async ({ ctx, viewer, params }) => {
+  const id = uuidParam(params);
+  const file = await playableFile(ctx.db, viewer.userId, id);
+  if (!file) throw libraryNotFound(`no song ${id}`);
+  const track = await ctx.db.selectFrom('tracks').select(['title', 'artist', 'lyrics']).where('id', '=', id).executeTakeFirstOrThrow();
+  const structuredLyrics = track.lyrics
+    ? [{ lang: 'xxx', synced: false, displayArtist: track.artist, displayTitle: track.title, line: track.lyrics.split(/\r?\n/).map((value) => ({ value })) }]
+    : [];
+  return { lyricsList: { structuredLyrics } };
+});

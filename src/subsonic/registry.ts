@@ -1,0 +1,19 @@
+import type { SubsonicMethod } from './method.ts';
+import { getAlbum, getAlbumInfo2, getArtist, getArtistInfo2, getArtists, getSong } from './methods/id3.ts';
+import { getIndexes, getMusicDirectory, getMusicFolders } from './methods/folders.ts';
+import { getAlbumList, getAlbumList2, getGenres, getRandomSongs, getSongsByGenre } from './methods/lists.ts';
+import { download, getCoverArt, getLyricsBySongId, stream } from './methods/media.ts';
+import { search2, search3 } from './methods/search.ts';
+import { libraryStateMethods } from './methods/state.ts';
+import { getLicense, getUser, ping } from './methods/system.ts';
+
+/** Every Subsonic method this server answers for a signed-in user (the public ones: methods/system.ts). */
+export const subsonicMethods: readonly SubsonicMethod[] = [
+  ping, getLicense, getUser,
+  getMusicFolders, getIndexes, getMusicDirectory,
+  getArtists, getArtist, getAlbum, getSong, getArtistInfo2, getAlbumInfo2,
+  getAlbumList, getAlbumList2, getRandomSongs, getGenres, getSongsByGenre,
+  search2, search3,
+  stream, download, getCoverArt, getLyricsBySongId,
+  ...libraryStateMethods,
+];
