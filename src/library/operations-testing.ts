@@ -2,9 +2,9 @@ import type { Viewer } from '../auth/viewer.ts';
 import { resolveTracks } from '../catalog/resolve.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { inTransaction } from '../db/index.ts';
-import { invalidParameter, missingParameter } from './errors.ts';
 import type { TestApp } from '../testing.ts';
 import type { TestListener } from '../scrobbling/testing.ts';
+import { subsonicParams } from '../subsonic/params.ts';
 import type { SubsonicMethod, SubsonicParams, SubsonicRequest } from '../subsonic/method.ts';
 
 /** Catalog tracks for the songs, matched or created by the one matcher; answers their ids in order. */
@@ -65,32 +65,11 @@ export async function librarySource(app: TestApp, userId: string | null, files: 
   return { sourceId: source.id, directories };
 }
 
-/** SubsonicParams over a query string, with the contract's error rules (method.ts). */
+/** Subsonic parameters from a record, read by the router's own parameter reader. */
 export function testParams(query: Record<string, string | readonly string[]>): SubsonicParams {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) for (const item of typeof value === 'string' ? [value] : value) search.append(name, item);
-  const get = (name: string) => search.get(name) ?? undefined;
-  return {
-    get,
-    all: (name) => search.getAll(name),
-    required(name) {
-      const value = get(name);
-      if (value === undefined) throw missingParameter(name);
-      return value;
-    },
-    integer(name) {
-      const value = get(name);
-      if (value === undefined) return undefined;
-      if (!/^-?\d+$/.test(value)) throw invalidParameter(`${name} must be an integer`);
-      return Number(value);
-    },
-    boolean(name) {
-      const value = get(name);
-      if (value === undefined) return undefined;
-      if (value !== 'true' && value !== 'false') throw invalidParameter(`${name} must be true or false`);
-      return value === 'true';
-    },
-  };
+  return subsonicParams(search.toString(), undefined);
 }
 
 /** Calls a Subsonic method's handler directly, as the user, with the given parameters. */

@@ -46,7 +46,7 @@ for (const backend of testBackends()) {
       assert.equal((await client().ping()).status, 'ok');
       const folders = await client().getMusicFolders();
       assert.equal(folders.musicFolders.musicFolder?.length, 1);
-      const artists = (await client().getArtists()).artists.index?.flatMap((index) => index.artist) ?? [];
+      const artists = (await client().getArtists()).artists.index?.flatMap((index) => index.artist ?? []) ?? [];
       assert.deepEqual(artists.map((artist) => artist.name).sort(), ['Solo Artist', 'The Examples']);
       const examples = await client().getArtist({ id: artists.find((artist) => artist.name === 'The Examples')!.id });
       const album = await client().getAlbum({ id: examples.artist.album![0]!.id });
