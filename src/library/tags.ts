@@ -67,9 +67,14 @@ export interface FileTags {
   hasPicture: boolean;
 }
 
-/** Reads one file; throws (music-metadata's error) when it is not audio its type can parse. */
+/** Reads one file; throws when it is not audio its type can parse. */
 export async function readFileTags(path: string): Promise<FileTags> {
   const parsed = await parseFile(path);
+  // The parser is lenient: garbage may yield an empty result, or a stray frame sync a codec
+  // but neither a length nor tags.
+  if (!parsed.format.codec || (parsed.format.duration === undefined && parsed.format.tagTypes.length === 0)) {
+    throw new Error('no audio stream found');
+  }
   const suffix = suffixOf(path);
   const durationMs = boundedInteger(parsed.format.duration === undefined ? undefined : parsed.format.duration * 1000, MAX_DURATION_MS);
   // Some taggers write 0 for "no year".

@@ -1,0 +1,105 @@
+/**
+ * Scans the local music folder (EARSHOT_MUSIC_DIR) into the library: one entry point for the
+ * `earshot library scan` command and the scan at server start.
+ */
+import { stat } from 'node:fs/promises';
+import { ConfigError } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { fillAlbumArt } from './album-art.ts';
+import { parentPath, syncDirectories } from './directories.ts';
+import { deleteFiles, diffFiles, updateCovers, writeFiles } from './files.ts';
+import { SkipList, type ScanReport } from './report.ts';
+import { ScanLease, ensureLocalSource } from './source.ts';
+import { walkTree, type Walk } from './walk.ts';
+
+export { formatReport, type ScanReport, type Skipped } from './report.ts';
+export { LeaseLost } from './source.ts';
+
+export interface ScanOptions {
+  /** The folder to scan; the configured EARSHOT_MUSIC_DIR unless given. */
+  musicDir?: string | undefined;
+}
+
+/** The configured folder, or a ConfigError saying what is wrong with it. */
+async function musicRoot(dir: string | undefined): Promise<string> {
+  if (!dir) throw new ConfigError('EARSHOT_MUSIC_DIR is not set: set it to the folder holding your music');
+  const info = await stat(dir).catch(() => undefined);
+  if (!info) throw new ConfigError(`EARSHOT_MUSIC_DIR is ${dir}, which does not exist`);
+  if (!info.isDirectory()) throw new ConfigError(`EARSHOT_MUSIC_DIR is ${dir}, which is not a directory`);
+  return dir;
+}
+
+/**
+ * Scans the folder incrementally and returns the report (also kept on the source row). When
+ * another scan of the folder is running (in any process on this database), returns at once with
+ * status 'already-scanning'.
+ */
+export async function scanLibrary(ctx: AppContext, options: ScanOptions = {}): Promise<ScanReport> {
+  const root = await musicRoot(options.musicDir ?? ctx.config.musicDir);
+  const started = new Date();
+  const sourceId = await ensureLocalSource(ctx.db, root);
+  const report: ScanReport = {
+    status: 'scanned',
+    sourceId,
+    root,
+    startedAt: started.toISOString(),
+    durationMs: 0,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    directories: 0,
+    skipped: [],
+    skippedCount: 0,
+  };
+  const lease = await ScanLease.take(ctx.db, sourceId, started);
+  if (!lease) return { ...report, status: 'already-scanning' };
+  try {
+    await runScan(ctx, lease, report);
+  } catch (error) {
+    await lease.release().catch(() => {});
+    throw error;
+  }
+  report.durationMs = Date.now() - started.getTime();
+  await lease.release(report);
+  return report;
+}
+
+async function runScan(ctx: AppContext, lease: ScanLease, report: ScanReport): Promise<void> {
+  const { root, sourceId } = report;
+  const walk = await walkTree(root);
+  lease.check();
+  const folderCover = (dir: string) => walk.folderImages.get(dir) ?? null;
+  const diff = await diffFiles(ctx.db, sourceId, walk.audio, folderCover);
+  await deleteFiles(ctx.db, diff.gone);
+  const directories = musicDirectories(walk);
+  const directoryIds = await syncDirectories(ctx.db, sourceId, root, directories);
+  await updateCovers(ctx.db, diff.covers);
+  const skips: SkipList = walk.skipped;
+  const unreadable = await writeFiles(
+    { db: ctx.db, sourceId, root, directoryIds, folderCover, skips, checkpoint: () => lease.check() },
+    [...diff.added, ...diff.changed],
+  );
+  // A changed file that no longer reads as audio leaves the library, as a removed one does.
+  const changedUnreadable = diff.changed.filter((file) => unreadable.has(file.path));
+  await deleteFiles(ctx.db, changedUnreadable.map((file) => file.id));
+  await fillAlbumArt(ctx.db, sourceId, ctx.config.publicUrl);
+  Object.assign(report, {
+    added: diff.added.filter((file) => !unreadable.has(file.path)).length,
+    updated: diff.changed.length - changedUnreadable.length,
+    removed: diff.gone.length + changedUnreadable.length,
+    unchanged: diff.unchanged,
+    directories: directories.length,
+    skipped: skips.listed,
+    skippedCount: skips.count,
+  });
+}
+
+/** The root and every directory holding audio, directly or below: a folder emptied of music leaves the library. */
+function musicDirectories(walk: Walk): string[] {
+  const kept = new Set(['']);
+  for (const file of walk.audio) {
+    for (let dir = file.dir; !kept.has(dir); dir = parentPath(dir)) kept.add(dir);
+  }
+  return walk.directories.filter((dir) => kept.has(dir));
+}
