@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config.ts';
+import { reportSummary, scanLibrary } from '../../library/scan/index.ts';
 import { openAppContext, startHosts, type HostName } from '../../server.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { usageError } from '../errors.ts';
@@ -23,6 +24,13 @@ export const serve: Command = {
     console.log(`Earshot is running (storage: ${storage})`);
     if (running.urls.api) console.log(`  API:       ${running.urls.api}  (XRPC at /xrpc, OpenAPI at /openapi.json)`);
     if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
+    // The music folder is scanned in the background: the hosts serve meanwhile, and a failed scan is only logged.
+    if (config.musicDir) {
+      scanLibrary(ctx).then(
+        (report) => console.log(`Library: ${reportSummary(report)}`),
+        (error: unknown) => console.error(`Library scan failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
     const stop = async () => {
       await running.close();
       await ctx.close();

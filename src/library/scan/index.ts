@@ -12,7 +12,7 @@ import { SkipList, type ScanReport } from './report.ts';
 import { ScanLease, ensureLocalSource } from './source.ts';
 import { walkTree, type Walk } from './walk.ts';
 
-export { formatReport, type ScanReport, type Skipped } from './report.ts';
+export { formatReport, reportSummary, type ScanReport, type Skipped } from './report.ts';
 export { LeaseLost } from './source.ts';
 
 export interface ScanOptions {
@@ -20,8 +20,8 @@ export interface ScanOptions {
   musicDir?: string | undefined;
 }
 
-/** The configured folder, or a ConfigError saying what is wrong with it. */
-async function musicRoot(dir: string | undefined): Promise<string> {
+/** The folder to scan, or a ConfigError saying what is wrong with it. */
+export async function musicRoot(dir: string | undefined): Promise<string> {
   if (!dir) throw new ConfigError('EARSHOT_MUSIC_DIR is not set: set it to the folder holding your music');
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new ConfigError(`EARSHOT_MUSIC_DIR is ${dir}, which does not exist`);

@@ -36,15 +36,19 @@ export class SkipList {
   }
 }
 
-/** The report as lines for a terminal or a log. */
-export function formatReport(report: ScanReport): string {
-  if (report.status === 'already-scanning') return `${report.root}: already scanning (another scan holds this folder); nothing done`;
+/** The report in one line, for a log. */
+export function reportSummary(report: ScanReport): string {
+  if (report.status === 'already-scanning') return `${report.root}: already being scanned by another scan; nothing done`;
   const seconds = (report.durationMs / 1000).toFixed(1);
-  const lines = [
+  return (
     `Scanned ${report.root} in ${seconds} s: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ` +
-      `${report.unchanged} unchanged, ${report.directories} directories, ${report.skippedCount} skipped`,
-    ...report.skipped.map((entry) => `  skipped ${entry.path}: ${entry.reason}`),
-  ];
+    `${report.unchanged} unchanged, ${report.directories} directories, ${report.skippedCount} skipped`
+  );
+}
+
+/** The report as lines for a terminal: the summary, then what was skipped and why. */
+export function formatReport(report: ScanReport): string {
+  const lines = [reportSummary(report), ...report.skipped.map((entry) => `  skipped ${entry.path}: ${entry.reason}`)];
   if (report.skippedCount > report.skipped.length) lines.push(`  … and ${report.skippedCount - report.skipped.length} more skipped`);
   return lines.join('\n');
 }
