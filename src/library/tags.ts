@@ -11,7 +11,6 @@ import {
   MAX_GENRE_LENGTH,
   MAX_INT4,
   MAX_NAME_LENGTH,
-  MAX_SHORT_TEXT_LENGTH,
   MAX_TAG_LENGTH,
   longerThan,
   metadataProblem,
@@ -146,7 +145,7 @@ function name(value: string | undefined): string | undefined {
  * Text PostgreSQL can store, at most `max` code points; undefined when blank. NULs go and lone
  * surrogates become U+FFFD, as a tag editor's display would show them.
  */
-function text(value: string | undefined, max: number = MAX_SHORT_TEXT_LENGTH): string | undefined {
+function text(value: string | undefined, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   let clean = value.replaceAll('\u0000', '').toWellFormed().trim();
   if (longerThan(clean, max)) clean = Array.from(clean).slice(0, max).join('').trim();

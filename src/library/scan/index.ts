@@ -18,6 +18,8 @@ export { LeaseLost } from './source.ts';
 export interface ScanOptions {
   /** The folder to scan; the configured EARSHOT_MUSIC_DIR unless given. */
   musicDir?: string | undefined;
+  /** Stops the scan between transactions (e.g. the server shutting down); the lease is given back. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The folder to scan, or a ConfigError saying what is wrong with it. */
@@ -55,7 +57,10 @@ export async function scanLibrary(ctx: AppContext, options: ScanOptions = {}): P
   const lease = await ScanLease.take(ctx.db, sourceId, started);
   if (!lease) return { ...report, status: 'already-scanning' };
   try {
-    await runScan(ctx, lease, report);
+    await runScan(ctx, report, () => {
+      options.signal?.throwIfAborted();
+      lease.check();
+    });
   } catch (error) {
     await lease.release().catch(() => {});
     throw error;
@@ -65,10 +70,11 @@ export async function scanLibrary(ctx: AppContext, options: ScanOptions = {}): P
   return report;
 }
 
-async function runScan(ctx: AppContext, lease: ScanLease, report: ScanReport): Promise<void> {
+/** `checkpoint` throws when the scan must stop: aborted, or its lease lost. */
+async function runScan(ctx: AppContext, report: ScanReport, checkpoint: () => void): Promise<void> {
   const { root, sourceId } = report;
   const walk = await walkTree(root);
-  lease.check();
+  checkpoint();
   const folderCover = (dir: string) => walk.folderImages.get(dir) ?? null;
   const diff = await diffFiles(ctx.db, sourceId, walk.audio, folderCover);
   await deleteFiles(ctx.db, diff.gone);
@@ -77,7 +83,7 @@ async function runScan(ctx: AppContext, lease: ScanLease, report: ScanReport): P
   await updateCovers(ctx.db, diff.covers);
   const skips: SkipList = walk.skipped;
   const unreadable = await writeFiles(
-    { db: ctx.db, sourceId, root, directoryIds, folderCover, skips, checkpoint: () => lease.check() },
+    { db: ctx.db, sourceId, root, directoryIds, folderCover, skips, checkpoint },
     [...diff.added, ...diff.changed],
   );
   // A changed file that no longer reads as audio leaves the library, as a removed one does.

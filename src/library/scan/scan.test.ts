@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError } from '../../config.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
 import { ingestListens } from '../../scrobbling/ingest.ts';
 import { describeWithApp, type TestApp } from '../../testing.ts';
 import { testJpeg, writeTestImage, writeTestTrack, type TestTags } from '../test-music.ts';
@@ -227,7 +227,19 @@ describeWithApp('library scan', (app) => {
     await rm(dir, { recursive: true });
   });
 
+  test('an aborted scan stops and gives its lease back', async () => {
+    const dir = await musicDir();
+    await writeTestTrack(dir, 'a.mp3', 'mp3', { artist: 'Abort Artist', title: 'Stopped' });
+    await assert.rejects(scanLibrary(app().ctx, { musicDir: dir, signal: AbortSignal.abort() }), { name: 'AbortError' });
+    const report = await scanLibrary(app().ctx, { musicDir: dir });
+    assert.equal(report.status, 'scanned');
+    assert.equal(report.added, 1);
+    await rm(dir, { recursive: true });
+  });
+
   test('an unset or missing folder is a configuration error', async () => {
+    assert.equal(loadConfig({ EARSHOT_MUSIC_DIR: 'some/music' }).musicDir, resolve('some/music'));
+    assert.equal(loadConfig({}).musicDir, undefined);
     await assert.rejects(scanLibrary({ ...app().ctx, config: { ...app().ctx.config, musicDir: undefined } }), (error: Error) => {
       assert.ok(error instanceof ConfigError);
       assert.match(error.message, /EARSHOT_MUSIC_DIR is not set/);
