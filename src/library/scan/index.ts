@@ -3,17 +3,17 @@
  * `earshot library scan` command and the scan at server start.
  */
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { fillAlbumArt } from './album-art.ts';
 import { parentPath, syncDirectories } from './directories.ts';
 import { deleteFiles, diffFiles, updateCovers, writeFiles } from './files.ts';
-import { SkipList, type ScanReport } from './report.ts';
+import type { ScanReport } from './report.ts';
 import { ScanLease, ensureLocalSource } from './source.ts';
 import { walkTree, type Walk } from './walk.ts';
 
 export { formatReport, reportSummary, type ScanReport, type Skipped } from './report.ts';
-export { LeaseLost } from './source.ts';
 
 export interface ScanOptions {
   /** The folder to scan; the configured EARSHOT_MUSIC_DIR unless given. */
@@ -28,7 +28,7 @@ export async function musicRoot(dir: string | undefined): Promise<string> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new ConfigError(`EARSHOT_MUSIC_DIR is ${dir}, which does not exist`);
   if (!info.isDirectory()) throw new ConfigError(`EARSHOT_MUSIC_DIR is ${dir}, which is not a directory`);
-  return dir;
+  return resolve(dir);
 }
 
 /**
@@ -81,9 +81,8 @@ async function runScan(ctx: AppContext, report: ScanReport, checkpoint: () => vo
   const directories = musicDirectories(walk);
   const directoryIds = await syncDirectories(ctx.db, sourceId, root, directories);
   await updateCovers(ctx.db, diff.covers);
-  const skips: SkipList = walk.skipped;
   const unreadable = await writeFiles(
-    { db: ctx.db, sourceId, root, directoryIds, folderCover, skips, checkpoint },
+    { db: ctx.db, sourceId, root, directoryIds, folderCover, skips: walk.skipped, checkpoint },
     [...diff.added, ...diff.changed],
   );
   // A changed file that no longer reads as audio leaves the library, as a removed one does.
@@ -96,8 +95,8 @@ async function runScan(ctx: AppContext, report: ScanReport, checkpoint: () => vo
     removed: diff.gone.length + changedUnreadable.length,
     unchanged: diff.unchanged,
     directories: directories.length,
-    skipped: skips.listed,
-    skippedCount: skips.count,
+    skipped: walk.skipped.listed,
+    skippedCount: walk.skipped.count,
   });
 }
 

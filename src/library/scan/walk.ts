@@ -59,6 +59,8 @@ export async function walkTree(root: string): Promise<Walk> {
     try {
       entries = await readdir(join(root, dir), { withFileTypes: true });
     } catch (error) {
+      // An unreadable root (say, a drive gone away) must not read as a library emptied of music.
+      if (dir === '') throw error;
       walk.skipped.add({ path: dir, reason: `directory cannot be read: ${(error as Error).message}` });
       continue;
     }
