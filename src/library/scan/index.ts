@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
-import { fillAlbumArt } from './album-art.ts';
+import { fillAlbumGaps, fillTrackArt } from './catalog-gaps.ts';
 import { parentPath, syncDirectories } from './directories.ts';
 import { deleteFiles, diffFiles, updateCovers, writeFiles } from './files.ts';
 import type { ScanReport } from './report.ts';
@@ -88,7 +88,11 @@ async function runScan(ctx: AppContext, report: ScanReport, checkpoint: () => vo
   // A changed file that no longer reads as audio leaves the library, as a removed one does.
   const changedUnreadable = diff.changed.filter((file) => unreadable.has(file.path));
   await deleteFiles(ctx.db, changedUnreadable.map((file) => file.id));
-  await fillAlbumArt(ctx.db, sourceId, ctx.config.publicUrl);
+  // Only writes can open gaps to fill: a rescan that changed nothing skips these queries.
+  if (diff.added.length + diff.changed.length + diff.covers.length > 0) {
+    await fillTrackArt(ctx.db, sourceId, ctx.config.publicUrl);
+    await fillAlbumGaps(ctx.db, sourceId, ctx.config.publicUrl);
+  }
   Object.assign(report, {
     added: diff.added.filter((file) => !unreadable.has(file.path)).length,
     updated: diff.changed.length - changedUnreadable.length,

@@ -26,6 +26,10 @@ async function filesOf(app: TestApp, sourceId: number) {
     .execute();
 }
 
+async function directoriesOf(app: TestApp, sourceId: number) {
+  return app.ctx.db.selectFrom('library_directories').select(['id', 'path']).where('source_id', '=', sourceId).orderBy('path').execute();
+}
+
 async function trackOfFile(app: TestApp, sourceId: number, path: string) {
   return app.ctx.db
     .selectFrom('library_files as f')
@@ -34,6 +38,7 @@ async function trackOfFile(app: TestApp, sourceId: number, path: string) {
     .select([
       't.id', 't.title', 't.artist', 't.album', 't.album_artist', 't.genre', 't.composer', 't.label', 't.bpm', 't.key',
       't.lyrics', 't.album_art', 't.disc_number', 't.track_number', 't.duration', 't.mbid', 't.isrc', 'al.year',
+      'al.album_art as album_cover',
     ])
     .where('f.source_id', '=', sourceId)
     .where('f.path', '=', path)
@@ -95,6 +100,7 @@ describeWithApp('library scan', (app) => {
           mbid: null,
           isrc: null,
           year: 1972,
+          album_cover: format === 'ogg' ? null : `${app().ctx.config.publicUrl}/library/covers/${track.id}`,
         },
         format,
       );
@@ -140,11 +146,12 @@ describeWithApp('library scan', (app) => {
     );
     assert.equal(outcome!.status, 'stored');
     const dir = await musicDir();
-    await writeTestTrack(dir, 'played.flac', 'flac', { artist: 'Early Band', title: 'Played First', album: 'Heard Before', composer: 'Someone' });
+    await writeTestTrack(dir, 'played.flac', 'flac', { artist: 'Early Band', title: 'Played First', album: 'Heard Before', composer: 'Someone', year: 1999 });
     const report = await scanLibrary(app().ctx, { musicDir: dir });
     const track = await trackOfFile(app(), report.sourceId, 'played.flac');
     assert.equal(track.id, outcome!.status === 'stored' ? outcome!.trackId : undefined);
     assert.equal(track.composer, 'Someone', 'the file filled what the scrobble could not');
+    assert.equal(track.year, 1999, "the album the scrobble made gets the file's year");
     await rm(dir, { recursive: true });
   });
 
@@ -157,6 +164,7 @@ describeWithApp('library scan', (app) => {
     const first = await scanLibrary(app().ctx, { musicDir: dir });
     assert.deepEqual(counts(first), { added: 3, updated: 0, removed: 0, unchanged: 0, skippedCount: 0 });
     const before = await filesOf(app(), first.sourceId);
+    const dirsBefore = await directoriesOf(app(), first.sourceId);
 
     const again = await scanLibrary(app().ctx, { musicDir: dir });
     assert.deepEqual(counts(again), { added: 0, updated: 0, removed: 0, unchanged: 3, skippedCount: 0 });
@@ -174,8 +182,9 @@ describeWithApp('library scan', (app) => {
     assert.equal(idOf(after, 'Keep/keep.mp3'), idOf(before, 'Keep/keep.mp3'));
     assert.equal((await trackOfFile(app(), first.sourceId, 'Keep/change.ogg')).title, 'After');
     assert.deepEqual(after.map((f) => f.cover), ['Keep/folder.png', 'Keep/folder.png'], 'a new folder image covers unchanged files too');
-    const dirs = await app().ctx.db.selectFrom('library_directories').select('path').where('source_id', '=', first.sourceId).orderBy('path').execute();
+    const dirs = await directoriesOf(app(), first.sourceId);
     assert.deepEqual(dirs.map((d) => d.path), ['', 'Keep'], 'the emptied directory is gone');
+    assert.deepEqual(dirs, dirsBefore.filter((d) => d.path !== 'Gone'), 'directories that stay keep their ids');
 
     // Touching the modification time alone re-reads the file.
     await utimes(join(dir, 'Keep/keep.mp3'), new Date(), new Date());
