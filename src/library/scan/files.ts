@@ -15,7 +15,7 @@ import type { SkipList } from './report.ts';
 import type { WalkedFile } from './walk.ts';
 
 /** Files matched and written per transaction: short enough not to hold catalog locks for long. */
-export const FILES_PER_TRANSACTION = 20;
+const FILES_PER_TRANSACTION = 20;
 
 interface StoredFile {
   id: string;

@@ -25,7 +25,7 @@ export async function ensureLocalSource(db: Database, root: string): Promise<num
 }
 
 /** How long a lease lasts unless refreshed: a crashed scan blocks others at most this long. */
-export const LEASE_MS = 120_000;
+const LEASE_MS = 120_000;
 /** How often a running scan pushes its lease forward. */
 const REFRESH_MS = 30_000;
 

@@ -43,7 +43,7 @@ function folderImageRank(name: string): number {
 /** Entries of one directory stat-ed at a time: enough to keep the disk busy, few enough file handles. */
 const STAT_CONCURRENCY = 32;
 
-export function childPath(dir: string, name: string): string {
+function childPath(dir: string, name: string): string {
   return dir === '' ? name : `${dir}/${name}`;
 }
 
