@@ -3,6 +3,7 @@ import { feedPageBenchmark } from './feed-page.ts';
 import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
+import { libraryScanBenchmark } from './library-scan.ts';
 import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { mixedLoadBenchmark } from './mixed-load.ts';
@@ -15,6 +16,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'import-head-of-line': importHeadOfLineBenchmark,
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,
+  'library-scan': libraryScanBenchmark,
   'listenbrainz-listens': listenBrainzListensBenchmark,
   'mixed-load': mixedLoadBenchmark,
   'single-listen': singleListenBenchmark,

@@ -29,6 +29,8 @@ export interface Config {
   signup: SignupPolicy;
   unmatchedScrobbles: UnmatchedScrobblePolicy;
   httpTimeouts: HttpTimeouts;
+  /** The local music folder (EARSHOT_MUSIC_DIR), absolute; whether it exists is checked when a scan starts. */
+  musicDir: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -91,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signup: oneOf(env, 'EARSHOT_SIGNUP', ['open', 'closed'] as const, 'open'),
     unmatchedScrobbles: oneOf(env, 'UNMATCHED_SCROBBLES', ['store', 'skip'] as const, 'store'),
     httpTimeouts: httpTimeoutsFrom(env),
+    musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
   };
 }

@@ -1,4 +1,6 @@
 import { loadConfig } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { reportSummary, scanLibrary } from '../../library/scan/index.ts';
 import { openAppContext, startHosts, type HostName } from '../../server.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { usageError } from '../errors.ts';
@@ -23,7 +25,10 @@ export const serve: Command = {
     console.log(`Earshot is running (storage: ${storage})`);
     if (running.urls.api) console.log(`  API:       ${running.urls.api}  (XRPC at /xrpc, OpenAPI at /openapi.json)`);
     if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
+    const scan = config.musicDir ? scanInBackground(ctx) : undefined;
     const stop = async () => {
+      // A scan stopped here gives its lease back, so the next start scans at once.
+      await scan?.stop();
       await running.close();
       await ctx.close();
       process.exit(0);
@@ -32,3 +37,23 @@ export const serve: Command = {
     process.once('SIGTERM', stop);
   },
 };
+
+/**
+ * Scans the music folder while the hosts serve: the result or the failure is only logged, and
+ * `stop` ends the scan at its next transaction boundary.
+ */
+function scanInBackground(ctx: AppContext): { stop(): Promise<void> } {
+  const controller = new AbortController();
+  const done = scanLibrary(ctx, { signal: controller.signal }).then(
+    (report) => console.log(`Library: ${reportSummary(report)}`),
+    (error: unknown) => {
+      if (!controller.signal.aborted) console.error(`Library scan failed: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
+  return {
+    async stop() {
+      controller.abort();
+      await done;
+    },
+  };
+}
