@@ -85,7 +85,7 @@ for (const backend of testBackends()) {
       const songs = (await client().search3({ query: '' })).searchResult3.song!;
       const neon = songs.find((song) => song.title === 'Neon')!;
       await client().star({ id: neon.id });
-      const token = (await app.request('POST', '/auth/login', { body: { handle: user.handle, password: 'correct horse battery' } })).body.token;
+      const token = (await app.request('POST', '/auth/login', { body: { identifier: user.handle, password: 'correct horse battery' } })).body.token;
       const liked = await app.query('app.svc.song.getSongs', { filter: 'title==Neon' }, token);
       assert.equal(liked.body.tracks[0].liked, true);
       assert.equal((await client().getStarred2()).starred2.song?.[0]?.id, neon.id);
