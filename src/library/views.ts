@@ -1,5 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import type { Static } from '@sinclair/typebox';
 import type { Database, DB } from '../db/index.ts';
+import type { AlbumView as AlbumViewSchema, ArtistView as ArtistViewSchema, SongView as SongViewSchema } from './schemas.ts';
 
 /**
  * The library's views of songs, albums and artists, in the Subsonic shapes (OpenSubsonic's
@@ -9,66 +11,10 @@ import type { Database, DB } from '../db/index.ts';
  * stream of that id plays (see `playableFile`).
  */
 
-/** OpenSubsonic's `Child` for a song; absent values are omitted, never null. */
-export interface SongView {
-  id: string;
-  parent?: string;
-  isDir: false;
-  title: string;
-  album?: string;
-  artist: string;
-  track?: number;
-  year?: number;
-  genre?: string;
-  coverArt?: string;
-  size?: number;
-  contentType?: string;
-  suffix?: string;
-  /** Seconds. */
-  duration?: number;
-  bitRate?: number;
-  path?: string;
-  playCount: number;
-  discNumber?: number;
-  created: string;
-  albumId?: string;
-  artistId?: string;
-  type: 'music';
-  isVideo: false;
-  starred?: string;
-  bpm?: number;
-  musicBrainzId?: string;
-  genres: { name: string }[];
-  displayArtist: string;
-  displayAlbumArtist?: string;
-  displayComposer?: string;
-}
-
-export interface AlbumView {
-  id: string;
-  name: string;
-  artist: string;
-  artistId?: string;
-  coverArt?: string;
-  songCount: number;
-  /** Seconds. */
-  duration: number;
-  playCount: number;
-  created: string;
-  year?: number;
-  genre?: string;
-  starred?: string;
-  musicBrainzId?: string;
-}
-
-export interface ArtistView {
-  id: string;
-  name: string;
-  albumCount: number;
-  coverArt?: string;
-  starred?: string;
-  musicBrainzId?: string;
-}
+/** The view types come from their TypeBox declarations (schemas.ts), which the XRPC operations also validate and document with. */
+export type SongView = Static<typeof SongViewSchema>;
+export type AlbumView = Static<typeof AlbumViewSchema>;
+export type ArtistView = Static<typeof ArtistViewSchema>;
 
 /** Sources a user sees: the server-wide ones and their own. */
 export function visibleSource(eb: ExpressionBuilder<DB, 'library_sources'>, userId: string): Expression<SqlBool> {
