@@ -31,6 +31,8 @@ export interface Config {
   httpTimeouts: HttpTimeouts;
   /** The local music folder (EARSHOT_MUSIC_DIR), absolute; whether it exists is checked when a scan starts. */
   musicDir: string | undefined;
+  /** Minutes between the server's incremental rescans of the music folder; 0: only at start. */
+  scanIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -50,6 +52,15 @@ function millisecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a whole number of milliseconds above 0, got "${raw}"`);
+  return value;
+}
+
+function minutesFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  // A week at most: setTimeout cannot wait longer than ~24.8 days, and no one needs more.
+  if (!Number.isInteger(value) || value < 0 || value > 10_080) throw new ConfigError(`${name} must be a whole number of minutes from 0 to 10080, got "${raw}"`);
   return value;
 }
 
@@ -94,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unmatchedScrobbles: oneOf(env, 'UNMATCHED_SCROBBLES', ['store', 'skip'] as const, 'store'),
     httpTimeouts: httpTimeoutsFrom(env),
     musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
+    scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { isSealed, open, seal } from './encryption.ts';
+import { isSealed, openOrNull, seal } from './encryption.ts';
 import { md5Hex } from './hashing.ts';
 
 /**
@@ -18,11 +18,7 @@ export function sealAudioscrobblerDigest(encryptionKey: Uint8Array, apiKeyId: st
  */
 export function openAudioscrobblerDigest(encryptionKey: Uint8Array, apiKeyId: string, stored: string): string | null {
   if (!isSealed(stored)) return stored;
-  try {
-    return open(encryptionKey, stored, digestContext(apiKeyId));
-  } catch {
-    return null;
-  }
+  return openOrNull(encryptionKey, stored, digestContext(apiKeyId));
 }
 
 function digestContext(apiKeyId: string): string {

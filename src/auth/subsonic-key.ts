@@ -1,4 +1,4 @@
-import { open, seal } from './encryption.ts';
+import { openOrNull, seal } from './encryption.ts';
 
 /**
  * Subsonic token authentication sends md5(key + salt), so checking it needs the key itself; it is
@@ -10,11 +10,7 @@ export function sealSubsonicKey(encryptionKey: Uint8Array, apiKeyId: string, key
 
 /** The key, or null when the stored value does not open for this row (copied, or sealed under another secret). */
 export function openSubsonicKey(encryptionKey: Uint8Array, apiKeyId: string, stored: string): string | null {
-  try {
-    return open(encryptionKey, stored, subsonicKeyContext(apiKeyId));
-  } catch {
-    return null;
-  }
+  return openOrNull(encryptionKey, stored, subsonicKeyContext(apiKeyId));
 }
 
 function subsonicKeyContext(apiKeyId: string): string {

@@ -81,8 +81,22 @@ for (const backend of testBackends()) {
       assert.deepEqual(feed.body.scrobbles.map((scrobble: { title: string; createdAt: string }) => [scrobble.title, Date.parse(scrobble.createdAt)]), [['Tunnel', Math.floor(time / 1000) * 1000]]);
     });
 
+    test('"refresh library" scans again: a new file becomes a song, and the status tells when it is done', async () => {
+      await writeTestTrack(musicDir, 'Solo/Later.mp3', 'mp3', { title: 'Added Later', artist: 'Solo Artist', album: 'Alone' });
+      // startScan answers once the scan runs (a small folder may be done by then), so polling from here is safe.
+      await client().startScan();
+      let status = (await client().getScanStatus()).scanStatus;
+      for (let tries = 0; status.scanning && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await client().getScanStatus()).scanStatus;
+      }
+      assert.deepEqual([status.scanning, status.count], [false, 4]);
+      assert.deepEqual((await client().search3({ query: 'Added Later' })).searchResult3.song?.map((song) => song.title), ['Added Later']);
+    });
+
     test('a star is a like, playlists round trip, and the play queue is the XRPC queue', async () => {
       const songs = (await client().search3({ query: '' })).searchResult3.song!;
+      assert.equal(songs.length, 4);
       const neon = songs.find((song) => song.title === 'Neon')!;
       await client().star({ id: neon.id });
       const token = (await app.request('POST', '/auth/login', { body: { identifier: user.handle, password: 'correct horse battery' } })).body.token;

@@ -3,6 +3,7 @@ import { getAlbum, getAlbumInfo2, getArtist, getArtistInfo2, getArtists, getSong
 import { getIndexes, getMusicDirectory, getMusicFolders } from './methods/folders.ts';
 import { getAlbumList, getAlbumList2, getGenres, getRandomSongs, getSongsByGenre } from './methods/lists.ts';
 import { download, getCoverArt, getLyricsBySongId, stream } from './methods/media.ts';
+import { getScanStatus, startScan } from './methods/scan.ts';
 import { search2, search3 } from './methods/search.ts';
 import { libraryStateMethods } from './methods/state.ts';
 import { getLicense, getUser, ping } from './methods/system.ts';
@@ -15,5 +16,6 @@ export const subsonicMethods: readonly SubsonicMethod[] = [
   getAlbumList, getAlbumList2, getRandomSongs, getGenres, getSongsByGenre,
   search2, search3,
   stream, download, getCoverArt, getLyricsBySongId,
+  startScan, getScanStatus,
   ...libraryStateMethods,
 ];

@@ -39,21 +39,32 @@ export const serve: Command = {
 };
 
 /**
- * Scans the music folder while the hosts serve: the result or the failure is only logged, and
- * `stop` ends the scan at its next transaction boundary.
+ * Scans the music folder while the hosts serve, at start and then every `scanIntervalMinutes`
+ * (each one incremental): results and failures are only logged, and `stop` ends a running scan
+ * at its next transaction boundary and cancels the next one.
  */
 function scanInBackground(ctx: AppContext): { stop(): Promise<void> } {
   const controller = new AbortController();
-  const done = scanLibrary(ctx, { signal: controller.signal }).then(
-    (report) => console.log(`Library: ${reportSummary(report)}`),
-    (error: unknown) => {
-      if (!controller.signal.aborted) console.error(`Library scan failed: ${error instanceof Error ? error.message : String(error)}`);
-    },
-  );
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+  const run = () => {
+    current = scanLibrary(ctx, { signal: controller.signal }).then(
+      (report) => console.log(`Library: ${reportSummary(report)}`),
+      (error: unknown) => {
+        if (!controller.signal.aborted) console.error(`Library scan failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    const interval = ctx.config.scanIntervalMinutes * 60_000;
+    if (interval > 0) void current.then(() => {
+      if (!controller.signal.aborted) timer = setTimeout(run, interval).unref();
+    });
+  };
+  run();
   return {
     async stop() {
       controller.abort();
-      await done;
+      clearTimeout(timer);
+      await current;
     },
   };
 }

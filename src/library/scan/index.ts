@@ -20,6 +20,8 @@ export interface ScanOptions {
   musicDir?: string | undefined;
   /** Stops the scan between transactions (e.g. the server shutting down); the lease is given back. */
   signal?: AbortSignal | undefined;
+  /** Called once the scan holds the folder's lease (or found another scan holding it): from then on the folder reads as scanning. */
+  onLeased?: (() => void) | undefined;
 }
 
 /** The folder to scan, or a ConfigError saying what is wrong with it. */
@@ -55,6 +57,7 @@ export async function scanLibrary(ctx: AppContext, options: ScanOptions = {}): P
     skippedCount: 0,
   };
   const lease = await ScanLease.take(ctx.db, sourceId, started);
+  options.onLeased?.();
   if (!lease) return { ...report, status: 'already-scanning' };
   try {
     await runScan(ctx, report, () => {
