@@ -76,6 +76,11 @@ function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue]
 interface Pass {
   locked: ReadonlySet<string>;
   fills: Fills;
+  /**
+   * Albums this pass found or created, by artist, title key and album MBID: the tracks of one
+   * album (a scanned folder, an imported record) look their album up once, not once each.
+   */
+  albums: Map<string, string>;
 }
 
 /** Per track: the enrichable values read from the catalog, and the gaps listens fill (first one wins). */
@@ -270,9 +275,18 @@ function albumMatch(artistId: string, key: string, mbid: string | undefined) {
   };
 }
 
-async function findOrCreateAlbum(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<string | null> {
+async function findOrCreateAlbum(tx: Tx, pass: Pass, artistId: string, metadata: TrackMetadata): Promise<string | null> {
   if (!metadata.album) return null;
   const key = albumKey(metadata.album);
+  const cacheKey = `${artistId} ${metadata.albumMbid ?? ''} ${key}`;
+  const cached = pass.albums.get(cacheKey);
+  if (cached) return cached;
+  const id = await findOrCreateAlbumRow(tx, artistId, key, metadata.album, metadata);
+  pass.albums.set(cacheKey, id);
+  return id;
+}
+
+async function findOrCreateAlbumRow(tx: Tx, artistId: string, key: string, album: string, metadata: TrackMetadata): Promise<string> {
   const existing = await tx
     .selectFrom('albums')
     .select('id')
@@ -284,7 +298,7 @@ async function findOrCreateAlbum(tx: Tx, artistId: string, metadata: TrackMetada
   const created = await tx
     .insertInto('albums')
     .values({
-      title: cleanText(metadata.album),
+      title: cleanText(album),
       title_key: key,
       artist: cleanText(metadata.albumArtist ?? primaryArtist(metadata.artist)),
       artist_id: artistId,
@@ -299,8 +313,8 @@ async function findOrCreateAlbum(tx: Tx, artistId: string, metadata: TrackMetada
   return created.id;
 }
 
-async function createTrack(tx: Tx, artistId: string, metadata: TrackMetadata): Promise<NamedRow> {
-  const albumId = await findOrCreateAlbum(tx, artistId, metadata);
+async function createTrack(tx: Tx, pass: Pass, artistId: string, metadata: TrackMetadata): Promise<NamedRow> {
+  const albumId = await findOrCreateAlbum(tx, pass, artistId, metadata);
   const created = await tx
     .insertInto('tracks')
     .values({
@@ -364,7 +378,7 @@ async function resolveInOrder(tx: Tx, pass: Pass, snapshot: CatalogSnapshot, ite
     if (knownArtist) requireArtistLock(pass, knownArtist.name_key);
     const artist = knownArtist ?? (await createArtist(tx, metadata));
     if (!knownArtist) snapshot.addArtist(artist);
-    const created = await createTrack(tx, artist.id, metadata);
+    const created = await createTrack(tx, pass, artist.id, metadata);
     snapshot.addTrack(created);
     resolved.push({ trackId: created.id, matched: false });
   }
@@ -388,7 +402,7 @@ export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], cre
     await lockAll(tx, locked);
     snapshot = await CatalogSnapshot.load(tx, items);
   }
-  const pass: Pass = { locked, fills: new Map() };
+  const pass: Pass = { locked, fills: new Map(), albums: new Map() };
   const resolved = await resolveInOrder(tx, pass, snapshot, items, create);
   await applyFills(tx, pass.fills);
   return resolved;
@@ -403,7 +417,7 @@ export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], cre
  */
 export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(ResolvedTrack | undefined)[]> {
   const snapshot = await CatalogSnapshot.load(tx, items);
-  const pass: Pass = { locked: new Set(), fills: new Map() };
+  const pass: Pass = { locked: new Set(), fills: new Map(), albums: new Map() };
   const resolved = await resolveInOrder(tx, pass, snapshot, items, false);
   await applyFills(tx, pass.fills);
   return resolved.map((track) => track ?? undefined);
