@@ -33,6 +33,34 @@ export interface Config {
   musicDir: string | undefined;
   /** Minutes between the server's incremental rescans of the music folder; 0: only at start. */
   scanIntervalMinutes: number;
+  /** Third-party providers; one without a client id is off (providers/registry.ts). */
+  providers: ProvidersConfig;
+}
+
+export type ProviderName = 'filehostA' | 'filehostB' | 'musicstream';
+export const PROVIDER_NAMES: readonly ProviderName[] = ['filehostA', 'filehostB', 'musicstream'];
+
+/** Where a provider is reached and the OAuth client Earshot is registered as there. */
+export interface ProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The browser is sent here to grant access. */
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** The provider's API base (no trailing slash). */
+  apiUrl: string;
+  /** Where file bytes are downloaded from, when the host serves them from another base (filehostB). */
+  contentUrl: string;
+}
+
+export interface ProvidersConfig {
+  filehostA: ProviderConfig | undefined;
+  filehostB: ProviderConfig | undefined;
+  musicstream: ProviderConfig | undefined;
+  /** Seconds between polls of each connected streaming account's recently played list. */
+  pollSeconds: number;
+  /** Minutes between incremental syncs of each connected file host; 0: only on connect and on demand. */
+  syncMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -87,6 +115,81 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
   return raw as T;
 }
 
+/** The providers' public endpoints; each can be moved (a self-hosted compatible service, or a local fake). */
+const PROVIDER_DEFAULTS: Record<ProviderName, Omit<ProviderConfig, 'clientId' | 'clientSecret'>> = {
+  filehostA: {
+    authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenUrl: 'https://oauth2.googleapis.com/token',
+    apiUrl: 'https://www.googleapis.com/drive/v3',
+    contentUrl: 'https://www.googleapis.com/drive/v3',
+  },
+  filehostB: {
+    authorizeUrl: 'https://www.dropbox.com/oauth2/authorize',
+    tokenUrl: 'https://api.dropboxapi.com/oauth2/token',
+    apiUrl: 'https://api.dropboxapi.com/2',
+    contentUrl: 'https://content.dropboxapi.com/2',
+  },
+  musicstream: {
+    authorizeUrl: 'https://accounts.spotify.com/authorize',
+    tokenUrl: 'https://accounts.spotify.com/api/token',
+    apiUrl: 'https://api.spotify.com/v1',
+    contentUrl: 'https://api.spotify.com/v1',
+  },
+};
+
+const ENV_PREFIX: Record<ProviderName, string> = { filehostA: 'FILEHOSTA', filehostB: 'FILEHOSTB', musicstream: 'MUSICSTREAM' };
+
+function urlFrom(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** A provider is on when its client id is set; then its secret must be set too. */
+function providerFrom(env: NodeJS.ProcessEnv, provider: ProviderName): ProviderConfig | undefined {
+  const prefix = ENV_PREFIX[provider];
+  const clientId = env[`${prefix}_CLIENT_ID`];
+  if (!clientId) return undefined;
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+  if (!clientSecret) throw new ConfigError(`${prefix}_CLIENT_ID is set but ${prefix}_CLIENT_SECRET is not: set both to turn ${provider} on`);
+  const defaults = PROVIDER_DEFAULTS[provider];
+  const apiUrl = urlFrom(env, `${prefix}_API_URL`, defaults.apiUrl);
+  return {
+    clientId,
+    clientSecret,
+    authorizeUrl: urlFrom(env, `${prefix}_AUTHORIZE_URL`, defaults.authorizeUrl),
+    tokenUrl: urlFrom(env, `${prefix}_TOKEN_URL`, defaults.tokenUrl),
+    apiUrl,
+    // A moved API (a compatible service, a local fake) serves its downloads too unless told otherwise.
+    contentUrl: urlFrom(env, `${prefix}_CONTENT_URL`, env[`${prefix}_API_URL`] ? apiUrl : defaults.contentUrl),
+  };
+}
+
+function secondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 10 || value > 86_400) throw new ConfigError(`${name} must be a whole number of seconds from 10 to 86400, got "${raw}"`);
+  return value;
+}
+
+function providersFrom(env: NodeJS.ProcessEnv): ProvidersConfig {
+  return {
+    filehostA: providerFrom(env, 'filehostA'),
+    filehostB: providerFrom(env, 'filehostB'),
+    musicstream: providerFrom(env, 'musicstream'),
+    pollSeconds: secondsFrom(env, 'MUSICSTREAM_POLL_SECONDS', 180),
+    syncMinutes: minutesFrom(env, 'FILEHOST_SYNC_MINUTES', 30),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = integerFrom(env, 'PORT', 8000);
@@ -106,5 +209,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpTimeouts: httpTimeoutsFrom(env),
     musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
     scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
+    providers: providersFrom(env),
   };
 }

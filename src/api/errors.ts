@@ -19,6 +19,12 @@ export const XRPC_ERROR_NAMES = [
   'UnsupportedMediaType',
   'RequestHeaderFieldsTooLarge',
   'RateLimitExceeded',
+  'ProviderNotConfigured',
+  'NotConnected',
+  'ConnectionBroken',
+  'NoActiveDevice',
+  'ProviderRefused',
+  'ProviderUnavailable',
   'InternalServerError',
 ] as const;
 export type XrpcErrorName = (typeof XRPC_ERROR_NAMES)[number];
@@ -29,13 +35,15 @@ export class XrpcError extends Error {
     readonly status: number,
     readonly error: XrpcErrorName,
     message?: string,
+    /** Sent as Retry-After (a 429 or 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message ?? error);
   }
 
   /** The same failure under a more specific error name. */
   withName(error: XrpcErrorName): XrpcError {
-    return new XrpcError(this.status, error, this.message);
+    return new XrpcError(this.status, error, this.message, this.retryAfterSeconds);
   }
 
   body(): { error: XrpcErrorName; message?: string } {

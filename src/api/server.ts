@@ -122,7 +122,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
   });
   app.setErrorHandler((error: FastifyError | XrpcError, request, reply) => {
-    if (error instanceof XrpcError) return reply.status(error.status).send(error.body());
+    if (error instanceof XrpcError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      return reply.status(error.status).send(error.body());
+    }
     if (error.validation) {
       return reply.status(400).send({ error: 'InvalidRequest', message: error.message });
     }

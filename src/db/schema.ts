@@ -178,8 +178,29 @@ export interface ProviderAccountsTable {
   access_token_encrypted: string | null;
   refresh_token_encrypted: string | null;
   expires_at: Timestamp | null;
+  account_name: string | null;
+  scope: string | null;
+  status: ColumnType<ProviderAccountStatus, ProviderAccountStatus | undefined, ProviderAccountStatus>;
+  status_reason: string | null;
+  poll_cursor: string | null;
+  poll_lease_until: Timestamp | null;
+  last_polled_at: Timestamp | null;
+  last_poll_error: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+}
+
+export type ProviderAccountStatus = 'connected' | 'broken';
+
+/** An OAuth authorization in flight (migration 0007): single-use, expiring, bound to its user. */
+export interface OauthStatesTable {
+  nonce: string;
+  user_id: string;
+  provider: string;
+  code_verifier_sealed: string | null;
+  folder: string | null;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
 }
 
 export type LibrarySourceKind = 'local' | 'filehostA' | 'filehostB';
@@ -195,6 +216,10 @@ export interface LibrarySourcesTable {
   scan_lease_until: Timestamp | null;
   last_scan_at: Timestamp | null;
   last_scan_report: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** A file host's change cursor (migration 0007). */
+  sync_cursor: string | null;
+  /** The provider's id of a file host source's root folder. */
+  root_file_id: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }
@@ -303,6 +328,7 @@ export interface DB {
   access_tokens: AccessTokensTable;
   queue_items: QueueItemsTable;
   provider_accounts: ProviderAccountsTable;
+  oauth_states: OauthStatesTable;
   library_sources: LibrarySourcesTable;
   library_directories: LibraryDirectoriesTable;
   library_files: LibraryFilesTable;

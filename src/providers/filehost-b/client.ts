@@ -1,0 +1,7 @@
+import type { ProviderConfig } from '../../config.ts';
+import type { FileHostClient } from '../types.ts';
+
+/** Placeholder until the client module lands. */
+export function createFileHostBClient(_config: ProviderConfig): FileHostClient {
+  throw new Error('not implemented yet');
+}
