@@ -1,7 +1,7 @@
 import type { XrpcErrorName } from './errors.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { ACCEPTED_CREDENTIALS, type AnyOperation, type AuthMode } from './operation.ts';
-import type { AnyRoute } from './route.ts';
+import { redirects, type AnyRoute } from './route.ts';
 import { ErrorBody } from './schemas.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -80,16 +80,18 @@ function routeEntry(route: AnyRoute): JsonObject {
     required: true,
     schema: plain((route.pathParams.properties as Record<string, TSchema>)[name]!),
   }));
-  const success = route.success.schema
-    ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
-    : { description: 'No content' };
+  const success = redirects(route)
+    ? { description: 'Redirect', headers: { location: { description: 'where to go', schema: { type: 'string' } } } }
+    : route.success.schema
+      ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
+      : { description: 'No content' };
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}-](\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     summary: route.summary,
     ...credentialsDescription(route.auth),
     tags: [route.path.split('/')[1]],
     ...(route.auth === 'none' ? { security: [] } : {}),
-    parameters: pathParams,
+    parameters: [...pathParams, ...queryParameters(route.query)],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),
     responses: { [String(route.success.status)]: success, ...errorResponses(route.auth, route.errors) },
   };

@@ -7,31 +7,39 @@ import type { AuthMode, ViewerFor } from './operation.ts';
  * A plain HTTP route outside /xrpc (sign-in, access tokens). Declared like an
  * XRPC operation so it is validated and documented from one place.
  */
-export interface Route<P extends TObject = TObject, B extends TSchema = TSchema, A extends AuthMode = AuthMode> {
+export interface Route<P extends TObject = TObject, B extends TSchema = TSchema, A extends AuthMode = AuthMode, Q extends TObject = TObject> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Fastify syntax: `/access-tokens/:id`. */
   path: string;
   summary: string;
   auth: A;
   pathParams: P;
+  query: Q;
   body: B | undefined;
-  /** Success status and its body schema; null for an empty body. */
+  /**
+   * Success status and its body schema; null for an empty body. A 3xx status redirects: the
+   * handler answers the Location URL.
+   */
   success: { status: number; schema: TSchema | null };
   errors: readonly XrpcErrorName[];
-  handler(call: { pathParams: Static<P>; body: Static<B>; viewer: ViewerFor<A>; ctx: AppContext }): Promise<unknown>;
+  handler(call: { pathParams: Static<P>; query: Static<Q>; body: Static<B>; viewer: ViewerFor<A>; ctx: AppContext }): Promise<unknown>;
 }
 
-export type AnyRoute = Route<TObject, TSchema, AuthMode>;
+export type AnyRoute = Route<TObject, TSchema, AuthMode, TObject>;
 
-interface RouteDeclaration<P extends TObject, B extends TSchema, A extends AuthMode>
-  extends Omit<Route<P, B, A>, 'pathParams' | 'body' | 'errors'> {
+interface RouteDeclaration<P extends TObject, B extends TSchema, A extends AuthMode, Q extends TObject>
+  extends Omit<Route<P, B, A, Q>, 'pathParams' | 'query' | 'body' | 'errors'> {
   pathParams?: P;
+  query?: Q;
   body?: B;
   errors?: readonly XrpcErrorName[];
 }
 
-export function defineRoute<A extends AuthMode, P extends TObject = TObject<{}>, B extends TSchema = TSchema>(
-  declaration: RouteDeclaration<P, B, A>,
+export function defineRoute<A extends AuthMode, P extends TObject = TObject<{}>, B extends TSchema = TSchema, Q extends TObject = TObject<{}>>(
+  declaration: RouteDeclaration<P, B, A, Q>,
 ): AnyRoute {
-  return { pathParams: Type.Object({}) as unknown as P, body: undefined, errors: [], ...declaration } as unknown as AnyRoute;
+  return { pathParams: Type.Object({}) as unknown as P, query: Type.Object({}) as unknown as Q, body: undefined, errors: [], ...declaration } as unknown as AnyRoute;
 }
+
+/** Whether a route answers with a redirect rather than a body. */
+export const redirects = (route: AnyRoute) => route.success.status >= 300 && route.success.status < 400;

@@ -13,7 +13,7 @@ import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
-import type { AnyRoute } from './route.ts';
+import { redirects, type AnyRoute } from './route.ts';
 import { redactUrl } from './redact.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 
@@ -209,12 +209,14 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
     bodyLimit: XRPC_BODY_LIMIT,
     schema: {
       params: route.pathParams,
+      querystring: route.query,
       ...(route.body ? { body: route.body } : {}),
       ...(route.success.schema ? { response: { [route.success.status]: route.success.schema } } : {}),
     },
     handler: async (request, reply) => {
       const viewer = credentials.viewerOf(request);
-      const body = await route.handler({ pathParams: request.params as never, body: request.body as never, viewer: viewer as never, ctx });
+      const body = await route.handler({ pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: viewer as never, ctx });
+      if (redirects(route)) return reply.redirect(body as string, route.success.status);
       reply.status(route.success.status);
       return route.success.schema ? body : reply.send();
     },

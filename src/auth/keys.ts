@@ -7,6 +7,8 @@ export interface ServerKeys {
   jwt: Uint8Array;
   apiKeySharedSecret: Uint8Array;
   encryption: Uint8Array;
+  /** Signs the `state` of OAuth authorizations sent to providers. */
+  oauthState: Uint8Array;
 }
 
 function derive(secret: Buffer, purpose: string): Uint8Array {
@@ -19,6 +21,7 @@ export function deriveKeys(secret: string): ServerKeys {
     jwt: derive(material, 'jwt'),
     apiKeySharedSecret: derive(material, 'apikey-shared-secret'),
     encryption: derive(material, 'encryption'),
+    oauthState: derive(material, 'oauth-state'),
   };
 }
 

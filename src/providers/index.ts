@@ -1,0 +1,2 @@
+export { providerOperations } from './operations.ts';
+export { providerRoutes } from './routes.ts';

@@ -1,0 +1,92 @@
+/**
+ * The browser side of connecting an account: `GET /providers/<name>/connect` sends a signed-in
+ * user to the provider (a client that cannot follow a redirect with its Bearer token asks with
+ * POST and gets the URL), and the provider sends them back to `/providers/<name>/callback`.
+ */
+import { Type } from '@sinclair/typebox';
+import { invalidRequest } from '../api/errors.ts';
+import { defineRoute } from '../api/route.ts';
+import { DateTime, isoDateTime } from '../api/schemas.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { beginConnect, completeConnect, ConnectRefused } from './connect.ts';
+import { asXrpcProviderCall } from './errors.ts';
+
+const ProviderParam = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)), { description: 'filehostA, filehostB or musicstream' }) });
+const ConnectQuery = Type.Object({
+  folder: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'file hosts: the folder to mirror into the library (default /Music)' })),
+});
+const CONNECT_ERRORS = ['InvalidRequest', 'ProviderNotConfigured'] as const;
+
+/** Runs a connect step, answering a refusal as 400 and a provider failure in its own mapping. */
+async function connectStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await asXrpcProviderCall(step);
+  } catch (error) {
+    throw error instanceof ConnectRefused ? invalidRequest(error.message) : error;
+  }
+}
+
+const begin = (ctx: AppContext, userId: string, provider: ProviderName, folder: string | undefined) => connectStep(() => beginConnect(ctx, userId, provider, folder));
+
+const connectRedirect = defineRoute({
+  method: 'GET',
+  path: '/providers/:provider/connect',
+  summary: "Connect the caller's account at a provider: redirects to the provider's consent page, which comes back to the callback",
+  auth: 'account',
+  pathParams: ProviderParam,
+  query: ConnectQuery,
+  success: { status: 302, schema: null },
+  errors: CONNECT_ERRORS,
+  handler: async ({ pathParams, query, viewer, ctx }) => (await begin(ctx, viewer.userId, pathParams.provider as ProviderName, query.folder)).url,
+});
+
+const connectUrl = defineRoute({
+  method: 'POST',
+  path: '/providers/:provider/connect',
+  summary: 'The same as GET, for clients that open the consent page themselves: answers its URL instead of redirecting',
+  auth: 'account',
+  pathParams: ProviderParam,
+  query: ConnectQuery,
+  success: { status: 200, schema: Type.Object({ url: Type.String(), expiresAt: DateTime({ description: 'consent must be given before this' }) }) },
+  errors: CONNECT_ERRORS,
+  async handler({ pathParams, query, viewer, ctx }) {
+    const { url, expiresAt } = await begin(ctx, viewer.userId, pathParams.provider as ProviderName, query.folder);
+    return { url, expiresAt: isoDateTime(expiresAt) };
+  },
+});
+
+const Connected = Type.Object({
+  provider: Type.String(),
+  account: Type.Object({ id: Type.String(), name: Type.String() }),
+  folder: Type.Union([Type.String(), Type.Null()], { description: 'the folder a file host mirrors; null for the streaming service' }),
+  message: Type.String(),
+});
+
+const callback = defineRoute({
+  method: 'GET',
+  path: '/providers/:provider/callback',
+  summary: "Where the provider sends the user's browser back: the authorization is checked, the code exchanged and the account connected",
+  auth: 'none',
+  pathParams: ProviderParam,
+  query: Type.Object({
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    error: Type.Optional(Type.String({ maxLength: 256 })),
+    error_description: Type.Optional(Type.String({ maxLength: 1024 })),
+  }),
+  success: { status: 200, schema: Connected },
+  errors: ['InvalidRequest', 'ProviderNotConfigured', 'ProviderUnavailable', 'ProviderRefused'],
+  async handler({ pathParams, query, ctx }) {
+    const connected = await connectStep(() => completeConnect(ctx, pathParams.provider as ProviderName, query));
+    const what = connected.folder === null ? '' : `; ${connected.folder} is being added to your library`;
+    return {
+      provider: connected.provider,
+      account: connected.account,
+      folder: connected.folder,
+      message: `Connected ${connected.provider} as ${connected.account.name}${what}. You can close this page.`,
+    };
+  },
+});
+
+export const providerRoutes = [connectRedirect, connectUrl, callback];

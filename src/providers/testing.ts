@@ -1,0 +1,19 @@
+import type { ProviderConfig, ProviderName } from '../config.ts';
+import type { TestApp } from '../testing.ts';
+import { saveConnection } from './connections.ts';
+import type { FakeOAuth } from './fake/oauth.ts';
+
+/**
+ * Points a running test app at a provider (a fake started on loopback after the app, so its
+ * port is known only now), with the app's real URL as the OAuth redirect base.
+ */
+export function useProvider(app: TestApp, provider: ProviderName, config: ProviderConfig | undefined): void {
+  app.ctx.config.publicUrl = app.apiUrl;
+  app.ctx.config.providers = { ...app.ctx.config.providers, [provider]: config };
+}
+
+/** Connects the user's account straight from a grant of the fake, as a completed consent would. */
+export async function connectWithFake(app: TestApp, userId: string, provider: ProviderName, oauth: FakeOAuth, account = { id: 'acct-1', name: 'fake-user' }): Promise<void> {
+  const grant = oauth.grant(account.name);
+  await saveConnection(app.ctx, userId, provider, { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(Date.now() + grant.expiresIn * 1000) }, account);
+}
