@@ -2,6 +2,7 @@ import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { reportSummary, scanLibrary } from '../../library/scan/index.ts';
 import { openAppContext, startHosts, type HostName } from '../../server.ts';
+import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -25,10 +26,10 @@ export const serve: Command = {
     console.log(`Earshot is running (storage: ${storage})`);
     if (running.urls.api) console.log(`  API:       ${running.urls.api}  (XRPC at /xrpc, OpenAPI at /openapi.json)`);
     if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
-    const scan = config.musicDir ? scanInBackground(ctx) : undefined;
+    const jobs = startBackgroundJobs(backgroundJobs(ctx));
     const stop = async () => {
-      // A scan stopped here gives its lease back, so the next start scans at once.
-      await scan?.stop();
+      // A scan or sync stopped here gives its lease back, so the next start takes it at once.
+      await jobs.stop();
       await running.close();
       await ctx.close();
       process.exit(0);
@@ -38,33 +39,15 @@ export const serve: Command = {
   },
 };
 
-/**
- * Scans the music folder while the hosts serve, at start and then every `scanIntervalMinutes`
- * (each one incremental): results and failures are only logged, and `stop` ends a running scan
- * at its next transaction boundary and cancels the next one.
- */
-function scanInBackground(ctx: AppContext): { stop(): Promise<void> } {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> = Promise.resolve();
-  const run = () => {
-    current = scanLibrary(ctx, { signal: controller.signal }).then(
-      (report) => console.log(`Library: ${reportSummary(report)}`),
-      (error: unknown) => {
-        if (!controller.signal.aborted) console.error(`Library scan failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
-    const interval = ctx.config.scanIntervalMinutes * 60_000;
-    if (interval > 0) void current.then(() => {
-      if (!controller.signal.aborted) timer = setTimeout(run, interval).unref();
+/** What a serving process repeats: rescans of the music folder (when one is set). */
+function backgroundJobs(ctx: AppContext): BackgroundJob[] {
+  const jobs: BackgroundJob[] = [];
+  if (ctx.config.musicDir) {
+    jobs.push({
+      name: 'Library',
+      intervalMs: ctx.config.scanIntervalMinutes * 60_000,
+      run: async (signal) => reportSummary(await scanLibrary(ctx, { signal })),
     });
-  };
-  run();
-  return {
-    async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      await current;
-    },
-  };
+  }
+  return jobs;
 }

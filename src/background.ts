@@ -1,0 +1,52 @@
+/**
+ * Work a serving process repeats on its own: the music folder's rescans, file host syncs,
+ * streaming polls. Each runs at once and then every interval after the previous run ended (runs
+ * of one job never overlap); results and failures are only logged, and `stop` aborts a run at its
+ * next checkpoint and cancels the next one, so a shutdown leaves no lease held.
+ */
+export interface BackgroundJob {
+  name: string;
+  /** 0: run once, at start. */
+  intervalMs: number;
+  /** One run; its answer (a summary) is logged. */
+  run(signal: AbortSignal): Promise<string | undefined>;
+}
+
+export interface RunningJobs {
+  stop(): Promise<void>;
+}
+
+export function startBackgroundJobs(jobs: readonly BackgroundJob[]): RunningJobs {
+  const controller = new AbortController();
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  const start = (job: BackgroundJob): void => {
+    const run = job.run(controller.signal).then(
+      (summary) => {
+        if (summary) console.log(`${job.name}: ${summary}`);
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) console.error(`${job.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    running.add(run);
+    void run.then(() => {
+      running.delete(run);
+      if (job.intervalMs > 0 && !controller.signal.aborted) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          start(job);
+        }, job.intervalMs).unref();
+        timers.add(timer);
+      }
+    });
+  };
+  for (const job of jobs) start(job);
+  return {
+    async stop() {
+      controller.abort();
+      for (const timer of timers) clearTimeout(timer);
+      await Promise.all(running);
+    },
+  };
+}
