@@ -6,45 +6,19 @@ import { parseFile } from 'music-metadata';
 import { deriveKeys } from '../src/auth/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { isAudioFile } from '../src/library/tags.ts';
-import { encodeTestTrack, testJpeg, type TestFormat } from '../src/library/test-music.ts';
 import { reportSummary, scanLibrary } from '../src/library/scan/index.ts';
 import { benchTargets, compare } from './harness.ts';
+import { generatedMusic, TRACKS_PER_ALBUM } from './music.ts';
 
-const FORMATS: TestFormat[] = ['mp3', 'flac', 'ogg'];
-const TRACKS_PER_ALBUM = 12;
-const ALBUMS_PER_ARTIST = 4;
 /** Files written at once while generating the folder. */
 const WRITE_CONCURRENCY = 64;
 
-/**
- * A folder of `count` one-second files with distinct tags: albums of 12 songs, 4 albums an
- * artist, formats in turn, a cover image in every album folder.
- */
+/** The generated files written into a folder. */
 async function generateFolder(root: string, count: number): Promise<void> {
-  const jobs: [string, Uint8Array][] = [];
-  for (let i = 0; i < count; i++) {
-    const album = Math.floor(i / TRACKS_PER_ALBUM);
-    const artist = Math.floor(album / ALBUMS_PER_ARTIST);
-    const format = FORMATS[i % FORMATS.length]!;
-    const folder = `Artist ${artist}/Album ${album}`;
-    const { bytes } = encodeTestTrack(
-      format,
-      {
-        title: `Song ${i}`,
-        artist: `Bench Artist ${artist}`,
-        album: `Bench Album ${album}`,
-        trackNumber: (i % TRACKS_PER_ALBUM) + 1,
-        year: 1960 + (album % 60),
-        genre: `Genre ${album % 20}`,
-      },
-      1000,
-    );
-    jobs.push([`${folder}/${String((i % TRACKS_PER_ALBUM) + 1).padStart(2, '0')} Song ${i}.${format}`, bytes]);
-    if (i % TRACKS_PER_ALBUM === 0) jobs.push([`${folder}/cover.jpg`, testJpeg(folder)]);
-  }
+  const jobs = generatedMusic(count);
   for (let at = 0; at < jobs.length; at += WRITE_CONCURRENCY) {
     await Promise.all(
-      jobs.slice(at, at + WRITE_CONCURRENCY).map(async ([path, bytes]) => {
+      jobs.slice(at, at + WRITE_CONCURRENCY).map(async ({ path, bytes }) => {
         await mkdir(dirname(join(root, path)), { recursive: true });
         await writeFile(join(root, path), bytes);
       }),
