@@ -1,0 +1,46 @@
+import { PROVIDER_NAMES } from '../../config.ts';
+import { authenticatedClient } from '../api-client.ts';
+import { parseCommandArgs, printTable, serverOption, type Command } from '../command.ts';
+import { usageError } from '../errors.ts';
+
+function providerArgument(name: string | undefined): string {
+  if (!name || !(PROVIDER_NAMES as readonly string[]).includes(name)) throw usageError(`the provider must be one of ${PROVIDER_NAMES.join(', ')}`);
+  return name;
+}
+
+export const providerList: Command = {
+  path: ['provider', 'list'],
+  usage: 'provider list [--server URL]',
+  summary: "The server's providers and your connections to them",
+  async run(args) {
+    const { values } = parseCommandArgs(this, args, serverOption, 0);
+    const { available, connections } = await authenticatedClient(values.server).call('GET', '/xrpc/app.svc.provider.getConnections');
+    console.log(`Offered by this server: ${available.length > 0 ? available.join(', ') : 'none (see the README: Cloud file hosts and the streaming service)'}`);
+    printTable(connections, ['provider', 'status', 'accountName', 'folder', 'lastSyncAt', 'lastPolledAt', 'statusReason']);
+  },
+};
+
+export const providerConnect: Command = {
+  path: ['provider', 'connect'],
+  usage: 'provider connect <filehostA|filehostB|musicstream> [--folder /Music] [--server URL]',
+  summary: 'Start connecting an account: prints the consent page to open in a browser',
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(this, args, { ...serverOption, folder: { type: 'string' } }, 1);
+    const provider = providerArgument(positionals[0]);
+    const query = values.folder ? `?folder=${encodeURIComponent(values.folder)}` : '';
+    const { url, expiresAt } = await authenticatedClient(values.server).call('POST', `/providers/${provider}/connect${query}`);
+    console.log(`Open this page in a browser and allow access (before ${expiresAt}):\n  ${url}`);
+  },
+};
+
+export const providerDisconnect: Command = {
+  path: ['provider', 'disconnect'],
+  usage: 'provider disconnect <filehostA|filehostB|musicstream> [--server URL]',
+  summary: "End a connection: its tokens are deleted and a file host's files leave your library",
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(this, args, serverOption, 1);
+    const provider = providerArgument(positionals[0]);
+    await authenticatedClient(values.server).call('POST', '/xrpc/app.svc.provider.disconnect', { provider });
+    console.log(`Disconnected ${provider}`);
+  },
+};
