@@ -32,3 +32,31 @@ test('HTTP timeouts: defaults, overrides, and a headers timeout never longer tha
   assert.throws(() => loadConfig({ EARSHOT_IDLE_TIMEOUT_MS: '0' }), /EARSHOT_IDLE_TIMEOUT_MS/);
   assert.throws(() => loadConfig({ EARSHOT_HEADERS_TIMEOUT_MS: '5000', EARSHOT_REQUEST_TIMEOUT_MS: '1000' }), /must not exceed/);
 });
+
+test('providers: off without a client id, on with id and secret at the public endpoints, every endpoint movable', () => {
+  const none = loadConfig({}).providers;
+  assert.deepEqual([none.filehostA, none.filehostB, none.musicstream], [undefined, undefined, undefined]);
+  assert.deepEqual([none.pollSeconds, none.syncMinutes], [180, 30]);
+
+  const real = loadConfig({ FILEHOSTB_CLIENT_ID: 'id', FILEHOSTB_CLIENT_SECRET: 'secret' }).providers.filehostB!;
+  assert.equal(real.apiUrl, 'https://api.dropboxapi.com/2');
+  assert.equal(real.contentUrl, 'https://content.dropboxapi.com/2');
+
+  // A moved API serves downloads too unless the content URL is moved on its own.
+  const moved = loadConfig({
+    FILEHOSTB_CLIENT_ID: 'id',
+    FILEHOSTB_CLIENT_SECRET: 'secret',
+    FILEHOSTB_API_URL: 'http://127.0.0.1:9101/2/',
+    FILEHOSTB_TOKEN_URL: 'http://127.0.0.1:9101/oauth/token',
+    MUSICSTREAM_POLL_SECONDS: '60',
+    FILEHOST_SYNC_MINUTES: '0',
+  }).providers;
+  assert.deepEqual(
+    [moved.filehostB!.apiUrl, moved.filehostB!.contentUrl, moved.filehostB!.tokenUrl, moved.pollSeconds, moved.syncMinutes],
+    ['http://127.0.0.1:9101/2', 'http://127.0.0.1:9101/2', 'http://127.0.0.1:9101/oauth/token', 60, 0],
+  );
+
+  assert.throws(() => loadConfig({ MUSICSTREAM_CLIENT_ID: 'id' }), /MUSICSTREAM_CLIENT_SECRET is not/);
+  assert.throws(() => loadConfig({ FILEHOSTA_CLIENT_ID: 'id', FILEHOSTA_CLIENT_SECRET: 's', FILEHOSTA_API_URL: 'ftp://x' }), /FILEHOSTA_API_URL must be an http\(s\) URL/);
+  assert.throws(() => loadConfig({ MUSICSTREAM_POLL_SECONDS: '1' }), /MUSICSTREAM_POLL_SECONDS/);
+});
