@@ -50,3 +50,26 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): RunningJobs
     },
   };
 }
+
+const detached = new Set<Promise<void>>();
+
+/**
+ * Starts work a request asked for but does not wait on (the first sync after connecting a file
+ * host); a failure is logged. Hosts closing wait for it (settleDetached), so no work outlives
+ * the database it writes to.
+ */
+export function runDetached(name: string, work: () => Promise<string | undefined>): void {
+  const run = work().then(
+    (summary) => {
+      if (summary) console.log(`${name}: ${summary}`);
+    },
+    (error: unknown) => console.error(`${name} failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  detached.add(run);
+  void run.finally(() => detached.delete(run));
+}
+
+/** Waits for every detached run started so far. */
+export async function settleDetached(): Promise<void> {
+  while (detached.size > 0) await Promise.all(detached);
+}

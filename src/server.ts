@@ -7,6 +7,7 @@ import { deriveKeys, loadServerSecret } from './auth/index.ts';
 import { sealLegacyAudioscrobblerDigests } from './auth/audioscrobbler-digest.ts';
 import { buildApiServer, operations, routes } from './api/index.ts';
 import { buildScrobblerServer } from './scrobbling/index.ts';
+import { settleDetached } from './background.ts';
 
 export type HostName = 'api' | 'scrobbler';
 
@@ -73,5 +74,12 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
     await Promise.all(started.map((app) => app.close()));
     throw error;
   }
-  return { urls, close: async () => void (await Promise.all(started.map((app) => app.close()))) };
+  return {
+    urls,
+    async close() {
+      await Promise.all(started.map((app) => app.close()));
+      // Work requests started and left running (a first file host sync) ends before the database does.
+      await settleDetached();
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * file a tag editor can write is storable and never fails a scan.
  */
 import { basename, extname } from 'node:path';
-import { parseFile, type IAudioMetadata } from 'music-metadata';
+import { parseFile, parseFromTokenizer, type IAudioMetadata } from 'music-metadata';
 import { isrcOrUndefined, mbidOrUndefined, type TrackMetadata } from '../catalog/track-metadata.ts';
 import {
   MAX_DURATION_MS,
@@ -68,7 +68,19 @@ export interface FileTags {
 
 /** Reads one file; throws when it is not audio its type can parse. */
 export async function readFileTags(path: string): Promise<FileTags> {
-  const parsed = await parseFile(path);
+  return fileTags(await parseFile(path), path);
+}
+
+/**
+ * Reads a file through a tokenizer (a file host's, fetching byte ranges): the parser asks for
+ * the bytes it needs, so tags and length come without the whole file. Pictures are skipped
+ * (no bytes fetched for them; such files show no embedded cover). `name` is the file's name.
+ */
+export async function readTokenizerTags(tokenizer: Parameters<typeof parseFromTokenizer>[0], name: string): Promise<FileTags> {
+  return fileTags(await parseFromTokenizer(tokenizer, { skipCovers: true }), name);
+}
+
+function fileTags(parsed: IAudioMetadata, path: string): FileTags {
   // The parser is lenient: garbage may yield an empty result, or a stray frame sync a codec
   // but neither a length nor tags.
   if (!parsed.format.codec || (parsed.format.duration === undefined && parsed.format.tagTypes.length === 0)) {

@@ -43,7 +43,7 @@ export async function playableFile(db: Database, userId: string, trackId: string
   return db
     .selectFrom('library_files as f')
     .innerJoin('library_sources', 'library_sources.id', 'f.source_id')
-    .select(['f.id', 'f.path', 'f.name', 'f.size', 'f.content_type', 'f.suffix', 'f.cover', 'f.directory_id', 'library_sources.kind', 'library_sources.root'])
+    .select(['f.id', 'f.path', 'f.name', 'f.size', 'f.content_type', 'f.suffix', 'f.cover', 'f.directory_id', 'f.file_id', 'library_sources.kind', 'library_sources.root', 'library_sources.user_id as owner_id'])
     .where('f.track_id', '=', trackId)
     .where((eb) => visibleSource(eb, userId))
     .orderBy(sql`library_sources.user_id is not null`)

@@ -11,6 +11,17 @@ import { PROVIDER_NAMES, type ProviderName } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { beginConnect, completeConnect, ConnectRefused } from './connect.ts';
 import { asXrpcProviderCall } from './errors.ts';
+import { runDetached } from '../background.ts';
+import { reportSummary } from '../library/scan/index.ts';
+import type { FileHostName } from '../filehost/hosts.ts';
+import { ensureFileHostSource } from '../filehost/source.ts';
+import { syncFileHost } from '../filehost/sync.ts';
+
+/** A file host just connected: its folder becomes the user's mirror, and the first sync starts. */
+async function startMirror(ctx: AppContext, userId: string, host: FileHostName, folder: string): Promise<void> {
+  await ensureFileHostSource(ctx.db, userId, host, folder);
+  runDetached(`${host} first sync`, async () => reportSummary(await syncFileHost(ctx, userId, host)));
+}
 
 const ProviderParam = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)), { description: 'filehostA, filehostB or musicstream' }) });
 const ConnectQuery = Type.Object({
@@ -79,6 +90,7 @@ const callback = defineRoute({
   errors: ['InvalidRequest', 'ProviderNotConfigured', 'ProviderUnavailable', 'ProviderRefused'],
   async handler({ pathParams, query, ctx }) {
     const connected = await connectStep(() => completeConnect(ctx, pathParams.provider as ProviderName, query));
+    if (connected.folder !== null) await startMirror(ctx, connected.userId, connected.provider as FileHostName, connected.folder);
     const what = connected.folder === null ? '' : `; ${connected.folder} is being added to your library`;
     return {
       provider: connected.provider,

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { reportSummary, scanLibrary } from '../../library/scan/index.ts';
 import { openAppContext, startHosts, type HostName } from '../../server.ts';
 import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
+import { FILE_HOSTS, syncAllFileHosts } from '../../filehost/index.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -39,7 +40,7 @@ export const serve: Command = {
   },
 };
 
-/** What a serving process repeats: rescans of the music folder (when one is set). */
+/** What a serving process repeats: rescans of the music folder (when one is set), file host syncs. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   const jobs: BackgroundJob[] = [];
   if (ctx.config.musicDir) {
@@ -48,6 +49,10 @@ function backgroundJobs(ctx: AppContext): BackgroundJob[] {
       intervalMs: ctx.config.scanIntervalMinutes * 60_000,
       run: async (signal) => reportSummary(await scanLibrary(ctx, { signal })),
     });
+  }
+  const { syncMinutes } = ctx.config.providers;
+  if (syncMinutes > 0 && FILE_HOSTS.some((host) => ctx.config.providers[host] !== undefined)) {
+    jobs.push({ name: 'File hosts', intervalMs: syncMinutes * 60_000, run: (signal) => syncAllFileHosts(ctx, signal) });
   }
   return jobs;
 }

@@ -4,12 +4,11 @@
  * files are read, matched into the catalog and written in short transactions; rows that stay keep
  * their ids (an upsert on (source, path)).
  */
-import { join } from 'node:path';
 import type { Transaction } from 'kysely';
 import { resolveTracks } from '../../catalog/resolve.ts';
 import type { Database, DB } from '../../db/index.ts';
 import { inTransaction } from '../../db/retry.ts';
-import { readFileTags, type FileTags } from '../tags.ts';
+import type { FileTags } from '../tags.ts';
 import { inChunks } from './chunks.ts';
 import type { SkipList } from './report.ts';
 import type { WalkedFile } from './walk.ts';
@@ -23,6 +22,7 @@ interface StoredFile {
   size: string;
   modified_at: Date;
   cover: string | null;
+  file_id: string | null;
 }
 
 export interface FileDiff {
@@ -42,7 +42,7 @@ type FolderCover = (dir: string) => string | null;
 export async function diffFiles(db: Database, sourceId: number, walked: readonly WalkedFile[], folderCover: FolderCover): Promise<FileDiff> {
   const stored: StoredFile[] = await db
     .selectFrom('library_files')
-    .select(['id', 'path', 'size', 'modified_at', 'cover'])
+    .select(['id', 'path', 'size', 'modified_at', 'cover', 'file_id'])
     .where('source_id', '=', sourceId)
     .execute();
   const byPath = new Map(stored.map((row) => [row.path, row]));
@@ -51,7 +51,7 @@ export async function diffFiles(db: Database, sourceId: number, walked: readonly
     const row = byPath.get(file.path);
     byPath.delete(file.path);
     if (!row) diff.added.push(file);
-    else if (Number(row.size) !== file.size || row.modified_at.getTime() !== file.modifiedMs) diff.changed.push({ ...file, id: row.id });
+    else if (fileChanged(row, file)) diff.changed.push({ ...file, id: row.id });
     else {
       diff.unchanged++;
       const cover = row.cover === 'embedded' ? row.cover : folderCover(file.dir);
@@ -60,6 +60,11 @@ export async function diffFiles(db: Database, sourceId: number, walked: readonly
   }
   diff.gone = [...byPath.values()].map((row) => row.id);
   return diff;
+}
+
+/** Whether a file is not what was read last time: other size or time, or (file hosts) another file put at its path. */
+function fileChanged(row: StoredFile, file: WalkedFile): boolean {
+  return Number(row.size) !== file.size || row.modified_at.getTime() !== file.modifiedMs || (file.fileId ?? null) !== row.file_id;
 }
 
 export async function deleteFiles(db: Database, ids: readonly string[]): Promise<void> {
@@ -86,10 +91,15 @@ interface ReadFile {
   tags: FileTags;
 }
 
+/** Reads a file's tags: from disk for a local folder, over byte ranges for a file host. */
+export type TagReader = (file: WalkedFile) => Promise<FileTags>;
+
 export interface WriteContext {
   db: Database;
   sourceId: number;
-  root: string;
+  /** The source's owner (null: server-wide). */
+  userId: string | null;
+  readTags: TagReader;
   directoryIds: Map<string, string>;
   folderCover: FolderCover;
   skips: SkipList;
@@ -121,7 +131,7 @@ async function readSlice(ctx: WriteContext, files: WalkedFile[], unreadable: Set
   const read = await Promise.all(
     files.map(async (file) => {
       try {
-        return { file, tags: await readFileTags(join(ctx.root, file.path)) };
+        return { file, tags: await ctx.readTags(file) };
       } catch (error) {
         unreadable.add(file.path);
         ctx.skips.add({ path: file.path, reason: `unreadable audio: ${(error as Error).message}` });
@@ -138,7 +148,7 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
   const now = new Date();
   const rows = read.map(({ file, tags }, i) => ({
     source_id: ctx.sourceId,
-    user_id: null,
+    user_id: ctx.userId,
     directory_id: ctx.directoryIds.get(file.dir)!,
     name: file.name,
     path: file.path,
@@ -151,6 +161,9 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
     duration_ms: tags.durationMs ?? null,
     year: tags.year ?? null,
     cover: tags.hasPicture ? 'embedded' : ctx.folderCover(file.dir),
+    file_id: file.fileId ?? null,
+    client_modified: file.clientModified ?? null,
+    server_modified: file.serverModified ?? null,
     updated_at: now,
   }));
   await tx
@@ -169,6 +182,9 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
         duration_ms: eb.ref('excluded.duration_ms'),
         year: eb.ref('excluded.year'),
         cover: eb.ref('excluded.cover'),
+        file_id: eb.ref('excluded.file_id'),
+        client_modified: eb.ref('excluded.client_modified'),
+        server_modified: eb.ref('excluded.server_modified'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )

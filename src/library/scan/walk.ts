@@ -18,6 +18,10 @@ export interface WalkedFile {
   size: number;
   /** Whole milliseconds, as a timestamp column keeps them. */
   modifiedMs: number;
+  /** File hosts: the provider's id of the file and its own two times. */
+  fileId?: string | undefined;
+  clientModified?: Date | undefined;
+  serverModified?: Date | undefined;
 }
 
 export interface Walk {
@@ -26,6 +30,8 @@ export interface Walk {
   audio: WalkedFile[];
   /** Per directory path, its folder image's relative path. */
   folderImages: Map<string, string>;
+  /** File hosts: per directory path, the provider's id of the folder. */
+  folderIds: Map<string, string>;
   skipped: SkipList;
 }
 
@@ -48,7 +54,7 @@ function childPath(dir: string, name: string): string {
 }
 
 export async function walkTree(root: string): Promise<Walk> {
-  const walk: Walk = { directories: [], audio: [], folderImages: new Map(), skipped: new SkipList() };
+  const walk: Walk = { directories: [], audio: [], folderImages: new Map(), folderIds: new Map(), skipped: new SkipList() };
   const seen = new Set([await realpath(root)]);
   // Breadth-first, so parents come before their children.
   const pending = [''];

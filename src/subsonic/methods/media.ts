@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { hostedBytes } from '../../filehost/stream.ts';
 import { libraryNotFound } from '../../library/errors.ts';
 import { playableFile } from '../../library/views.ts';
 import { uuidParam } from '../args.ts';
@@ -12,7 +13,8 @@ async function trackBytes({ ctx, viewer, params, range }: SubsonicRequest, attac
   const file = await playableFile(ctx.db, viewer.userId, id);
   if (!file) throw libraryNotFound(`no song ${id}`);
   const disposition: Record<string, string> = attachment ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file.path))}` } : {};
-  return fileBytes(localPath(file), file.content_type, range, disposition);
+  if (file.kind === 'local') return fileBytes(localPath(file), file.content_type, range, disposition);
+  return hostedBytes(ctx, { ...file, kind: file.kind, owner_id: file.owner_id! }, range, disposition);
 }
 
 export const stream = defineSubsonicMethod('stream', (request) => trackBytes(request, false));

@@ -1,0 +1,3 @@
+export { fileHostOperations } from './operations.ts';
+export { syncAllFileHosts, syncFileHost } from './sync.ts';
+export { FILE_HOSTS, type FileHostName } from './hosts.ts';
