@@ -17,3 +17,15 @@ export async function connectWithFake(app: TestApp, userId: string, provider: Pr
   const grant = oauth.grant(account.name);
   await saveConnection(app.ctx, userId, provider, { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(Date.now() + grant.expiresIn * 1000) }, account);
 }
+
+/**
+ * Connects as a browser would: GET /providers/<name>/connect with the user's token, follow the
+ * redirect to the fake's consent page, which redirects back to the callback; answers the callback's reply.
+ */
+export async function connectThroughConsent(app: TestApp, token: string, provider: ProviderName, query = ''): Promise<{ status: number; body: any }> {
+  const start = await fetch(`${app.apiUrl}/providers/${provider}/connect${query}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+  if (start.status !== 302) return { status: start.status, body: await start.json() };
+  const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+  const callback = await fetch(consent.headers.get('location')!);
+  return { status: callback.status, body: await callback.json() };
+}
