@@ -82,8 +82,8 @@ export async function startFakeFileHostB(
     '/files/list_folder': async (request, response) => {
       const argument = await objectArgument(request, response, 'files/list_folder', 'path');
       if (argument === undefined) return;
-      // Earshot lists recursively only; so does the fake.
       if (argument.path === '/') return badInput(response, 'files/list_folder', 'path: Specify the root folder as an empty string rather than as "/".');
+      // Earshot lists recursively only; so does the fake.
       if (argument.recursive !== true) return badInput(response, 'files/list_folder', 'the fake lists recursively only');
       const node = argument.path === '' ? null : tree.resolve(argument.path);
       if (node === undefined) return lookupError(response, 'not_found');
