@@ -68,9 +68,9 @@ for (const { host, start } of HOSTS) {
       const rock = await getFiles('/Music/Rock');
       assert.deepEqual(rock.body.files.map((f: any) => f.name), ['01 First.mp3', '02 Second.mp3']);
       assert.ok(rock.body.files.every((f: any) => f.trackId !== ''), 'every audio file is matched to a song');
-      const song = await app().ctx.db.selectFrom('tracks').select(['title', 'artist', 'duration_ms']).where('id', '=', rock.body.files[0].trackId).executeTakeFirstOrThrow();
+      const song = await app().ctx.db.selectFrom('tracks').select(['title', 'artist', 'duration']).where('id', '=', rock.body.files[0].trackId).executeTakeFirstOrThrow();
       assert.deepEqual([song.title, song.artist], ['First', 'Hosted Band']);
-      assert.ok(Math.abs(song.duration_ms! - 30_000) < 100, `duration ${song.duration_ms}`);
+      assert.ok(Math.abs(song.duration! - 30_000) < 100, `duration ${song.duration}`);
       // Tags came from ranges: far fewer bytes than the three files hold.
       const whole = 3 * track('x').length;
       assert.ok(fake.bytesServed < whole, `${fake.bytesServed} bytes downloaded for ${whole} bytes of files`);
@@ -139,7 +139,7 @@ for (const { host, start } of HOSTS) {
       assert.deepEqual([report.body.added, report.body.updated, report.body.removed], [2, 1, 1]);
       const listed = fake.server.requests.slice(requestsBefore);
       if (host === 'filehostB') assert.ok(!listed.includes('POST /files/list_folder'), 'the sync asks with its cursor, not for a new listing');
-      else assert.ok(listed.some((request) => request.startsWith('GET /changes?')), 'the sync asks for the changes after its page token');
+      else assert.ok(listed.some((request: string) => request.startsWith('GET /changes?')), 'the sync asks for the changes after its page token');
       const rock = await getFiles('/Music/Rock');
       assert.deepEqual(rock.body.files.map((f: any) => f.name), ['01 First.mp3', '02 Second.mp3', '03 Third.mp3']);
       assert.equal(rock.body.files[0].id, firstId, 'unchanged files keep their ids');

@@ -29,12 +29,17 @@ function retryAfterSeconds(header: string | null): number | undefined {
  * statuses it handles; any other 4xx is 'Refused' with the provider's message).
  */
 export async function providerFetch(provider: ProviderName, url: string, init: RequestInit = {}, expected: readonly number[] = []): Promise<Response> {
+  // The limit is on the answer starting, not on its body: a file streamed to a slow player may take minutes.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('provider timeout', 'TimeoutError')), PROVIDER_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+    response = await fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal });
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
+    const reason = controller.signal.aborted ? 'did not answer in time' : 'could not be reached';
     throw new ProviderError('Unavailable', provider, `${provider} ${reason}`);
+  } finally {
+    clearTimeout(timer);
   }
   if (response.ok || expected.includes(response.status)) return response;
   if (response.status === 401) {
