@@ -4,28 +4,12 @@
  * changes.getStartPageToken and changes.list, with Drive's error shape and small pages on request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProviderConfig } from '../../config.ts';
 import { FakeOAuth } from '../fake/oauth.ts';
-import { type FakeServer, sendJson, startFakeServer } from '../fake/server.ts';
+import type { FakeFileHost, FakeFileHostOptions } from '../fake/file-host.ts';
+import { sendJson, startFakeServer } from '../fake/server.ts';
 import { type DriveNode, FakeDrive } from './fake-drive.ts';
 
-export interface FakeFileHost {
-  server: FakeServer;
-  oauth: FakeOAuth;
-  config: ProviderConfig;
-  url: string;
-  /** Creates the folder and any missing parents; returns its id. Paths are absolute: '/Music/Rock'. */
-  addFolder(path: string): string;
-  /** Creates (or replaces the content of) a file, parents created as needed; returns its id. A '.gdoc' name makes a Google Doc. */
-  addFile(path: string, bytes: Uint8Array, modifiedAt?: Date): string;
-  /** Deletes a file for good, or trashes a folder (with its subtree). */
-  removePath(path: string): void;
-  /** Renames or moves a file or folder (the subtree follows, ids kept). */
-  move(from: string, to: string): void;
-  /** How many bytes downloads have sent so far (to prove tags are read with ranges). */
-  readonly bytesServed: number;
-  close(): Promise<void>;
-}
+export type { FakeFileHost };
 
 /** Drive's largest page, and its default. */
 const MAX_PAGE = 1000;
@@ -133,9 +117,7 @@ function byteRange(header: string | undefined, size: number): [number, number] |
   return start >= size ? 'unsatisfiable' : [start, end];
 }
 
-export async function startFakeFileHostA(
-  options: { port?: number; pageSize?: number; clientId?: string; clientSecret?: string; account?: string } = {},
-): Promise<FakeFileHost> {
+export async function startFakeFileHostA(options: FakeFileHostOptions = {}): Promise<FakeFileHost> {
   const oauth = new FakeOAuth({ clientId: options.clientId ?? 'filehosta-client', clientSecret: options.clientSecret ?? 'filehosta-secret', account: options.account ?? 'fake-user' });
   const drive = new FakeDrive();
   const limit = options.pageSize ?? MAX_PAGE;

@@ -4,7 +4,7 @@ import { ProviderError } from '../errors.ts';
 import { AccessTokenRefused } from '../http.ts';
 import type { FileHostClient, RemoteChange, RemoteEntry } from '../types.ts';
 import { createFileHostBClient } from './client.ts';
-import { startFakeFileHostB, type FakeFileHost } from './fake.ts';
+import { startFakeFileHostB, type FakeFileHostB as FakeFileHost } from './fake.ts';
 import { headerJson } from './header-json.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

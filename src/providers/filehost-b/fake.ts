@@ -7,31 +7,17 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProviderConfig } from '../../config.ts';
 import { FakeOAuth } from '../fake/oauth.ts';
-import { readBody, sendJson, startFakeServer, type FakeServer } from '../fake/server.ts';
+import type { FakeFileHost, FakeFileHostOptions } from '../fake/file-host.ts';
+import { readBody, sendJson, startFakeServer } from '../fake/server.ts';
 import { FakeTree, metadata, type Node } from './fake-tree.ts';
 import { headerJson } from './header-json.ts';
 import type { ApiError, FullAccount, ListFolderResult, Metadata } from './wire.ts';
 
-export interface FakeFileHost {
-  server: FakeServer;
-  oauth: FakeOAuth;
-  config: ProviderConfig;
-  url: string;
-  /** Creates the folder and any missing parents; returns its id ('id:...'). Paths are absolute: '/Music/Rock'. */
-  addFolder(path: string): string;
-  /** Creates (or replaces the content of) a file, parents created as needed; returns its id. */
-  addFile(path: string, bytes: Uint8Array, modifiedAt?: Date): string;
-  /** Deletes a file or folder with its subtree. */
-  removePath(path: string): void;
-  /** Renames or moves (the subtree follows, ids kept). */
-  move(from: string, to: string): void;
-  /** How many bytes downloads have sent so far (to prove tags are read with ranges). */
-  readonly bytesServed: number;
-  /** The next list_folder/continue with an existing cursor answers reset. */
+/** filehostB's fake can also invalidate its cursors. */
+export interface FakeFileHostB extends FakeFileHost {
+  /** Every cursor handed out so far answers reset from now on. */
   resetCursors(): void;
-  close(): Promise<void>;
 }
 
 /** What a cursor stands for: the listing entries not yet sent, then the log from `logPosition` on. */
@@ -47,9 +33,7 @@ const HOME_NAMESPACE = '1735209';
 
 type Endpoint = (request: IncomingMessage, response: ServerResponse, account: string) => Promise<void>;
 
-export async function startFakeFileHostB(
-  options: { port?: number; pageSize?: number; clientId?: string; clientSecret?: string; account?: string } = {},
-): Promise<FakeFileHost> {
+export async function startFakeFileHostB(options: FakeFileHostOptions = {}): Promise<FakeFileHostB> {
   const oauth = new FakeOAuth({ clientId: options.clientId ?? 'fake-filehostb-id', clientSecret: options.clientSecret ?? 'fake-filehostb-secret', account: options.account });
   const tree = new FakeTree();
   const pageSize = options.pageSize ?? 500;
