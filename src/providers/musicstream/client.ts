@@ -148,7 +148,8 @@ export function createMusicstreamClient(config: ProviderConfig): StreamingClient
         const page = await recentPage(token, query);
         const found = playsOf(page, afterMs);
         for (const play of found) plays.set(playKey(play), play);
-        for (const candidate of [Number(page.cursors?.after), ...found.map((play) => play.playedAt.getTime())]) {
+        const after = page.cursors?.after;
+        for (const candidate of [typeof after === 'string' ? Number(after) : NaN, ...found.map((play) => play.playedAt.getTime())]) {
           if (Number.isFinite(candidate) && (newest === null || candidate > newest)) newest = candidate;
         }
         // A page with a play at or before the cursor has reached what earlier polls read.
