@@ -7,11 +7,12 @@ import { profileOperations } from '../profiles/index.ts';
 import { statsOperations } from '../stats/index.ts';
 import { providerOperations, providerRoutes } from '../providers/index.ts';
 import { fileHostOperations } from '../filehost/index.ts';
+import { musicstreamOperations } from '../musicstream/index.ts';
 import type { AnyOperation } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 
 /** Every XRPC operation the API host serves, gathered from the domains that declare them. */
-export const operations: readonly AnyOperation[] = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations, ...providerOperations, ...fileHostOperations];
+export const operations: readonly AnyOperation[] = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations, ...providerOperations, ...fileHostOperations, ...musicstreamOperations];
 
 /** Every plain (non-XRPC) route of the API host. */
 export const routes: readonly AnyRoute[] = [...authRoutes, ...providerRoutes];

@@ -48,3 +48,13 @@ export function isrcOrUndefined(value: unknown): string | undefined {
 export function spotifyTrackUrl(spotifyId: string): string {
   return `https://open.spotify.com/track/${encodeURIComponent(spotifyId)}`;
 }
+
+/**
+ * Several artists as one credit the matcher reads as its first artist featuring the rest, so the
+ * song files under its main artist while the display keeps everyone ('' for none). File tags and
+ * the streaming service's plays both credit this way.
+ */
+export function artistCredit(artists: readonly string[]): string {
+  const names = artists.map((name) => name.trim()).filter(Boolean);
+  return names.length > 1 ? `${names[0]} feat. ${names.slice(1).join(', ')}` : (names[0] ?? '');
+}

@@ -5,7 +5,7 @@
  */
 import { basename, extname } from 'node:path';
 import { parseFile, parseFromTokenizer, type IAudioMetadata } from 'music-metadata';
-import { isrcOrUndefined, mbidOrUndefined, type TrackMetadata } from '../catalog/track-metadata.ts';
+import { artistCredit, isrcOrUndefined, mbidOrUndefined, type TrackMetadata } from '../catalog/track-metadata.ts';
 import {
   MAX_DURATION_MS,
   MAX_GENRE_LENGTH,
@@ -105,7 +105,7 @@ function fileTags(parsed: IAudioMetadata, path: string): FileTags {
 function trackMetadata(parsed: IAudioMetadata, fileTitle: string, durationMs: number | undefined, year: number | undefined): TrackMetadata {
   const { common } = parsed;
   const metadata: TrackMetadata = {
-    artist: name(displayArtist(common.artists, common.artist)) ?? UNKNOWN_ARTIST,
+    artist: name(artistCredit(common.artists ?? []) || common.artist) ?? UNKNOWN_ARTIST,
     title: name(common.title) ?? name(fileTitle) ?? fileTitle,
     album: name(common.album),
     albumArtist: name(common.albumartist),
@@ -128,15 +128,6 @@ function trackMetadata(parsed: IAudioMetadata, fileTitle: string, durationMs: nu
   const problem = metadataProblem(metadata);
   if (problem) throw new Error(`tags cannot be stored: ${problem}`);
   return metadata;
-}
-
-/**
- * Several artist values become one credit the matcher reads as its first artist featuring the
- * rest, so the song files under its main artist while the display keeps everyone.
- */
-function displayArtist(artists: string[] | undefined, artist: string | undefined): string | undefined {
-  const names = (artists ?? []).map((a) => a.trim()).filter(Boolean);
-  return names.length > 1 ? `${names[0]} feat. ${names.slice(1).join(', ')}` : (names[0] ?? artist);
 }
 
 function lyricsText(lyrics: IAudioMetadata['common']['lyrics']): string | undefined {

@@ -4,6 +4,7 @@ import { reportSummary, scanLibrary } from '../../library/scan/index.ts';
 import { openAppContext, startHosts, type HostName } from '../../server.ts';
 import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
 import { FILE_HOSTS, syncAllFileHosts } from '../../filehost/index.ts';
+import { musicstreamPollJob } from '../../musicstream/index.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -40,7 +41,7 @@ export const serve: Command = {
   },
 };
 
-/** What a serving process repeats: rescans of the music folder (when one is set), file host syncs. */
+/** What a serving process repeats: rescans of the music folder (when one is set), file host syncs, streaming polls. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   const jobs: BackgroundJob[] = [];
   if (ctx.config.musicDir) {
@@ -54,5 +55,6 @@ function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   if (syncMinutes > 0 && FILE_HOSTS.some((host) => ctx.config.providers[host] !== undefined)) {
     jobs.push({ name: 'File hosts', intervalMs: syncMinutes * 60_000, run: (signal) => syncAllFileHosts(ctx, signal) });
   }
+  if (ctx.config.providers.musicstream !== undefined) jobs.push(musicstreamPollJob(ctx));
   return jobs;
 }

@@ -1,0 +1,135 @@
+/**
+ * Scrobbles what users play on the streaming service: each connected account's recently played
+ * tracks after its cursor become listens. The cursor moves only once the listens are stored, so
+ * a failed poll is read again next time (and a play read twice is a duplicate, not a second
+ * listen). A lease in the database keeps every server process on it from polling one account at once.
+ */
+import { sql } from 'kysely';
+import type { AppContext } from '../context.ts';
+import { artistCredit, isrcOrUndefined } from '../catalog/track-metadata.ts';
+import { withAccessToken } from '../providers/connections.ts';
+import { ProviderError } from '../providers/errors.ts';
+import { providerClient } from '../providers/registry.ts';
+import type { RecentPlay } from '../providers/types.ts';
+import { ingestListens, type Listen } from '../scrobbling/ingest.ts';
+
+const PROVIDER = 'musicstream';
+/** Longer than any one poll (a few provider calls, each bounded by PROVIDER_TIMEOUT_MS, and one ingest); a crashed poller's lease lapses after it. */
+const LEASE = sql`interval '5 minutes'`;
+
+export interface AccountPoll {
+  stored: number;
+  duplicates: number;
+  ignored: number;
+}
+
+export interface PollSummary extends AccountPoll {
+  polled: number;
+  failed: number;
+}
+
+export function listenOf(play: RecentPlay): Listen {
+  const { track } = play;
+  return {
+    artist: artistCredit(track.artists),
+    title: track.title,
+    album: track.album,
+    durationMs: track.durationMs,
+    isrc: isrcOrUndefined(track.isrc),
+    listenedAt: play.playedAt,
+    // The play as the service listed it, so nothing the matcher does not use is lost.
+    submitted: { track: { ...track }, playedAt: play.playedAt.toISOString() },
+  };
+}
+
+/** What the user sees in getConnections when a poll fails: a provider's explanation, never an internal one. */
+const pollErrorText = (error: unknown) => (error instanceof ProviderError ? error.message : 'the poll failed inside Earshot; the server log has the details');
+
+/**
+ * Reads the account's plays after its cursor and stores them as the user's listens; then, and
+ * only then, moves the cursor. A failure is recorded on the connection (last_poll_error), the
+ * cursor is left, and the error thrown on.
+ */
+export async function pollStreamingAccount(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<AccountPoll> {
+  const row = await ctx.db.selectFrom('provider_accounts').select(['poll_cursor', 'account_id']).where('user_id', '=', userId).where('provider', '=', PROVIDER).executeTakeFirst();
+  try {
+    const client = providerClient(ctx.config, PROVIDER);
+    const { plays, cursor } = await withAccessToken(ctx, userId, PROVIDER, (token) => client.recentlyPlayed(token, row?.poll_cursor ?? null));
+    signal?.throwIfAborted();
+    const outcomes = plays.length === 0 ? [] : await ingestListens(ctx, userId, plays.map(listenOf), PROVIDER);
+    // A reconnect to another account meanwhile started that account afresh: this cursor is not its.
+    await ctx.db
+      .updateTable('provider_accounts')
+      .set({ poll_cursor: cursor, last_polled_at: sql<Date>`now()`, last_poll_error: null })
+      .where('user_id', '=', userId)
+      .where('provider', '=', PROVIDER)
+      .where('account_id', row?.account_id == null ? 'is' : '=', row?.account_id ?? null)
+      .execute();
+    return {
+      stored: outcomes.filter((outcome) => outcome.status === 'stored').length,
+      duplicates: outcomes.filter((outcome) => outcome.status === 'duplicate').length,
+      ignored: outcomes.filter((outcome) => outcome.status === 'ignored').length,
+    };
+  } catch (error) {
+    if (!signal?.aborted) {
+      await ctx.db.updateTable('provider_accounts').set({ last_poll_error: pollErrorText(error) }).where('user_id', '=', userId).where('provider', '=', PROVIDER).execute();
+    }
+    throw error;
+  }
+}
+
+/**
+ * Takes the account's lease unless another poller holds it or has polled the account since
+ * `since` (this run began): one conditional UPDATE, atomic on PostgreSQL and PGlite alike.
+ */
+async function claim(ctx: AppContext, userId: string, since: Date): Promise<boolean> {
+  const claimed = await ctx.db
+    .updateTable('provider_accounts')
+    .set({ poll_lease_until: sql<Date>`now() + ${LEASE}` })
+    .where('user_id', '=', userId)
+    .where('provider', '=', PROVIDER)
+    .where('status', '=', 'connected')
+    .where((eb) => eb.or([eb('poll_lease_until', 'is', null), eb('poll_lease_until', '<', sql<Date>`now()`)]))
+    .where((eb) => eb.or([eb('last_polled_at', 'is', null), eb('last_polled_at', '<', since)]))
+    .returning('user_id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+async function release(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.updateTable('provider_accounts').set({ poll_lease_until: null }).where('user_id', '=', userId).where('provider', '=', PROVIDER).execute();
+}
+
+/**
+ * Polls every connected account of the streaming service whose lease is free, one at a time;
+ * one account's failure (recorded on it) does not stop the others. Nothing to do when the
+ * service is not configured.
+ */
+export async function pollStreamingAccounts(ctx: AppContext, signal?: AbortSignal): Promise<PollSummary> {
+  const summary: PollSummary = { polled: 0, failed: 0, stored: 0, duplicates: 0, ignored: 0 };
+  if (!ctx.config.providers.musicstream) return summary;
+  const { since } = await sql<{ since: Date }>`select now() as since`.execute(ctx.db).then((result) => result.rows[0]!);
+  const accounts = await ctx.db.selectFrom('provider_accounts').select('user_id').where('provider', '=', PROVIDER).where('status', '=', 'connected').orderBy('user_id').execute();
+  for (const { user_id: userId } of accounts) {
+    if (signal?.aborted) break;
+    if (!(await claim(ctx, userId, since))) continue;
+    try {
+      const poll = await pollStreamingAccount(ctx, userId, signal);
+      summary.polled++;
+      summary.stored += poll.stored;
+      summary.duplicates += poll.duplicates;
+      summary.ignored += poll.ignored;
+    } catch {
+      if (!signal?.aborted) summary.failed++;
+    } finally {
+      await release(ctx, userId);
+    }
+  }
+  return summary;
+}
+
+/** The summary as one log line, or undefined when there was nothing to do. */
+export function describePoll(summary: PollSummary): string | undefined {
+  if (summary.polled === 0 && summary.failed === 0) return undefined;
+  return `polled ${summary.polled} account(s): ${summary.stored} new listen(s), ${summary.duplicates} already stored, ${summary.ignored} ignored; ${summary.failed} failed`;
+}
