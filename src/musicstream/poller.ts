@@ -130,6 +130,7 @@ export async function pollStreamingAccounts(ctx: AppContext, signal?: AbortSigna
 
 /** The summary as one log line, or undefined when there was nothing to do. */
 export function describePoll(summary: PollSummary): string | undefined {
-  if (summary.polled === 0 && summary.failed === 0) return undefined;
+  // A quiet poll (nothing new, nothing failed) is not worth a log line every few minutes.
+  if (summary.stored + summary.ignored + summary.failed === 0) return undefined;
   return `polled ${summary.polled} account(s): ${summary.stored} new listen(s), ${summary.duplicates} already stored, ${summary.ignored} ignored; ${summary.failed} failed`;
 }

@@ -44,3 +44,18 @@ export const providerDisconnect: Command = {
     console.log(`Disconnected ${provider}`);
   },
 };
+
+export const providerSync: Command = {
+  path: ['provider', 'sync'],
+  usage: 'provider sync <filehostA|filehostB> [--folder /Music] [--server URL]',
+  summary: "Sync your file host mirror now (only what changed); with --folder, mirror that folder from now on",
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(this, args, { ...serverOption, folder: { type: 'string' } }, 1);
+    const host = positionals[0];
+    if (host !== 'filehostA' && host !== 'filehostB') throw usageError('the file host must be filehostA or filehostB');
+    const report = await authenticatedClient(values.server).call('POST', `/xrpc/app.svc.${host}.sync`, values.folder ? { folder: values.folder } : {});
+    if (report.status === 'already-scanning') return console.log(`${host}: a sync of ${report.folder} is already running`);
+    console.log(`${host} ${report.folder}: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ${report.skippedCount} skipped (${report.durationMs} ms)`);
+    for (const skipped of report.skipped) console.log(`  skipped ${skipped.path}: ${skipped.reason}`);
+  },
+};
