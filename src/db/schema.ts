@@ -220,6 +220,8 @@ export interface LibrarySourcesTable {
   sync_cursor: string | null;
   /** The provider's id of a file host source's root folder. */
   root_file_id: string | null;
+  /** Why the last scan or sync failed; null after one succeeds (migration 0008). */
+  last_scan_error: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }

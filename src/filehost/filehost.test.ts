@@ -78,6 +78,7 @@ for (const { host, start } of HOSTS) {
       const connection = connections.body.connections.find((c: any) => c.provider === host);
       assert.equal(connection.folder, '/Music');
       assert.ok(connection.lastSyncAt);
+      assert.equal(connection.lastSyncError, null);
     });
 
     test("getFiles answers spec 2.6's fields exactly, for the root, a nested folder, by path or by the host's id", async () => {
@@ -205,6 +206,8 @@ for (const { host, start } of HOSTS) {
       const connected = await connectThroughConsent(app(), other.token, host, '?folder=/Missing');
       assert.equal(connected.status, 200);
       await settleDetached();
+      const connections = await app().query('app.svc.provider.getConnections', {}, other.token);
+      assert.match(connections.body.connections[0].lastSyncError, /Missing/, 'the failed first sync is visible');
       const missing = await sync({}, other.token);
       assert.equal(missing.status, 404);
       assert.equal(missing.body.error, 'NotFound');

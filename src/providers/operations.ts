@@ -25,6 +25,7 @@ const ConnectionView = Type.Object({
   updatedAt: DateTime(),
   folder: Nullable(Type.String({ description: 'file hosts: the folder mirrored into the library' })),
   lastSyncAt: Nullable(DateTime({ description: "file hosts: when the mirror last finished syncing" })),
+  lastSyncError: Nullable(Type.String({ description: 'file hosts: why the last sync failed; null once one succeeds' })),
   lastPolledAt: Nullable(DateTime({ description: 'streaming: when recently played tracks were last read' })),
   lastPollError: Nullable(Type.String()),
 });
@@ -33,7 +34,7 @@ async function connectionViews(db: Database, userId: string) {
   const rows = await db
     .selectFrom('provider_accounts as a')
     .leftJoin('library_sources as s', (join) => join.onRef('s.user_id', '=', 'a.user_id').onRef('s.kind', '=', 'a.provider'))
-    .select(['a.provider', 'a.status', 'a.status_reason', 'a.account_id', 'a.account_name', 'a.scope', 'a.created_at', 'a.updated_at', 'a.last_polled_at', 'a.last_poll_error', 's.root', 's.last_scan_at'])
+    .select(['a.provider', 'a.status', 'a.status_reason', 'a.account_id', 'a.account_name', 'a.scope', 'a.created_at', 'a.updated_at', 'a.last_polled_at', 'a.last_poll_error', 's.root', 's.last_scan_at', 's.last_scan_error'])
     .where('a.user_id', '=', userId)
     .orderBy('a.provider')
     .execute();
@@ -49,6 +50,7 @@ async function connectionViews(db: Database, userId: string) {
     updatedAt: isoDateTime(row.updated_at),
     folder: row.root,
     lastSyncAt: iso(row.last_scan_at),
+    lastSyncError: row.last_scan_error,
     lastPolledAt: iso(row.last_polled_at),
     lastPollError: row.last_poll_error,
   }));

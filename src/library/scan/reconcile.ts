@@ -9,7 +9,8 @@ import { fillAlbumGaps, fillTrackArt } from './catalog-gaps.ts';
 import { syncDirectories } from './directories.ts';
 import { deleteFiles, diffFiles, updateCovers, writeFiles, type TagReader } from './files.ts';
 import type { ScanReport } from './report.ts';
-import { ScanLease } from './source.ts';
+import { ProviderError } from '../../providers/errors.ts';
+import { LeaseLost, ScanLease } from './source.ts';
 import type { Walk } from './walk.ts';
 
 export interface SourceTarget {
@@ -58,6 +59,12 @@ export async function reconcile(ctx: Pick<AppContext, 'db' | 'config'>, target: 
   };
 }
 
+/** What a user is told of a failed scan or sync: a provider's explanation, or where to look. */
+function failureText(error: unknown): string {
+  if (error instanceof ProviderError || error instanceof LeaseLost) return error.message;
+  return 'failed inside Earshot; the server log has the details';
+}
+
 export function emptyReport(sourceId: number, root: string, started: Date): ScanReport {
   return { status: 'scanned', sourceId, root, startedAt: started.toISOString(), durationMs: 0, added: 0, updated: 0, removed: 0, unchanged: 0, directories: 0, skipped: [], skippedCount: 0 };
 }
@@ -83,7 +90,8 @@ export async function whileLeased(
       lease.check();
     });
   } catch (error) {
-    await lease.release().catch(() => {});
+    // A stop asked for (shutdown) is no failure to show; anything else is, in words safe to show.
+    await lease.release(options.signal?.aborted ? undefined : { error: failureText(error) }).catch(() => {});
     throw error;
   }
   report.durationMs = Date.now() - started;

@@ -90,8 +90,8 @@ export class ScanLease {
     else this.lost = true;
   }
 
-  /** Gives the lease back, recording the report when the scan finished. */
-  async release(report?: ScanReport): Promise<void> {
+  /** Gives the lease back, recording the report when the scan finished, or why it failed. */
+  async release(outcome?: ScanReport | { error: string }): Promise<void> {
     clearInterval(this.timer);
     await this.refreshing;
     if (this.lost) return;
@@ -100,7 +100,8 @@ export class ScanLease {
       .set({
         scan_lease_until: null,
         updated_at: new Date(),
-        ...(report ? { last_scan_at: new Date(), last_scan_report: JSON.stringify(report) } : {}),
+        ...(outcome && 'error' in outcome ? { last_scan_error: outcome.error } : {}),
+        ...(outcome && !('error' in outcome) ? { last_scan_at: new Date(), last_scan_report: JSON.stringify(outcome), last_scan_error: null } : {}),
       })
       .where('id', '=', this.sourceId)
       .where('scan_lease_until', '=', this.until)
