@@ -1,5 +1,6 @@
 // `npm run bench [name…]`: runs the named benchmarks, or all of them. Sizes come from BENCH_* variables.
 import { feedPageBenchmark } from './feed-page.ts';
+import { fileHostSyncBenchmark } from './filehost-sync.ts';
 import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
@@ -13,6 +14,7 @@ import { wrappedBenchmark } from './wrapped.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'feed-page': feedPageBenchmark,
+  'filehost-sync': fileHostSyncBenchmark,
   'import-head-of-line': importHeadOfLineBenchmark,
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,
