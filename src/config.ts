@@ -83,14 +83,17 @@ function millisecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number
   return value;
 }
 
-function minutesFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A whole number of `unit` in min…max from the environment, or the fallback when unset. */
+function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, unit: string, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  // A week at most: setTimeout cannot wait longer than ~24.8 days, and no one needs more.
-  if (!Number.isInteger(value) || value < 0 || value > 10_080) throw new ConfigError(`${name} must be a whole number of minutes from 0 to 10080, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}, got "${raw}"`);
   return value;
 }
+
+// A week at most: setTimeout cannot wait longer than ~24.8 days, and no one needs more.
+const minutesFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => wholeNumberFrom(env, name, fallback, 'minutes', 0, 10_080);
 
 /** Generous enough for a 10 MB submission over a slow link, short enough that idle or trickling connections are not held for minutes. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, requestMs: 120_000, idleMs: 30_000 };
@@ -172,13 +175,7 @@ function providerFrom(env: NodeJS.ProcessEnv, provider: ProviderName): ProviderC
   };
 }
 
-function secondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 10 || value > 86_400) throw new ConfigError(`${name} must be a whole number of seconds from 10 to 86400, got "${raw}"`);
-  return value;
-}
+const secondsFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => wholeNumberFrom(env, name, fallback, 'seconds', 10, 86_400);
 
 function providersFrom(env: NodeJS.ProcessEnv): ProvidersConfig {
   return {

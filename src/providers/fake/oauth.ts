@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProviderConfig } from '../../config.ts';
 import { bearerToken, readBody, sendJson } from './server.ts';
 
 interface Grant {
@@ -138,4 +139,9 @@ export class FakeOAuth {
     }
     sendJson(response, 400, { error: 'unsupported_grant_type' });
   }
+}
+
+/** A ProviderConfig pointing every endpoint at a fake on `url` (API and content on one origin). */
+export function fakeProviderConfig(oauth: FakeOAuth, url: string): ProviderConfig {
+  return { clientId: oauth.clientId, clientSecret: oauth.clientSecret, authorizeUrl: `${url}/oauth/authorize`, tokenUrl: `${url}/oauth/token`, apiUrl: url, contentUrl: url };
 }

@@ -4,7 +4,7 @@
  * changes.getStartPageToken and changes.list, with Drive's error shape and small pages on request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeOAuth } from '../fake/oauth.ts';
+import { FakeOAuth, fakeProviderConfig } from '../fake/oauth.ts';
 import type { FakeFileHost, FakeFileHostOptions } from '../fake/file-host.ts';
 import { sendJson, startFakeServer } from '../fake/server.ts';
 import { type DriveNode, FakeDrive } from './fake-drive.ts';
@@ -170,14 +170,7 @@ export async function startFakeFileHostA(options: FakeFileHostOptions = {}): Pro
     server,
     oauth,
     url: server.url,
-    config: {
-      clientId: oauth.clientId,
-      clientSecret: oauth.clientSecret,
-      authorizeUrl: `${server.url}/oauth/authorize`,
-      tokenUrl: `${server.url}/oauth/token`,
-      apiUrl: server.url,
-      contentUrl: server.url,
-    },
+    config: fakeProviderConfig(oauth, server.url),
     addFolder: (path) => drive.folder(path).id,
     addFile: (path, bytes, modifiedAt) => drive.file(path, bytes, modifiedAt).id,
     removePath: (path) => drive.remove(path),

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeOAuth } from '../fake/oauth.ts';
+import { FakeOAuth, fakeProviderConfig } from '../fake/oauth.ts';
 import type { FakeFileHost, FakeFileHostOptions } from '../fake/file-host.ts';
 import { readBody, sendJson, startFakeServer } from '../fake/server.ts';
 import { FakeTree, metadata, type Node } from './fake-tree.ts';
@@ -107,14 +107,7 @@ export async function startFakeFileHostB(options: FakeFileHostOptions = {}): Pro
     server,
     oauth,
     url: server.url,
-    config: {
-      clientId: oauth.clientId,
-      clientSecret: oauth.clientSecret,
-      authorizeUrl: `${server.url}/oauth/authorize`,
-      tokenUrl: `${server.url}/oauth/token`,
-      apiUrl: server.url,
-      contentUrl: server.url,
-    },
+    config: fakeProviderConfig(oauth, server.url),
     addFolder: (path) => tree.addFolder(path).id,
     addFile: (path, bytes, modifiedAt) => tree.addFile(path, bytes, modifiedAt).id,
     removePath: (path) => tree.remove(path),

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProviderConfig } from '../../config.ts';
-import { FakeOAuth } from '../fake/oauth.ts';
+import { FakeOAuth, fakeProviderConfig } from '../fake/oauth.ts';
 import { sendJson, startFakeServer, type FakeServer } from '../fake/server.ts';
 
 export interface FakeTrackInput {
@@ -206,7 +206,7 @@ export async function startFakeMusicstream(options: FakeMusicstreamOptions = {})
     server,
     oauth,
     url,
-    config: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, authorizeUrl: `${url}/oauth/authorize`, tokenUrl: `${url}/oauth/token`, apiUrl: url, contentUrl: url },
+    config: fakeProviderConfig(oauth, url),
     addRecentPlay({ playedAt, ...track }) {
       const play = { track: trackFor(track), playedAt };
       const at = history.findIndex((other) => other.playedAt < playedAt);
