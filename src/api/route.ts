@@ -22,7 +22,19 @@ export interface Route<P extends TObject = TObject, B extends TSchema = TSchema,
    */
   success: { status: number; schema: TSchema | null };
   errors: readonly XrpcErrorName[];
-  handler(call: { pathParams: Static<P>; query: Static<Q>; body: Static<B>; viewer: ViewerFor<A>; ctx: AppContext }): Promise<unknown>;
+  handler(call: RouteCall<P, B, A, Q>): Promise<unknown>;
+}
+
+export interface RouteCall<P extends TObject, B extends TSchema, A extends AuthMode, Q extends TObject> {
+  pathParams: Static<P>;
+  query: Static<Q>;
+  body: Static<B>;
+  viewer: ViewerFor<A>;
+  ctx: AppContext;
+  /** The request's cookies by name. */
+  cookies: Readonly<Record<string, string>>;
+  /** Adds a Set-Cookie header (the whole value: `name=value; attributes`) to the answer. */
+  setCookie(cookie: string): void;
 }
 
 export type AnyRoute = Route<TObject, TSchema, AuthMode, TObject>;

@@ -200,6 +200,22 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
   });
 }
 
+/** The Cookie header's pairs (RFC 6265 §5.4); a malformed pair is skipped, a value is URI-decoded when it can be. */
+function parseCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const value = pair.slice(at + 1).trim();
+    try {
+      cookies[pair.slice(0, at).trim()] = decodeURIComponent(value);
+    } catch {
+      cookies[pair.slice(0, at).trim()] = value;
+    }
+  }
+  return cookies;
+}
+
 function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): void {
   const credentials = credentialsCheck(ctx, route.auth);
   app.route({
@@ -215,7 +231,9 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
     },
     handler: async (request, reply) => {
       const viewer = credentials.viewerOf(request);
-      const body = await route.handler({ pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: viewer as never, ctx });
+      const setCookie = (cookie: string) => void reply.header('set-cookie', [...[reply.getHeader('set-cookie') ?? []].flat().map(String), cookie]);
+      const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: viewer as never, ctx };
+      const body = await route.handler({ ...call, cookies: parseCookies(request.headers.cookie), setCookie });
       if (redirects(route)) return reply.redirect(body as string, route.success.status);
       reply.status(route.success.status);
       return route.success.schema ? body : reply.send();

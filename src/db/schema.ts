@@ -200,6 +200,8 @@ export interface OauthStatesTable {
   code_verifier_sealed: string | null;
   folder: string | null;
   expires_at: Timestamp;
+  /** Started by a browser redirect: finished only with the cookie it set (migration 0008). */
+  browser_bound: Generated<boolean>;
   created_at: CreatedAt;
 }
 

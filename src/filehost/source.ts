@@ -4,11 +4,10 @@
  */
 import type { Selectable } from 'kysely';
 import type { Database, LibrarySourcesTable } from '../db/index.ts';
+import { DEFAULT_FOLDER } from '../providers/connect.ts';
 import { ProviderError } from '../providers/errors.ts';
 import type { FileHostName } from './hosts.ts';
 
-/** The folder a file host mirrors unless the user picks another. */
-export const DEFAULT_FOLDER = '/Music';
 
 export type FileHostSource = Selectable<LibrarySourcesTable>;
 

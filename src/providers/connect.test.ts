@@ -117,6 +117,29 @@ describeWithApp('provider connect flow', (app) => {
     assert.equal(unknown.status, 400);
   });
 
+  test('a browser-started authorization is finished only by the browser holding its cookie', async () => {
+    const { userId, token } = await user(app());
+    const startInBrowser = async () => {
+      const start = await fetch(`${app().apiUrl}/providers/musicstream/connect`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+      const cookie = start.headers.getSetCookie()[0]!;
+      assert.match(cookie, /^earshot_connect_musicstream=[\w-]+; Path=\/providers\/musicstream\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
+      const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+      return { cookie: cookie.split(';')[0]!, callback: consent.headers.get('location')! };
+    };
+    // A consent link handed to someone else: their browser has no cookie, or another authorization's.
+    const handedOver = await startInBrowser();
+    assertRefused(await callBack(handedOver.callback), /started in another browser, or at another address than/);
+    const mine = await startInBrowser();
+    const other = await startInBrowser();
+    const crossed = await fetch(mine.callback, { headers: { cookie: other.cookie } });
+    assertRefused({ status: crossed.status, body: await crossed.json() }, /started in another browser/);
+    assert.equal(await accountRow(userId), undefined, 'nothing connected');
+    const own = await fetch(other.callback, { headers: { cookie: other.cookie } });
+    assert.equal(own.status, 200);
+    assert.match(own.headers.getSetCookie()[0]!, /^earshot_connect_musicstream=; .*Max-Age=0/, 'the cookie is cleared');
+    assert.equal((await accountRow(userId))?.status, 'connected');
+  });
+
   test('connect when the streaming service is not configured is 400 ProviderNotConfigured, in words', async () => {
     const { token } = await user(app());
     useProvider(app(), 'musicstream', undefined);

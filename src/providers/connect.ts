@@ -48,8 +48,27 @@ export function folderProblem(folder: string): string | null {
   return null;
 }
 
-/** Starts an authorization: the provider URL to send the user's browser to. */
-export async function beginConnect(ctx: AppContext, userId: string, provider: ProviderName, folder: string | undefined): Promise<{ url: string; expiresAt: Date }> {
+/** The cookie binding a browser-started authorization to that browser; sent back to the callback only. */
+export function bindingCookie(ctx: AppContext, provider: ProviderName, nonce: string, maxAgeSeconds = AUTHORIZATION_TTL_MS / 1000): string {
+  const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  // Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies go along with.
+  return `${bindingCookieName(provider)}=${nonce}; Path=/providers/${provider}/callback; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+export const bindingCookieName = (provider: ProviderName) => `earshot_connect_${provider}`;
+
+/**
+ * Starts an authorization: the provider URL to send the user's browser to. `browserBound`: the
+ * caller sets the binding cookie (bindingCookie) in this browser, and only a callback carrying it
+ * is accepted; otherwise (a client that opens the consent page itself) the state alone binds it.
+ */
+export async function beginConnect(
+  ctx: AppContext,
+  userId: string,
+  provider: ProviderName,
+  options: { folder?: string | undefined; browserBound: boolean },
+): Promise<{ url: string; expiresAt: Date; nonce: string }> {
+  const { folder } = options;
   const client = providerClient(ctx.config, provider);
   if (folder !== undefined && client.kind !== 'filehost') throw new ConnectRefused(`${provider} has no folders to choose; leave folder out`);
   const problem = folder === undefined ? null : folderProblem(folder);
@@ -57,8 +76,8 @@ export async function beginConnect(ctx: AppContext, userId: string, provider: Pr
   const nonce = randomBytes(24).toString('base64url');
   const pkce = client.oauth.pkce ? pkcePair() : undefined;
   const expiresAt = new Date(Date.now() + AUTHORIZATION_TTL_MS);
-  // Authorizations never finished are cleared here, so the table holds only live ones.
-  await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', new Date()).execute();
+  // Authorizations never finished are cleared here after a day (until then a late callback is told it expired).
+  await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', new Date(Date.now() - 86_400_000)).execute();
   await ctx.db
     .insertInto('oauth_states')
     .values({
@@ -68,11 +87,12 @@ export async function beginConnect(ctx: AppContext, userId: string, provider: Pr
       code_verifier_sealed: pkce ? seal(ctx.keys.encryption, pkce.verifier, verifierContext(nonce)) : null,
       folder: client.kind === 'filehost' ? (folder ?? DEFAULT_FOLDER) : null,
       expires_at: expiresAt,
+      browser_bound: options.browserBound,
     })
     .execute();
   const state = `${nonce}.${sign(ctx, nonce, provider)}`;
   const url = authorizeUrl(ctx.config.providers[provider]!, client.oauth, { state, redirectUri: redirectUri(ctx, provider), codeChallenge: pkce?.challenge });
-  return { url, expiresAt };
+  return { url, expiresAt, nonce };
 }
 
 export interface Connected {
@@ -87,12 +107,22 @@ export interface Connected {
  * Finishes an authorization from the provider's redirect: the state is checked and used up, the
  * code exchanged, the account named, and the grant stored as the user's connection.
  */
-export async function completeConnect(ctx: AppContext, provider: ProviderName, callback: { state?: string | undefined; code?: string | undefined; error?: string | undefined }): Promise<Connected> {
+export async function completeConnect(
+  ctx: AppContext,
+  provider: ProviderName,
+  callback: { state?: string | undefined; code?: string | undefined; error?: string | undefined },
+  /** The binding cookie's value, when the browser sent one. */
+  boundNonce: string | undefined,
+): Promise<Connected> {
   const client = providerClient(ctx.config, provider);
   const nonce = callback.state ? signatureValid(ctx, provider, callback.state) : null;
   if (!nonce) throw new ConnectRefused('the authorization state is missing or was not issued by this server; start again at /providers/' + provider + '/connect');
   const pending = await ctx.db.deleteFrom('oauth_states').where('nonce', '=', nonce).where('provider', '=', provider).returningAll().executeTakeFirst();
   if (!pending) throw new ConnectRefused('this authorization was already used or has been replaced; start again');
+  if (pending.browser_bound && boundNonce !== nonce) {
+    const start = `${ctx.config.publicUrl}/providers/${provider}/connect`;
+    throw new ConnectRefused(`this authorization was started in another browser, or at another address than ${ctx.config.publicUrl}; start again at ${start} in this browser`);
+  }
   if (pending.expires_at.getTime() < Date.now()) throw new ConnectRefused('this authorization expired; start again');
   if (callback.error) throw new ConnectRefused(`${provider} did not grant access (${callback.error})`);
   if (!callback.code) throw new ConnectRefused(`${provider} sent no authorization code`);

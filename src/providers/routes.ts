@@ -9,7 +9,7 @@ import { defineRoute } from '../api/route.ts';
 import { DateTime, isoDateTime } from '../api/schemas.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { beginConnect, completeConnect, ConnectRefused } from './connect.ts';
+import { beginConnect, bindingCookie, bindingCookieName, completeConnect, ConnectRefused } from './connect.ts';
 import { asXrpcProviderCall } from './errors.ts';
 import { runDetached } from '../background.ts';
 import { reportSummary } from '../library/scan/index.ts';
@@ -38,18 +38,25 @@ async function connectStep<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-const begin = (ctx: AppContext, userId: string, provider: ProviderName, folder: string | undefined) => connectStep(() => beginConnect(ctx, userId, provider, folder));
+const begin = (ctx: AppContext, userId: string, provider: ProviderName, folder: string | undefined, browserBound: boolean) =>
+  connectStep(() => beginConnect(ctx, userId, provider, { folder, browserBound }));
 
 const connectRedirect = defineRoute({
   method: 'GET',
   path: '/providers/:provider/connect',
-  summary: "Connect the caller's account at a provider: redirects to the provider's consent page, which comes back to the callback",
+  summary:
+    "Connect the caller's account at a provider: redirects to the provider's consent page, which comes back to the callback. A cookie binds the authorization to this browser: only its callback is accepted",
   auth: 'account',
   pathParams: ProviderParam,
   query: ConnectQuery,
   success: { status: 302, schema: null },
   errors: CONNECT_ERRORS,
-  handler: async ({ pathParams, query, viewer, ctx }) => (await begin(ctx, viewer.userId, pathParams.provider as ProviderName, query.folder)).url,
+  async handler({ pathParams, query, viewer, ctx, setCookie }) {
+    const provider = pathParams.provider as ProviderName;
+    const { url, nonce } = await begin(ctx, viewer.userId, provider, query.folder, true);
+    setCookie(bindingCookie(ctx, provider, nonce));
+    return url;
+  },
 });
 
 const connectUrl = defineRoute({
@@ -62,7 +69,7 @@ const connectUrl = defineRoute({
   success: { status: 200, schema: Type.Object({ url: Type.String(), expiresAt: DateTime({ description: 'consent must be given before this' }) }) },
   errors: CONNECT_ERRORS,
   async handler({ pathParams, query, viewer, ctx }) {
-    const { url, expiresAt } = await begin(ctx, viewer.userId, pathParams.provider as ProviderName, query.folder);
+    const { url, expiresAt } = await begin(ctx, viewer.userId, pathParams.provider as ProviderName, query.folder, false);
     return { url, expiresAt: isoDateTime(expiresAt) };
   },
 });
@@ -88,8 +95,11 @@ const callback = defineRoute({
   }),
   success: { status: 200, schema: Connected },
   errors: ['InvalidRequest', 'ProviderNotConfigured', 'ProviderUnavailable', 'ProviderRefused'],
-  async handler({ pathParams, query, ctx }) {
-    const connected = await connectStep(() => completeConnect(ctx, pathParams.provider as ProviderName, query));
+  async handler({ pathParams, query, ctx, cookies, setCookie }) {
+    const provider = pathParams.provider as ProviderName;
+    // The binding cookie has done its work (or was not this authorization's): it goes either way.
+    if (cookies[bindingCookieName(provider)] !== undefined) setCookie(bindingCookie(ctx, provider, '', 0));
+    const connected = await connectStep(() => completeConnect(ctx, provider, query, cookies[bindingCookieName(provider)]));
     if (connected.folder !== null) await startMirror(ctx, connected.userId, connected.provider as FileHostName, connected.folder);
     const what = connected.folder === null ? '' : `; ${connected.folder} is being added to your library`;
     return {

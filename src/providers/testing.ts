@@ -26,6 +26,8 @@ export async function connectThroughConsent(app: TestApp, token: string, provide
   const start = await fetch(`${app.apiUrl}/providers/${provider}/connect${query}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
   if (start.status !== 302) return { status: start.status, body: await start.json() };
   const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
-  const callback = await fetch(consent.headers.get('location')!);
+  // As a browser does: the binding cookie set by the connect redirect goes back to the callback.
+  const cookie = start.headers.getSetCookie().map((value) => value.split(';')[0]!).join('; ');
+  const callback = await fetch(consent.headers.get('location')!, { headers: { cookie } });
   return { status: callback.status, body: await callback.json() };
 }
