@@ -3,6 +3,7 @@
  * and syncing it on demand. One declaration per operation and host, made from one table.
  */
 import { Type } from '@sinclair/typebox';
+import { invalidRequest } from '../api/errors.ts';
 import { defineProcedure, defineQuery } from '../api/operation.ts';
 import { isoDateTime } from '../api/schemas.ts';
 import type { AppContext } from '../context.ts';
@@ -10,7 +11,6 @@ import { LibraryError, libraryNotFound } from '../library/errors.ts';
 import { folderProblem } from '../providers/connect.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { providerConfig } from '../providers/registry.ts';
-import { invalidRequest } from '../api/errors.ts';
 import { FILE_HOSTS, type FileHostName } from './hosts.ts';
 import { fileHostSource } from './source.ts';
 import { syncFileHost } from './sync.ts';

@@ -6,7 +6,8 @@
  */
 import type { AppContext } from '../context.ts';
 import { emptyReport, reconcile, whileLeased } from '../library/scan/reconcile.ts';
-import type { ScanReport } from '../library/scan/report.ts';
+import { reportSummary, type ScanReport } from '../library/scan/report.ts';
+import { runDetached } from '../background.ts';
 import { withAccessToken } from '../providers/connections.ts';
 import { providerClient } from '../providers/registry.ts';
 import type { FileHostClient } from '../providers/types.ts';
@@ -88,4 +89,10 @@ export async function syncAllFileHosts(ctx: AppContext, signal?: AbortSignal): P
     }
   }
   return accounts.length === 0 ? undefined : `${outcome.synced} file host mirrors synced (${outcome.changed} files changed), ${outcome.busy} busy elsewhere, ${outcome.failed} failed`;
+}
+
+/** A file host just connected: its folder becomes the user's mirror, and the first sync starts (not awaited). */
+export async function startMirror(ctx: AppContext, userId: string, host: FileHostName, folder: string): Promise<void> {
+  await ensureFileHostSource(ctx.db, userId, host, folder);
+  runDetached(`${host} first sync`, async () => reportSummary(await syncFileHost(ctx, userId, host)));
 }

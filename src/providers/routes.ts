@@ -9,19 +9,10 @@ import { defineRoute } from '../api/route.ts';
 import { DateTime, isoDateTime } from '../api/schemas.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import type { FileHostName } from '../filehost/hosts.ts';
+import { startMirror } from '../filehost/sync.ts';
 import { beginConnect, bindingCookie, bindingCookieName, completeConnect, ConnectRefused } from './connect.ts';
 import { asXrpcProviderCall } from './errors.ts';
-import { runDetached } from '../background.ts';
-import { reportSummary } from '../library/scan/index.ts';
-import type { FileHostName } from '../filehost/hosts.ts';
-import { ensureFileHostSource } from '../filehost/source.ts';
-import { syncFileHost } from '../filehost/sync.ts';
-
-/** A file host just connected: its folder becomes the user's mirror, and the first sync starts. */
-async function startMirror(ctx: AppContext, userId: string, host: FileHostName, folder: string): Promise<void> {
-  await ensureFileHostSource(ctx.db, userId, host, folder);
-  runDetached(`${host} first sync`, async () => reportSummary(await syncFileHost(ctx, userId, host)));
-}
 
 const ProviderParam = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)), { description: 'filehostA, filehostB or musicstream' }) });
 const ConnectQuery = Type.Object({
