@@ -82,7 +82,9 @@ function routeEntry(route: AnyRoute): JsonObject {
   }));
   const success = redirects(route)
     ? { description: 'Redirect', headers: { location: { description: 'where to go', schema: { type: 'string' } } } }
-    : route.success.schema
+    : route.success.download
+      ? { description: 'OK: a file, streamed', content: { [route.success.download]: { schema: { type: 'string', format: 'binary' } } } }
+      : route.success.schema
       ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
       : { description: 'No content' };
   return {

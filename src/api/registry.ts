@@ -8,6 +8,7 @@ import { statsOperations } from '../stats/index.ts';
 import { providerOperations, providerRoutes } from '../providers/index.ts';
 import { fileHostOperations } from '../filehost/index.ts';
 import { musicstreamOperations } from '../musicstream/index.ts';
+import { exportRoutes } from '../export/index.ts';
 import type { AnyOperation } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 
@@ -15,4 +16,4 @@ import type { AnyRoute } from './route.ts';
 export const operations: readonly AnyOperation[] = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations, ...providerOperations, ...fileHostOperations, ...musicstreamOperations];
 
 /** Every plain (non-XRPC) route of the API host. */
-export const routes: readonly AnyRoute[] = [...authRoutes, ...providerRoutes];
+export const routes: readonly AnyRoute[] = [...authRoutes, ...providerRoutes, ...exportRoutes];

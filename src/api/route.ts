@@ -18,9 +18,10 @@ export interface Route<P extends TObject = TObject, B extends TSchema = TSchema,
   body: B | undefined;
   /**
    * Success status and its body schema; null for an empty body. A 3xx status redirects: the
-   * handler answers the Location URL.
+   * handler answers the Location URL. With `download` (a content type), the handler answers a
+   * Download: a file streamed as an attachment.
    */
-  success: { status: number; schema: TSchema | null };
+  success: { status: number; schema: TSchema | null; download?: string };
   errors: readonly XrpcErrorName[];
   handler(call: RouteCall<P, B, A, Q>): Promise<unknown>;
 }
@@ -51,6 +52,12 @@ export function defineRoute<A extends AuthMode, P extends TObject = TObject<{}>,
   declaration: RouteDeclaration<P, B, A, Q>,
 ): AnyRoute {
   return { pathParams: Type.Object({}) as unknown as P, query: Type.Object({}) as unknown as Q, body: undefined, errors: [], ...declaration } as unknown as AnyRoute;
+}
+
+/** What a download route's handler answers: the attachment's file name and its bytes, streamed. */
+export interface Download {
+  filename: string;
+  body: NodeJS.ReadableStream;
 }
 
 /** Whether a route answers with a redirect rather than a body. */

@@ -13,7 +13,7 @@ import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
-import { redirects, type AnyRoute } from './route.ts';
+import { redirects, type AnyRoute, type Download } from './route.ts';
 import { redactUrl } from './redact.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 
@@ -235,6 +235,11 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
       const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: viewer as never, ctx };
       const body = await route.handler({ ...call, cookies: parseCookies(request.headers.cookie), setCookie });
       if (redirects(route)) return reply.redirect(body as string, route.success.status);
+      if (route.success.download) {
+        const { filename, body: bytes } = body as Download;
+        reply.header('content-type', route.success.download).header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`);
+        return reply.status(route.success.status).send(bytes);
+      }
       reply.status(route.success.status);
       return route.success.schema ? body : reply.send();
     },

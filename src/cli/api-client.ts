@@ -4,6 +4,8 @@ import { readCredentials, type StoredCredentials } from './credentials.ts';
 export interface ApiClient {
   server: string;
   call<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** A GET whose answer is a file: the response, to stream its body. */
+  download(path: string): Promise<Response>;
 }
 
 export function serverUrl(explicit: string | undefined, stored: StoredCredentials | null): string {
@@ -11,11 +13,9 @@ export function serverUrl(explicit: string | undefined, stored: StoredCredential
   return (explicit || process.env.EARSHOT_URL || stored?.server || `http://127.0.0.1:${port}`).replace(/\/+$/, '');
 }
 
-/** Sends one JSON request; non-2xx answers become a CliError carrying the server's message. */
-export async function requestJson<T>(server: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
-  let response: Response;
+async function send(server: string, method: string, path: string, body: unknown, token: string | undefined): Promise<Response> {
   try {
-    response = await fetch(`${server}${path}`, {
+    return await fetch(`${server}${path}`, {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -26,13 +26,32 @@ export async function requestJson<T>(server: string, method: string, path: strin
   } catch (error) {
     throw new CliError(`cannot reach ${server} (${(error as Error).cause ?? (error as Error).message}); is \`earshot serve\` running?`);
   }
-  const text = await response.text();
-  const parsed = text ? (JSON.parse(text) as T & { error?: string; message?: string }) : ({} as T & { error?: string; message?: string });
-  if (!response.ok) {
-    const hint = response.status === 401 && token ? ' (run `earshot login <handle>` again)' : '';
-    throw new CliError(`${parsed.error ?? response.status}: ${parsed.message ?? response.statusText}${hint}`);
+}
+
+/** A non-2xx answer as a CliError carrying the server's message. */
+function failure(response: Response, text: string, token: string | undefined): CliError {
+  let parsed: { error?: string; message?: string } = {};
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    // Not the API's error shape (a proxy's page): the status says enough.
   }
-  return parsed;
+  const hint = response.status === 401 && token ? ' (run `earshot login <handle>` again)' : '';
+  return new CliError(`${parsed.error ?? response.status}: ${parsed.message ?? response.statusText}${hint}`);
+}
+
+/** Sends one JSON request; non-2xx answers become a CliError carrying the server's message. */
+export async function requestJson<T>(server: string, method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const response = await send(server, method, path, body, token);
+  const text = await response.text();
+  if (!response.ok) throw failure(response, text, token);
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+async function requestFile(server: string, path: string, token: string): Promise<Response> {
+  const response = await send(server, 'GET', path, undefined, token);
+  if (!response.ok) throw failure(response, await response.text(), token);
+  return response;
 }
 
 /** A client authenticated as the logged-in user. */
@@ -41,5 +60,5 @@ export function authenticatedClient(explicitServer: string | undefined): ApiClie
   const token = process.env.EARSHOT_TOKEN || stored?.token;
   if (!token) throw new CliError('not logged in: run `earshot login <handle>` first (or set EARSHOT_TOKEN)');
   const server = serverUrl(explicitServer, stored);
-  return { server, call: (method, path, body) => requestJson(server, method, path, body, token) };
+  return { server, call: (method, path, body) => requestJson(server, method, path, body, token), download: (path) => requestFile(server, path, token) };
 }

@@ -19,14 +19,31 @@ export type StorageTarget =
 
 const INT8_OID = 20;
 
-async function pglitePool(dataDir: string | undefined): Promise<PGlitePool> {
+/** Whether `dataDir` holds a PGlite database already. */
+export const hasEmbeddedDatabase = (dataDir: string) => fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+
+/**
+ * The embedded database in `dataDir` (in memory when undefined), made from `load` (a dump of
+ * PGlite's data directory) when given; the caller holds the data directory's lock.
+ */
+export async function openPglite(dataDir: string | undefined, load?: Blob): Promise<PGlite> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  const isNew = dataDir !== undefined && !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  const isNew = dataDir !== undefined && !hasEmbeddedDatabase(dataDir);
   // int8 arrives as a JS number on both backends, so counts and sums look the same everywhere.
   // In memory there is nothing to make durable; on disk every acknowledged commit must survive power loss.
-  const pglite = new PGlite({ dataDir, extensions: { pg_trgm }, parsers: { [INT8_OID]: Number }, ...(dataDir ? durablePgliteOptions(dataDir) : {}) });
+  const pglite = new PGlite({
+    dataDir,
+    extensions: { pg_trgm },
+    parsers: { [INT8_OID]: Number },
+    ...(load ? { loadDataDir: load } : {}),
+    ...(dataDir ? durablePgliteOptions(dataDir) : {}),
+  });
   if (dataDir) await syncNewDataDir(pglite, dataDir, isNew);
-  return new PGlitePool(pglite);
+  return pglite;
+}
+
+async function pglitePool(dataDir: string | undefined): Promise<PGlitePool> {
+  return new PGlitePool(await openPglite(dataDir));
 }
 
 function postgresPool(url: string, schema: string | undefined): pg.Pool {

@@ -44,6 +44,24 @@ export function listensWindowFrom(query: Record<string, QueryValue>): ListensWin
 
 const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+/** A user's plays joined with their songs: what a ListenBrainz listen is made of (listenOf). */
+export function playsQuery(db: Database, userId: string) {
+  return catalogTrackQuery(db).innerJoin('scrobbles as s', 's.track_id', 't.id').select(['s.id', 's.listened_at', 's.created_at', 's.submitted']).where('s.user_id', '=', userId);
+}
+
+type PlayRow = Awaited<ReturnType<ReturnType<typeof playsQuery>['executeTakeFirstOrThrow']>>;
+
+/** A play as ListenBrainz shapes a listen (its reads and its export files alike). */
+export function listenOf(row: PlayRow, handle: string) {
+  return {
+    listened_at: toSeconds(row.listened_at),
+    inserted_at: toSeconds(row.created_at),
+    recording_msid: row.track_id,
+    user_name: handle,
+    track_metadata: trackMetadata(row, row.submitted),
+  };
+}
+
 function catalogTrackQuery(db: Database) {
   return db
     .selectFrom('tracks as t')
@@ -98,10 +116,7 @@ function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
 /** A user's listens in ListenBrainz's shape, newest first. */
 export async function listensPage(db: Database, user: { id: string; handle: string }, window: ListensWindow) {
   const ascending = window.minTs !== undefined;
-  const rows = await catalogTrackQuery(db)
-    .innerJoin('scrobbles as s', 's.track_id', 't.id')
-    .select(['s.listened_at', 's.created_at', 's.submitted'])
-    .where('s.user_id', '=', user.id)
+  const rows = await playsQuery(db, user.id)
     .$if(window.maxTs !== undefined, (query) => query.where('s.listened_at', '<', new Date(window.maxTs! * 1000)))
     .$if(ascending, (query) => query.where('s.listened_at', '>', new Date(window.minTs! * 1000)))
     .orderBy('s.listened_at', ascending ? 'asc' : 'desc')
@@ -110,13 +125,7 @@ export async function listensPage(db: Database, user: { id: string; handle: stri
     .execute();
   // After min_ts ListenBrainz takes the listens closest to it, yet still answers newest first.
   if (ascending) rows.reverse();
-  return rows.map((row) => ({
-    listened_at: toSeconds(row.listened_at),
-    inserted_at: toSeconds(row.created_at),
-    recording_msid: row.track_id,
-    user_name: user.handle,
-    track_metadata: trackMetadata(row, row.submitted),
-  }));
+  return rows.map((row) => listenOf(row, user.handle));
 }
 
 /** Unix seconds of the user's newest and oldest listens; 0 when there are none. */

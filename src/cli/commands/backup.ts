@@ -1,0 +1,41 @@
+import { loadConfig, type Config } from '../../config.ts';
+import { BackupError, backupEmbedded, restoreEmbedded } from '../../db/backup.ts';
+import { storageTargetFor } from '../../server.ts';
+import { parseCommandArgs, type Command } from '../command.ts';
+import { CliError } from '../errors.ts';
+
+/** The embedded database's directory, or how to back up the PostgreSQL server instead. */
+function embeddedDataDir(config: Config, action: 'back up' | 'restore'): string {
+  const target = storageTargetFor(config);
+  if (target.kind === 'pglite' && target.dataDir) return target.dataDir;
+  const tool = action === 'back up' ? 'pg_dump --format=custom --file earshot.dump "$DATABASE_URL"' : 'pg_restore --clean --if-exists --dbname "$DATABASE_URL" earshot.dump';
+  throw new CliError(`Earshot keeps its data in PostgreSQL (DATABASE_URL); ${action} with PostgreSQL's own tools while it runs:\n  ${tool}\n(README: "Backups")`);
+}
+
+const asCliError = (error: unknown) => (error instanceof BackupError ? new CliError(error.message) : error);
+
+export const backup: Command = {
+  path: ['backup'],
+  usage: 'backup [--out FILE]',
+  summary: 'Back up the embedded database to one file (stop the server first); for PostgreSQL, says how to use pg_dump',
+  async run(args) {
+    const { values } = parseCommandArgs(this, args, { out: { type: 'string' } }, 0);
+    const dataDir = embeddedDataDir(loadConfig(), 'back up');
+    const out = values.out ?? `earshot-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+    const bytes = await backupEmbedded(dataDir, out).catch((error: unknown) => Promise.reject(asCliError(error)));
+    console.log(`Backed up ${dataDir} to ${out} (${(bytes / 1_048_576).toFixed(1)} MiB); \`earshot restore ${out}\` brings it back`);
+  },
+};
+
+export const restore: Command = {
+  path: ['restore'],
+  usage: 'restore FILE [--replace]',
+  summary: 'Restore the embedded database from a backup (stop the server first); --replace moves an existing database aside',
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(this, args, { replace: { type: 'boolean', default: false } }, 1);
+    const dataDir = embeddedDataDir(loadConfig(), 'restore');
+    const restored = await restoreEmbedded(dataDir, positionals[0]!, values.replace).catch((error: unknown) => Promise.reject(asCliError(error)));
+    const aside = restored.movedAside ? `; the database that was there is now ${restored.movedAside}` : '';
+    console.log(`Restored ${dataDir} from ${positionals[0]} (${restored.users} users)${aside}`);
+  },
+};

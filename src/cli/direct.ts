@@ -1,0 +1,23 @@
+/**
+ * Commands that can work on the database directly (`--direct`), with no server running: the
+ * user is named by `--user` or the last `earshot login`.
+ */
+import { findUserByActor } from '../auth/index.ts';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { openAppContext } from '../server.ts';
+import { readCredentials } from './credentials.ts';
+import { CliError, usageError } from './errors.ts';
+
+export async function withDirectUser<T>(handle: string | undefined, run: (ctx: AppContext, user: { id: string; did: string; handle: string }) => Promise<T>): Promise<T> {
+  const actor = handle ?? readCredentials()?.handle;
+  if (!actor) throw usageError('--direct needs --user HANDLE (or a previous `earshot login`)');
+  const ctx = await openAppContext(loadConfig());
+  try {
+    const user = await findUserByActor(ctx.db, actor);
+    if (!user) throw new CliError(`no user ${actor} in this database`);
+    return await run(ctx, user);
+  } finally {
+    await ctx.close();
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * GET /export end to end: the archive's entries, ListenBrainz-shaped plays month by month, and
+ * the round trip (export, import into another account, the same plays).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import yauzl from 'yauzl';
+import { importBatch, importStatus, runImport } from '../scrobbling/imports/index.ts';
+import { listenerWithHistory } from '../scrobbling/testing.ts';
+import { describeWithApp, type TestApp } from '../testing.ts';
+
+/** Every entry of a zip, by name. */
+async function unzip(bytes: Buffer): Promise<Map<string, string>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
+  const entries = new Map<string, string>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, async (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+        zip.readEntry();
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return entries;
+}
+
+async function download(app: TestApp, token: string | undefined) {
+  const response = await fetch(`${app.apiUrl}/export`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+const plays = (app: TestApp, userId: string) =>
+  app.ctx.db
+    .selectFrom('scrobbles as s')
+    .innerJoin('tracks as t', 't.id', 's.track_id')
+    .select(['t.artist', 't.title', 't.album', 's.listened_at'])
+    .where('s.user_id', '=', userId)
+    .orderBy('s.listened_at')
+    .execute();
+
+describeWithApp('export', (app) => {
+  test('the archive holds the profile, likes, playlists and every play as ListenBrainz JSON Lines per UTC month', async () => {
+    const friend = await app().signup('exp-friend');
+    const me = await listenerWithHistory(app(), 'exp-me', [
+      { artist: 'Export Band', title: 'January Song', album: 'Winter', at: '2024-01-31T23:30:00Z' },
+      { artist: 'Export Band', title: 'February Song', album: 'Winter', at: '2024-02-01T00:30:00Z' },
+      { artist: 'Other Band', title: 'Late', at: '2024-02-15T12:00:00Z' },
+    ]);
+    await app().procedure('app.svc.actor.follow', { did: friend.did }, me.token);
+    const [song] = await plays(app(), me.userId);
+    const track = await app().ctx.db.selectFrom('tracks').select('id').where('title', '=', song!.title).executeTakeFirstOrThrow();
+    await app().procedure('app.svc.song.likeSong', { id: track.id }, me.token);
+    const playlist = await app().procedure('app.svc.library.createPlaylist', { name: 'Favourites', songId: [track.id] }, me.token);
+    assert.equal(playlist.status, 200, JSON.stringify(playlist.body));
+
+    const { response, bytes } = await download(app(), me.token);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/zip');
+    assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename\*=UTF-8''earshot_exp-me_\d{4}-\d{2}-\d{2}\.zip$/);
+    const entries = await unzip(bytes);
+    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'likes.json', 'listens/2024/1.jsonl', 'listens/2024/2.jsonl', 'playlists.json', 'user.json']);
+    const profile = JSON.parse(entries.get('user.json')!);
+    assert.equal(profile.handle, 'exp-me');
+    assert.deepEqual(profile.following.map((f: any) => f.handle), ['exp-friend']);
+    assert.deepEqual(JSON.parse(entries.get('likes.json')!).map((like: any) => [like.kind, like.title]), [['song', 'January Song']]);
+    const [favourites] = JSON.parse(entries.get('playlists.json')!);
+    assert.equal(favourites.name, 'Favourites');
+    assert.deepEqual(favourites.songs.map((s: any) => s.title), ['January Song']);
+    const january = entries.get('listens/2024/1.jsonl')!.trim().split('\n').map((line) => JSON.parse(line));
+    assert.equal(january.length, 1);
+    assert.equal(january[0].listened_at, Date.parse('2024-01-31T23:30:00Z') / 1000);
+    assert.equal(january[0].user_name, 'exp-me');
+    assert.deepEqual([january[0].track_metadata.artist_name, january[0].track_metadata.track_name, january[0].track_metadata.release_name], ['Export Band', 'January Song', 'Winter']);
+    assert.equal(entries.get('listens/2024/2.jsonl')!.trim().split('\n').length, 2);
+  });
+
+  test('exported plays import into another account as the same plays', async () => {
+    const listens = Array.from({ length: 1205 }, (_, i) => ({ artist: `Round Trip ${i % 7}`, title: `Song ${i % 50}`, album: 'Trip', at: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000).toISOString() }));
+    const source = await listenerWithHistory(app(), 'exp-source', listens);
+    const target = await listenerWithHistory(app(), 'exp-target');
+    const entries = await unzip((await download(app(), source.token)).bytes);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-export-'));
+    try {
+      const file = path.join(dir, 'listens.jsonl');
+      fs.writeFileSync(file, [...entries].filter(([name]) => name.startsWith('listens/')).map(([, text]) => text).join(''));
+      const summary = await runImport({
+        file,
+        format: 'listenbrainz',
+        sink: { status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint), send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch) },
+      });
+      assert.equal(summary.stored, 1205);
+      assert.deepEqual(await plays(app(), target.userId), await plays(app(), source.userId));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an export needs the account: 401 without credentials; a user without plays gets the documents alone', async () => {
+    assert.equal((await download(app(), undefined)).response.status, 401);
+    const empty = await app().signup('exp-empty');
+    const entries = await unzip((await download(app(), empty.token)).bytes);
+    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'likes.json', 'playlists.json', 'user.json']);
+  });
+});

@@ -1,0 +1,2 @@
+export { archiveName, exportArchive } from './archive.ts';
+export { exportRoutes } from './route.ts';
