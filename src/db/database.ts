@@ -38,6 +38,8 @@ export async function openPglite(dataDir: string | undefined, load?: Blob): Prom
     ...(load ? { loadDataDir: load } : {}),
     ...(dataDir ? durablePgliteOptions(dataDir) : {}),
   });
+  // Ready before anything is asked of it: dumpDataDir on a database still starting never answers.
+  await pglite.waitReady;
   if (dataDir) await syncNewDataDir(pglite, dataDir, isNew);
   return pglite;
 }
