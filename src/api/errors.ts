@@ -15,6 +15,10 @@ export const XRPC_ERROR_NAMES = [
   'HandleTaken',
   'CheckpointMismatch',
   'ImportComplete',
+  /** Undoing a catalog edit was refused: it is already undone, or a later edit still in force changed the same entries. */
+  'UndoConflict',
+  /** A catalog fix would give an entry the name or MBID another entry has: merge the two instead. */
+  'EntryExists',
   'PayloadTooLarge',
   'UnsupportedMediaType',
   'RequestHeaderFieldsTooLarge',

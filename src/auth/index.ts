@@ -4,6 +4,6 @@ export { apikeyOperations } from './apikey-operations.ts';
 export { authRoutes } from './routes.ts';
 export { deriveKeys, loadServerSecret, type ServerKeys } from './keys.ts';
 export { parseActor, isDid, isHandle, type Actor } from './identifiers.ts';
-export { createUser, findUserByActor, type User } from './users.ts';
+export { createUser, findUserByActor, isAdmin, setAdmin, type User } from './users.ts';
 export { ActorParam, userFromActorParam } from './actor-param.ts';
 export type { Viewer } from './viewer.ts';

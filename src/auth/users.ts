@@ -1,4 +1,5 @@
-import type { Database } from '../db/index.ts';
+import { sql } from 'kysely';
+import { inTransaction, type Database } from '../db/index.ts';
 import { conflict, invalidRequest } from '../api/errors.ts';
 import { generateDid, isHandle, normalizeHandle, parseActor, type Actor } from './identifiers.ts';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
@@ -10,6 +11,7 @@ export interface User {
   displayName: string | null;
   avatar: string | null;
   timezone: string;
+  admin: boolean;
   createdAt: Date;
 }
 
@@ -19,9 +21,9 @@ export interface NewUser {
   displayName?: string | undefined;
 }
 
-const USER_COLUMNS = ['id', 'did', 'handle', 'display_name', 'avatar', 'timezone', 'created_at'] as const;
+const USER_COLUMNS = ['id', 'did', 'handle', 'display_name', 'avatar', 'timezone', 'admin', 'created_at'] as const;
 
-type UserRow = { id: string; did: string; handle: string; display_name: string | null; avatar: string | null; timezone: string; created_at: Date };
+type UserRow = { id: string; did: string; handle: string; display_name: string | null; avatar: string | null; timezone: string; admin: boolean; created_at: Date };
 
 function toUser(row: UserRow): User {
   return {
@@ -31,6 +33,7 @@ function toUser(row: UserRow): User {
     displayName: row.display_name,
     avatar: row.avatar,
     timezone: row.timezone,
+    admin: row.admin,
     createdAt: row.created_at,
   };
 }
@@ -51,14 +54,40 @@ export async function createUser(db: Database, input: NewUser): Promise<User> {
   }
   validatePassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  const row = await db
-    .insertInto('users')
-    .values({ did: generateDid(), handle, display_name: input.displayName ?? null, password_hash: passwordHash })
-    .onConflict((oc) => oc.column('handle').doNothing())
-    .returning(USER_COLUMNS)
-    .executeTakeFirst();
+  const row = await inTransaction(db, async (tx) => {
+    // Two first signups at once must not both see an empty table: the lock makes them take turns,
+    // and each insert's own snapshot (taken after the lock) sees any user committed before it.
+    await sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK}::bigint)`.execute(tx);
+    return tx
+      .insertInto('users')
+      .values((eb) => ({
+        did: generateDid(),
+        handle,
+        display_name: input.displayName ?? null,
+        password_hash: passwordHash,
+        admin: eb.not(eb.exists(eb.selectFrom('users').select('id'))).$castTo<boolean>(),
+      }))
+      .onConflict((oc) => oc.column('handle').doNothing())
+      .returning(USER_COLUMNS)
+      .executeTakeFirst();
+  });
   if (!row) throw conflict('HandleTaken', `handle "${handle}" is already taken`);
   return toUser(row);
+}
+
+/** The advisory lock signups take so exactly one first account becomes admin (an arbitrary constant). */
+const FIRST_ADMIN_LOCK = 0x6561_7273_6874;
+
+/** Makes the user an admin (or not); false when no user has that handle. */
+export async function setAdmin(db: Database, handle: string, admin: boolean): Promise<boolean> {
+  const result = await db.updateTable('users').set({ admin, updated_at: new Date() }).where('handle', '=', normalizeHandle(handle)).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Whether the user may edit the shared catalog. */
+export async function isAdmin(db: Database, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('admin').where('id', '=', userId).executeTakeFirst();
+  return row?.admin ?? false;
 }
 
 function usersNamed(db: Database, actor: Actor) {

@@ -4,7 +4,7 @@ import type { SortKey } from './page-query.ts';
 import { notFound } from '../api/errors.ts';
 import { defineQuery } from '../api/operation.ts';
 import { albumPlayCount, selectAlbums, selectArtists } from './group-view.ts';
-import { referencedId, referenceSchema } from './references.ts';
+import { resolvedId, referenceSchema } from './references.ts';
 import { AlbumView, ArtistView, Song } from './schemas.ts';
 import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
 
@@ -27,7 +27,7 @@ export const getArtist = defineQuery({
   output: Type.Object({ artist: ArtistView, topSongs: Type.Array(Song), topAlbums: Type.Array(AlbumView) }),
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, viewer, ctx }) {
-    const id = referencedId('artist', params);
+    const id = await resolvedId(ctx.db, 'artist', params);
     const [artist] = await selectArtists(ctx.db, { where: sql`ar.id = ${id}`, order: [], limit: 1 });
     if (!artist) throw notFound(`no artist ${id}`);
     const [songs, topAlbums] = await Promise.all([
@@ -56,7 +56,7 @@ export const getAlbum = defineQuery({
   output: Type.Object({ album: AlbumView, tracks: Type.Array(Song) }),
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, viewer, ctx }) {
-    const id = referencedId('album', params);
+    const id = await resolvedId(ctx.db, 'album', params);
     const [album] = await selectAlbums(ctx.db, { where: sql`al.id = ${id}`, order: [], limit: 1 });
     if (!album) throw notFound(`no album ${id}`);
     const tracks = await selectSongs(ctx.db, listedSongs(ctx.db), { where: sql`t.album_id = ${id}`, order: ALBUM_ORDER, limit: MAX_ALBUM_TRACKS }, viewer?.userId ?? null);

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidRequest } from '../api/errors.ts';
 import { Uuid } from '../api/schemas.ts';
+import type { Database } from '../db/index.ts';
+import { currentId } from './aliases.ts';
 
 export type CatalogKind = 'song' | 'artist' | 'album';
 
@@ -28,4 +30,9 @@ export function referencedId(kind: CatalogKind, reference: CatalogReference): st
   if (!id) throw invalidRequest(`give the ${kind}'s id or uri`);
   if (fromUri && fromUri.toLowerCase() !== id) throw invalidRequest(`id and uri name different ${kind}s`);
   return id;
+}
+
+/** The id a reference names, following a merge to the entry that absorbed it. */
+export async function resolvedId(db: Database, kind: CatalogKind, reference: CatalogReference): Promise<string> {
+  return currentId(db, kind, referencedId(kind, reference));
 }

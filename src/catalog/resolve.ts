@@ -185,8 +185,11 @@ class CatalogSnapshot {
   private readonly artistsByMbid = new Map<string, ArtistRow[]>();
   private readonly artistsByKey = new Map<string, ArtistRow[]>();
   private readonly byName = new Map<string, NamedRow[]>();
+  /** Old match keys catalog edits left behind (merged-away or renamed entries), to the entries that carry them now. */
+  private readonly artistAliases = new Map<string, ArtistRow[]>();
+  private readonly trackAliases = new Map<string, NamedRow[]>();
 
-  /** Loads what the listens may match, in four queries whatever their number. */
+  /** Loads what the listens may match, in six queries whatever their number. */
   static async load(tx: Tx, items: readonly TrackMetadata[]): Promise<CatalogSnapshot> {
     const snapshot = new CatalogSnapshot();
     const mbids = unique(items.map((item) => item.mbid));
@@ -206,11 +209,36 @@ class CatalogSnapshot {
       .select(['id', 'name_key', 'mbid', 'created_at'])
       .where((eb) => eb.or([eb('name_key', 'in', artistKeys), ...(artistMbids.length ? [eb('mbid', 'in', artistMbids)] : [])]))
       .execute();
-    const artistIds = unique(artists.map((row) => row.id));
+    const aliasedArtists = await tx
+      .selectFrom('catalog_aliases as a')
+      .innerJoin('artists', 'artists.id', 'a.survivor_id')
+      .select(['a.name_key as alias_key', 'artists.id', 'artists.name_key', 'artists.mbid', 'artists.created_at'])
+      .where('a.kind', '=', 'artist')
+      .where('a.name_key', 'in', artistKeys)
+      .execute();
+    const artistIds = unique([...artists, ...aliasedArtists].map((row) => row.id));
     const named = artistIds.length ? await tracks().where('tracks.artist_id', 'in', artistIds).where('tracks.title_key', 'in', titleKeys).execute() : [];
+    const aliasedTracks = artistIds.length
+      ? await tracks()
+          .innerJoin('catalog_aliases as a', 'a.survivor_id', 'tracks.id')
+          .select(['a.artist_id as alias_artist', 'a.name_key as alias_key'])
+          .where('a.kind', '=', 'song')
+          .where('a.artist_id', 'in', artistIds)
+          .where('a.name_key', 'in', titleKeys)
+          .execute()
+      : [];
     for (const artist of artists) snapshot.addArtist(artist);
+    for (const { alias_key, ...artist } of aliasedArtists) addTo(snapshot.artistAliases, alias_key, artist);
     for (const track of [...identified, ...named]) snapshot.addTrack(track);
+    for (const { alias_artist, alias_key, ...track } of aliasedTracks) {
+      if (alias_artist && alias_key) addTo(snapshot.trackAliases, nameMatchKey(alias_artist, alias_key), track);
+    }
     return snapshot;
+  }
+
+  /** Artists a listen's artist name reaches only through an old key (a merged-away or renamed artist's). */
+  aliasedArtists(name: string): ArtistRow[] {
+    return this.artistAliases.get(artistKey(name)) ?? [];
   }
 
   artistsWithMbid(mbid: string | undefined): ArtistRow[] {
@@ -241,7 +269,8 @@ class CatalogSnapshot {
    * the recording MBID, then with the ISRC; else the artist (by artist MBID, then
    * by normalized name) and that artist's earliest track with the normalized
    * title, preferring one on the listen's album. The artist is returned too, so
-   * a miss creates the track under it.
+   * a miss creates the track under it. A name or title no entry carries now
+   * still finds the entry a catalog edit gave its old key to (aliases).
    */
   match(metadata: TrackMetadata): { track?: NamedRow | undefined; artist?: ArtistRow | undefined } {
     const byIdentifier =
@@ -250,9 +279,11 @@ class CatalogSnapshot {
     if (byIdentifier) return { track: byIdentifier };
     const artist =
       (metadata.artistMbid ? earliest(this.artistsByMbid.get(metadata.artistMbid)) : undefined) ??
-      earliest(this.artistsByKey.get(artistKey(metadata.artist)));
+      earliest(this.artistsByKey.get(artistKey(metadata.artist))) ??
+      earliest(this.aliasedArtists(metadata.artist));
     if (!artist) return {};
-    const candidates = this.byName.get(nameMatchKey(artist.id, titleKey(metadata.title))) ?? [];
+    const key = nameMatchKey(artist.id, titleKey(metadata.title));
+    const candidates = this.byName.get(key) ?? this.trackAliases.get(key) ?? [];
     const album = metadata.album === undefined ? undefined : albumKey(metadata.album);
     const sameAlbum = album === undefined ? [] : candidates.filter((row) => row.album_key === album);
     return { track: earliest(sameAlbum.length ? sameAlbum : candidates), artist };
@@ -295,6 +326,14 @@ async function findOrCreateAlbumRow(tx: Tx, artistId: string, key: string, album
     .limit(1)
     .executeTakeFirst();
   if (existing) return existing.id;
+  const aliased = await tx
+    .selectFrom('catalog_aliases')
+    .select('survivor_id')
+    .where('kind', '=', 'album')
+    .where('artist_id', '=', artistId)
+    .where('name_key', '=', key)
+    .executeTakeFirst();
+  if (aliased) return aliased.survivor_id;
   const created = await tx
     .insertInto('albums')
     .values({
@@ -348,11 +387,13 @@ async function createTrack(tx: Tx, pass: Pass, artistId: string, metadata: Track
 /**
  * The locks creating the listens' catalog entries may need, planned before
  * anything is written: each listen's own keys, plus the name key of any
- * artist its artist MBID already names.
+ * artist its artist MBID or an old name key (alias) already names.
  */
 function plannedLocks(snapshot: CatalogSnapshot, misses: readonly TrackMetadata[]): Set<string> {
   const keys = new Set(misses.flatMap(createLocks));
-  for (const artist of misses.flatMap((metadata) => snapshot.artistsWithMbid(metadata.artistMbid))) keys.add(artistLock(artist.name_key));
+  for (const metadata of misses) {
+    for (const artist of [...snapshot.artistsWithMbid(metadata.artistMbid), ...snapshot.aliasedArtists(metadata.artist)]) keys.add(artistLock(artist.name_key));
+  }
   return keys;
 }
 

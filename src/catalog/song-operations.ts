@@ -5,7 +5,7 @@ import { defineProcedure, defineQuery } from '../api/operation.ts';
 import type { Database } from '../db/index.ts';
 import { likeSong, unlikeSong } from './likes.ts';
 import { MAX_FILTER_LENGTH } from './rsql/parser.ts';
-import { referencedId, referenceSchema } from './references.ts';
+import { resolvedId, referenceSchema } from './references.ts';
 import { Song } from './schemas.ts';
 import { songFilterCondition, type SongFilter } from './song-filter.ts';
 import { allSongs, listedSongs, NEWEST_FIRST, selectSongs, toSong } from './song-view.ts';
@@ -58,7 +58,7 @@ export const getSong = defineQuery({
   output: Type.Object({ song: Song }),
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, viewer, ctx }) {
-    return { song: await findSong(ctx.db, referencedId('song', params), viewer?.userId ?? null) };
+    return { song: await findSong(ctx.db, await resolvedId(ctx.db, 'song', params), viewer?.userId ?? null) };
   },
 });
 
@@ -84,7 +84,7 @@ function likeOperation(nsid: string, summary: string, change: typeof likeSong) {
     output: LikeOutput,
     errors: ['InvalidRequest', 'NotFound'],
     async handler({ input, viewer, ctx }) {
-      const id = referencedId('song', input);
+      const id = await resolvedId(ctx.db, 'song', input);
       await songExists(ctx.db, id);
       await change(ctx.db, viewer.userId, id);
       return likeState(ctx.db, id, viewer.userId);

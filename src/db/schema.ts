@@ -16,6 +16,8 @@ export interface UsersTable {
   avatar: string | null;
   timezone: Generated<string>;
   password_hash: string | null;
+  /** May edit the shared catalog (migration 0009); the first account is one. */
+  admin: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }
@@ -317,6 +319,32 @@ export interface AudioscrobblerSessionsTable {
   created_at: CreatedAt;
 }
 
+export type CatalogEditKind = 'mergeArtists' | 'mergeAlbums' | 'mergeSongs' | 'updateArtist' | 'updateAlbum' | 'updateSong';
+
+/** One admin edit of the catalog and what undoing it restores (migration 0009). */
+export interface CatalogEditsTable {
+  id: ColumnType<number, never, never>;
+  user_id: string | null;
+  kind: CatalogEditKind;
+  summary: string;
+  changes: ColumnType<unknown, string, string>;
+  touched: TextArray;
+  created_at: CreatedAt;
+  undone_at: Timestamp | null;
+  undone_by: string | null;
+}
+
+/** A merged-away id or an old match key, and the catalog entry it now resolves to (migration 0009). */
+export interface CatalogAliasesTable {
+  id: Generated<string>;
+  kind: StarKind;
+  old_id: string | null;
+  survivor_id: string;
+  artist_id: string | null;
+  name_key: string | null;
+  edit_id: number;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -341,4 +369,6 @@ export interface DB {
   lastfm_tokens: LastfmTokensTable;
   audioscrobbler_sessions: AudioscrobblerSessionsTable;
   import_checkpoints: ImportCheckpointsTable;
+  catalog_edits: CatalogEditsTable;
+  catalog_aliases: CatalogAliasesTable;
 }

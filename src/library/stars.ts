@@ -1,6 +1,6 @@
 import { inTransaction, type Database, type StarKind } from '../db/index.ts';
 import { missingParameter } from './errors.ts';
-import { catalogKinds, requireKnown } from './known-ids.ts';
+import { catalogKinds, knownIds } from './known-ids.ts';
 import { albumViews, artistViews, songViews, type AlbumView, type ArtistView, type SongView } from './views.ts';
 
 /**
@@ -23,11 +23,9 @@ type Target = { kind: StarKind; id: string };
 /** The targets as (kind, id) pairs, lowercase as the catalog keeps ids; NotFound for any unknown id. */
 async function resolveTargets(tx: Database, targets: StarTargets): Promise<Target[]> {
   if (targets.id.length + targets.album.length + targets.artist.length === 0) throw missingParameter('id, albumId or artistId');
-  await requireKnown(tx, 'album', targets.album);
-  await requireKnown(tx, 'artist', targets.artist);
-  const kinds = await catalogKinds(tx, targets.id);
-  const named = (kind: StarKind, ids: readonly string[]) => ids.map((id) => ({ kind, id: id.toLowerCase() }));
-  return [...targets.id.flatMap((id, i) => named(kinds[i]!, [id])), ...named('album', targets.album), ...named('artist', targets.artist)];
+  const named = (kind: StarKind, ids: readonly string[]) => ids.map((id) => ({ kind, id }));
+  const [albums, artists] = [await knownIds(tx, 'album', targets.album), await knownIds(tx, 'artist', targets.artist)];
+  return [...(await catalogKinds(tx, targets.id)), ...named('album', albums), ...named('artist', artists)];
 }
 
 const KINDS: readonly StarKind[] = ['song', 'album', 'artist'];

@@ -58,7 +58,7 @@ export function longerThan(value: string, max: number): boolean {
 }
 
 /** Text within `max` characters that PostgreSQL can store; blank is refused when `required`. */
-function textFieldProblem(field: string, value: string | undefined, max: number, required = false): string | null {
+export function textFieldProblem(field: string, value: string | undefined, max: number, required = false): string | null {
   if (value === undefined) return required ? `${field} is missing` : null;
   if (required && !value.trim()) return `${field} is empty`;
   if (longerThan(value, max)) return `${field} is longer than ${max} characters`;
@@ -66,12 +66,12 @@ function textFieldProblem(field: string, value: string | undefined, max: number,
   return problem && `${field} ${problem}`;
 }
 
-function patternProblem(field: string, value: string | undefined, pattern: RegExp, shape: string): string | null {
+export function patternProblem(field: string, value: string | undefined, pattern: RegExp, shape: string): string | null {
   if (value === undefined || pattern.test(value)) return null;
   return `${field} must be ${shape}`;
 }
 
-function integerProblem(field: string, value: number | undefined, min: number, max: number): string | null {
+export function integerProblem(field: string, value: number | undefined, min: number, max: number): string | null {
   if (value === undefined) return null;
   if (!Number.isInteger(value) || value < min || value > max) return `${field} must be a whole number from ${min} to ${max}`;
   return null;

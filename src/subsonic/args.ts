@@ -1,3 +1,5 @@
+import { currentId } from '../catalog/aliases.ts';
+import type { Database, StarKind } from '../db/index.ts';
 import { libraryNotFound } from '../library/errors.ts';
 import type { SubsonicParams } from './method.ts';
 
@@ -11,6 +13,11 @@ export function uuidParam(params: SubsonicParams, name = 'id'): string {
   const value = params.required(name);
   if (!UUID.test(value)) throw libraryNotFound(`no such ${name} ${value}`);
   return value.toLowerCase();
+}
+
+/** A required id naming a catalog entry; a merged-away id names the entry that absorbed it. */
+export async function catalogParam(db: Database, params: SubsonicParams, kind: StarKind): Promise<string> {
+  return currentId(db, kind, uuidParam(params));
 }
 
 export const isUuid = (value: string) => UUID.test(value);

@@ -9,6 +9,6 @@ import { providerConnect, providerDisconnect, providerList, providerSync } from 
 import { serve } from './serve.ts';
 import { login, logout, whoami } from './session.ts';
 import { tokenCreate, tokenList, tokenRevoke } from './tokens.ts';
-import { userCreate } from './users.ts';
+import { userCreate, userDemote, userPromote } from './users.ts';
 
-export const commands: Command[] = [serve, userCreate, login, logout, whoami, tokenList, tokenCreate, tokenRevoke, keyList, keyCreate, keyRemove, importHistory, exportData, backup, restore, libraryScan, providerList, providerConnect, providerDisconnect, providerSync, fakeProviders];
+export const commands: Command[] = [serve, userCreate, userPromote, userDemote, login, logout, whoami, tokenList, tokenCreate, tokenRevoke, keyList, keyCreate, keyRemove, importHistory, exportData, backup, restore, libraryScan, providerList, providerConnect, providerDisconnect, providerSync, fakeProviders];

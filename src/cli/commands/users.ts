@@ -1,6 +1,7 @@
 import { loadConfig } from '../../config.ts';
-import { createUser } from '../../auth/index.ts';
+import { createUser, setAdmin } from '../../auth/index.ts';
 import { XrpcError } from '../../api/errors.ts';
+import type { AppContext } from '../../context.ts';
 import { openAppContext } from '../../server.ts';
 import { requestJson, serverUrl } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type Command } from '../command.ts';
@@ -8,10 +9,11 @@ import { readCredentials } from '../credentials.ts';
 import { CliError } from '../errors.ts';
 import { readPassword } from '../password.ts';
 
-async function createDirectly(handle: string, password: string, displayName: string | undefined) {
+/** Runs `work` on the database itself (the server must not be running on the same data directory). */
+async function onDatabase<T>(work: (db: AppContext['db']) => Promise<T>): Promise<T> {
   const ctx = await openAppContext(loadConfig());
   try {
-    return await createUser(ctx.db, { handle, password, displayName });
+    return await work(ctx.db);
   } catch (error) {
     if (error instanceof XrpcError) throw new CliError(`${error.error}: ${error.message}`);
     throw error;
@@ -19,6 +21,9 @@ async function createDirectly(handle: string, password: string, displayName: str
     await ctx.close();
   }
 }
+
+const createDirectly = (handle: string, password: string, displayName: string | undefined) =>
+  onDatabase((db) => createUser(db, { handle, password, displayName }));
 
 export const userCreate: Command = {
   path: ['user', 'create'],
@@ -44,3 +49,21 @@ export const userCreate: Command = {
     console.log(`Created ${user.handle} (${user.did})`);
   },
 };
+
+/** `user promote` and `user demote`: whether the user may edit the shared catalog, set on the database. */
+function adminCommand(verb: 'promote' | 'demote', admin: boolean): Command {
+  return {
+    path: ['user', verb],
+    usage: `user ${verb} <handle>`,
+    summary: admin ? 'Make a user an admin, who may merge, fix and undo catalog entries (on the database)' : 'Take the admin role away from a user (on the database)',
+    async run(args) {
+      const { positionals } = parseCommandArgs(this, args, {}, 1);
+      const handle = positionals[0]!;
+      if (!(await onDatabase((db) => setAdmin(db, handle, admin)))) throw new CliError(`no user ${handle}`);
+      console.log(admin ? `${handle} is now an admin` : `${handle} is no longer an admin`);
+    },
+  };
+}
+
+export const userPromote = adminCommand('promote', true);
+export const userDemote = adminCommand('demote', false);

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/index.ts';
 import { libraryNotFound } from '../../library/errors.ts';
 import { albumViews, artistViews, songViews } from '../../library/views.ts';
-import { folderParam, uuidParam } from '../args.ts';
+import { catalogParam, folderParam } from '../args.ts';
 import { albumTrackIds, artistAlbumIds, artistIsPlayable, isPlayable, playableArtistIds } from '../catalog.ts';
 import { groupByIndex, IGNORED_ARTICLES } from '../folders.ts';
 import { defineSubsonicMethod } from '../method.ts';
@@ -24,7 +24,7 @@ async function artistOrNotFound(db: Database, userId: string, id: string) {
 }
 
 export const getArtist = defineSubsonicMethod('getArtist', async ({ ctx, viewer, params }) => {
-  const id = uuidParam(params);
+  const id = await catalogParam(ctx.db, params, 'artist');
   const artist = await artistOrNotFound(ctx.db, viewer.userId, id);
   const albums = await albumViews(ctx.db, viewer.userId, await artistAlbumIds(ctx.db, viewer.userId, id));
   return { artist: { ...artist, album: albums } };
@@ -37,14 +37,14 @@ async function albumOrNotFound(db: Database, userId: string, id: string) {
 }
 
 export const getAlbum = defineSubsonicMethod('getAlbum', async ({ ctx, viewer, params }) => {
-  const id = uuidParam(params);
+  const id = await catalogParam(ctx.db, params, 'album');
   const album = await albumOrNotFound(ctx.db, viewer.userId, id);
   const songs = await songViews(ctx.db, viewer.userId, await albumTrackIds(ctx.db, viewer.userId, id));
   return { album: { ...album, song: songs } };
 });
 
 export const getSong = defineSubsonicMethod('getSong', async ({ ctx, viewer, params }) => {
-  const id = uuidParam(params);
+  const id = await catalogParam(ctx.db, params, 'song');
   if (!(await isPlayable(ctx.db, viewer.userId, id))) throw libraryNotFound(`no song ${id}`);
   const [song] = await songViews(ctx.db, viewer.userId, [id]);
   return { song };
@@ -52,11 +52,11 @@ export const getSong = defineSubsonicMethod('getSong', async ({ ctx, viewer, par
 
 /** What the catalog knows; no outside service is asked, so biographies and notes stay empty. */
 export const getArtistInfo2 = defineSubsonicMethod('getArtistInfo2', async ({ ctx, viewer, params }) => {
-  const artist = await artistOrNotFound(ctx.db, viewer.userId, uuidParam(params));
+  const artist = await artistOrNotFound(ctx.db, viewer.userId, await catalogParam(ctx.db, params, 'artist'));
   return { artistInfo2: { biography: '', musicBrainzId: artist.musicBrainzId } };
 });
 
 export const getAlbumInfo2 = defineSubsonicMethod('getAlbumInfo2', async ({ ctx, viewer, params }) => {
-  const album = await albumOrNotFound(ctx.db, viewer.userId, uuidParam(params));
+  const album = await albumOrNotFound(ctx.db, viewer.userId, await catalogParam(ctx.db, params, 'album'));
   return { albumInfo: { notes: '', musicBrainzId: album.musicBrainzId } };
 });

@@ -2,14 +2,14 @@ import path from 'node:path';
 import { hostedBytes } from '../../filehost/stream.ts';
 import { libraryNotFound } from '../../library/errors.ts';
 import { playableFile } from '../../library/views.ts';
-import { uuidParam } from '../args.ts';
+import { catalogParam, uuidParam } from '../args.ts';
 import { fileBytes, localPath } from '../bytes.ts';
 import { coverFor, pictureEtag } from '../covers.ts';
 import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
 
 /** The bytes of the file a track plays, as stored: there is no transcoding, so `format` and `maxBitRate` change nothing. */
 async function trackBytes({ ctx, viewer, params, range }: SubsonicRequest, attachment: boolean) {
-  const id = uuidParam(params);
+  const id = await catalogParam(ctx.db, params, 'song');
   const file = await playableFile(ctx.db, viewer.userId, id);
   if (!file) throw libraryNotFound(`no song ${id}`);
   const disposition: Record<string, string> = attachment ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file.path))}` } : {};
@@ -37,7 +37,7 @@ export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, vie
 
 /** OpenSubsonic songLyrics: the catalog keeps lyrics as plain text, so they are unsynced lines. */
 export const getLyricsBySongId = defineSubsonicMethod('getLyricsBySongId', async ({ ctx, viewer, params }) => {
-  const id = uuidParam(params);
+  const id = await catalogParam(ctx.db, params, 'song');
   const file = await playableFile(ctx.db, viewer.userId, id);
   if (!file) throw libraryNotFound(`no song ${id}`);
   const track = await ctx.db.selectFrom('tracks').select(['title', 'artist', 'lyrics']).where('id', '=', id).executeTakeFirstOrThrow();
