@@ -71,7 +71,8 @@ type CatalogRow = Awaited<ReturnType<ReturnType<typeof catalogTrackQuery>['execu
 
 /**
  * What ListenBrainz would answer for a listen's track: the client's own
- * track_metadata when it came through ListenBrainz, else the catalog's. The
+ * track_metadata when it came through ListenBrainz (and was not corrected
+ * since, so it still names the play's song), else the catalog's. The
  * catalog track id stands in for MessyBrainz's recording_msid.
  */
 function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
@@ -100,7 +101,7 @@ export async function listensPage(db: Database, user: { id: string; handle: stri
   const ascending = window.minTs !== undefined;
   const rows = await catalogTrackQuery(db)
     .innerJoin('scrobbles as s', 's.track_id', 't.id')
-    .select(['s.listened_at', 's.created_at', 's.submitted'])
+    .select(['s.listened_at', 's.created_at', 's.submitted', 's.edited_at'])
     .where('s.user_id', '=', user.id)
     .$if(window.maxTs !== undefined, (query) => query.where('s.listened_at', '<', new Date(window.maxTs! * 1000)))
     .$if(ascending, (query) => query.where('s.listened_at', '>', new Date(window.minTs! * 1000)))
@@ -115,7 +116,7 @@ export async function listensPage(db: Database, user: { id: string; handle: stri
     inserted_at: toSeconds(row.created_at),
     recording_msid: row.track_id,
     user_name: user.handle,
-    track_metadata: trackMetadata(row, row.submitted),
+    track_metadata: trackMetadata(row, row.edited_at ? null : row.submitted),
   }));
 }
 
