@@ -61,7 +61,7 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
     const again = await app().procedure(DELETE, { id: ann.scrobbleIds[1] }, ann.token);
     assert.equal(again.status, 404);
     assert.equal(again.body.error, 'NotFound');
-    assert.equal((await app().query(GET, { id: ann.scrobbleIds[1] })).status, 404);
+    assert.equal((await app().query(GET, { id: ann.scrobbleIds[1]! })).status, 404);
   });
 
   test("another user's play, or an unknown one, is 404 and stays; bad input is 400; no credentials 401", async () => {
@@ -138,7 +138,7 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
     const sameTime = await app().procedure(UPDATE, { id: first, listenedAt: at(10) }, dee.token);
     assert.equal(sameTime.status, 409, JSON.stringify(sameTime.body));
     assert.equal(sameTime.body.error, 'DuplicateScrobble');
-    const song = (await app().query(GET, { id: first })).body.scrobble.trackId;
+    const song = (await app().query(GET, { id: first! })).body.scrobble.trackId;
     const sameSong = await app().procedure(UPDATE, { id: halah, trackId: song }, dee.token);
     assert.equal(sameSong.status, 409);
     const byName = await app().procedure(UPDATE, { id: halah, title: 'fade into you' }, dee.token);
@@ -158,7 +158,7 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
       { at: at(13), artist: 'Radiohead', title: 'Karma Police' },
     ]);
     const [misspelt, featured, karma] = eve.scrobbleIds;
-    const right = (await app().query(GET, { id: featured })).body.scrobble;
+    const right = (await app().query(GET, { id: featured! })).body.scrobble;
 
     // The corrected artist matches the existing song as ingest would (title keys ignore the guest credit).
     const fixed = await app().procedure(UPDATE, { id: misspelt, artist: 'RADIOHEAD' }, eve.token);
