@@ -13,6 +13,8 @@ export const XRPC_ERROR_NAMES = [
   'MethodNotAllowed',
   'RequestTimeout',
   'HandleTaken',
+  /** 409: a corrected play would equal one the user already has (same song at the same time). */
+  'DuplicateScrobble',
   'CheckpointMismatch',
   'ImportComplete',
   /** Undoing a catalog edit was refused: it is already undone, or a later edit still in force changed the same entries. */

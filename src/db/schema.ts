@@ -100,6 +100,8 @@ export interface ScrobblesTable {
   submitted: Json;
   source: Generated<string>;
   created_at: CreatedAt;
+  /** When the user last corrected the play's time or song; null as submitted (migration 0011). */
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface NowPlayingTable {

@@ -4,13 +4,14 @@ import { invalidRequest } from '../api/errors.ts';
 import { DateTime, isoDateTime } from '../api/schemas.ts';
 import { ISRC, MBID, SPOTIFY_ID } from '../catalog/track-metadata.ts';
 import { ingestListens, type Listen } from './ingest.ts';
-import { listenProblem, MAX_GENRE_LENGTH, MAX_INT4, MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from './listen-rules.ts';
+import { listenProblem, MAX_GENRE_LENGTH, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from './listen-rules.ts';
+import { NameText as Text } from './schemas.ts';
+import { correctionOperations } from './correction-operations.ts';
 import { feedOperations } from './feed/operations.ts';
 import { importOperations } from './imports/index.ts';
 
 // The declared limits are listen-rules' (so the OpenAPI document tells clients); listenProblem
 // then checks what a schema cannot say (lone surrogates, the listen time).
-const Text = (description: string) => Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: '\\S', description });
 const Positive = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_INT4, description });
 
 export const createScrobble = defineProcedure({
@@ -60,4 +61,4 @@ export const createScrobble = defineProcedure({
   },
 });
 
-export const scrobbleOperations = [createScrobble, ...feedOperations, ...importOperations];
+export const scrobbleOperations = [createScrobble, ...correctionOperations, ...feedOperations, ...importOperations];

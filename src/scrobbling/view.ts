@@ -19,6 +19,7 @@ function scrobbleViewQuery(db: Database, viewerId: string | null) {
     .select([
       's.id as scrobble_id',
       's.listened_at',
+      's.edited_at',
       sql<string>`to_char(s.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position_time'),
       'u.did',
       'u.handle',
@@ -51,6 +52,7 @@ function toScrobble(row: ScrobbleViewRow): Scrobble {
     userAvatar: row.user_avatar ?? undefined,
     createdAt,
     date: createdAt,
+    ...(row.edited_at && { editedAt: isoDateTime(row.edited_at) }),
   };
 }
 

@@ -60,9 +60,16 @@ export const getActorScrobbles = defineQuery({
   },
 });
 
+/** How a call names one scrobble: by uri or id (getScrobble, deleteScrobble, updateScrobble). */
+export const ScrobbleRef = {
+  uri: Type.Optional(Type.String({ maxLength: 200, description: 'earshot:scrobble:<id>' })),
+  id: Type.Optional(Uuid()),
+};
+
 const SCROBBLE_URI = /^earshot:scrobble:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-function scrobbleIdFrom(params: { uri?: string | undefined; id?: string | undefined }): string {
+/** The scrobble id named by `uri` (earshot:scrobble:<id>) or `id`; 400 when neither or they differ. */
+export function scrobbleIdFrom(params: { uri?: string | undefined; id?: string | undefined }): string {
   const fromUri = params.uri === undefined ? undefined : SCROBBLE_URI.exec(params.uri)?.[1];
   if (params.uri !== undefined && fromUri === undefined) throw invalidRequest('uri must be earshot:scrobble:<id>');
   const id = fromUri ?? params.id;
@@ -75,7 +82,7 @@ export const getScrobble = defineQuery({
   nsid: 'app.svc.scrobble.getScrobble',
   summary: 'One scrobble, by uri or id',
   auth: 'optional',
-  params: Type.Object({ uri: Type.Optional(Type.String({ maxLength: 200, description: 'earshot:scrobble:<id>' })), id: Type.Optional(Uuid()) }),
+  params: Type.Object(ScrobbleRef),
   output: Type.Object({ scrobble: Scrobble }),
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, viewer, ctx }) {

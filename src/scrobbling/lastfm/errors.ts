@@ -4,6 +4,7 @@ export const LastfmErrorCode = {
   InvalidMethod: 3,
   AuthenticationFailed: 4,
   InvalidParameters: 6,
+  InvalidResource: 7,
   InvalidSessionKey: 9,
   InvalidApiKey: 10,
   InvalidSignature: 13,
@@ -21,6 +22,7 @@ const HTTP_STATUS: Record<Code, number> = {
   3: 400,
   4: 403,
   6: 400,
+  7: 400,
   9: 403,
   10: 403,
   13: 403,
@@ -48,6 +50,7 @@ export const invalidService = (message: string) => new LastfmError(LastfmErrorCo
 export const invalidMethod = (message: string) => new LastfmError(LastfmErrorCode.InvalidMethod, `Invalid Method - ${message}`);
 export const authenticationFailed = (message: string) => new LastfmError(LastfmErrorCode.AuthenticationFailed, `Authentication Failed - ${message}`);
 export const invalidParameters = (message: string) => new LastfmError(LastfmErrorCode.InvalidParameters, `Invalid parameters - ${message}`);
+export const invalidResource = (message: string) => new LastfmError(LastfmErrorCode.InvalidResource, `Invalid resource specified - ${message}`);
 export const invalidSessionKey = () => new LastfmError(LastfmErrorCode.InvalidSessionKey, 'Invalid session key - Please re-authenticate');
 export const invalidApiKey = () =>
   new LastfmError(LastfmErrorCode.InvalidApiKey, 'Invalid API key - You must be granted a valid key by this Earshot server');

@@ -1,10 +1,11 @@
 import { getMobileSession, getSession, getToken } from './auth-methods.ts';
 import { invalidMethod, invalidService } from './errors.ts';
+import { removeScrobble } from './library-methods.ts';
 import { love, unlove } from './love.ts';
 import type { LastfmMethod } from './method.ts';
 import { nowPlaying, scrobble } from './track-methods.ts';
 
-const METHODS: readonly LastfmMethod[] = [getToken, getSession, getMobileSession, scrobble, nowPlaying, love, unlove];
+const METHODS: readonly LastfmMethod[] = [getToken, getSession, getMobileSession, scrobble, nowPlaying, love, unlove, removeScrobble];
 
 const byName = new Map(METHODS.map((method) => [method.name.toLowerCase(), method]));
 const packages = new Set(METHODS.map((method) => method.name.split('.')[0]!.toLowerCase()));

@@ -26,6 +26,13 @@ export function optionalCount(params: Params, name: string, suffix = '', max = 9
   return Number(raw);
 }
 
+/** A whole-second UNIX time such as `timestamp` (track.scrobble, library.removeScrobble). */
+export function unixSeconds(params: Params, name: string, suffix = ''): { text: string; seconds: number } {
+  const text = requiredParam(params, name, suffix).trim();
+  if (!/^\d{1,11}$/.test(text)) throw new InvalidParameter(`${name}${suffix} must be a UNIX timestamp in seconds`);
+  return { text, seconds: Number(text) };
+}
+
 /** Durations are stored in milliseconds as 32-bit integers: a little under 25 days. */
 export const MAX_DURATION_SECONDS = 24 * 24 * 3600;
 

@@ -9,6 +9,7 @@ import {
   optionalText,
   requiredParam,
   requireStorable,
+  unixSeconds,
   type Params,
 } from './params.ts';
 
@@ -59,8 +60,7 @@ export function parseScrobbles(params: Params): ScrobbleRequest[] {
   if (groups.length > MAX_SCROBBLES_PER_REQUEST) throw new InvalidParameter(`at most ${MAX_SCROBBLES_PER_REQUEST} scrobbles per request`);
   return groups.map(({ suffix, fields }) => {
     const metadata = trackMetadata(fields, suffix);
-    const timestamp = requiredParam(fields, 'timestamp', suffix).trim();
-    if (!/^\d{1,11}$/.test(timestamp)) throw new InvalidParameter(`timestamp${suffix} must be a UNIX timestamp in seconds`);
-    return { timestamp, listen: { ...metadata, listenedAt: new Date(Number(timestamp) * 1000), submitted: submittedFields(fields) } };
+    const { text: timestamp, seconds } = unixSeconds(fields, 'timestamp', suffix);
+    return { timestamp, listen: { ...metadata, listenedAt: new Date(seconds * 1000), submitted: submittedFields(fields) } };
   });
 }

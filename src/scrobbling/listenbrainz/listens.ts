@@ -46,7 +46,7 @@ const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A user's plays joined with their songs: what a ListenBrainz listen is made of (listenOf). */
 export function playsQuery(db: Database, userId: string) {
-  return catalogTrackQuery(db).innerJoin('scrobbles as s', 's.track_id', 't.id').select(['s.id', 's.listened_at', 's.created_at', 's.submitted']).where('s.user_id', '=', userId);
+  return catalogTrackQuery(db).innerJoin('scrobbles as s', 's.track_id', 't.id').select(['s.id', 's.listened_at', 's.created_at', 's.submitted', 's.edited_at']).where('s.user_id', '=', userId);
 }
 
 type PlayRow = Awaited<ReturnType<ReturnType<typeof playsQuery>['executeTakeFirstOrThrow']>>;
@@ -58,7 +58,8 @@ export function listenOf(row: PlayRow, handle: string) {
     inserted_at: toSeconds(row.created_at),
     recording_msid: row.track_id,
     user_name: handle,
-    track_metadata: trackMetadata(row, row.submitted),
+    // A corrected play shows its song, not what the client first sent.
+    track_metadata: trackMetadata(row, row.edited_at ? null : row.submitted),
   };
 }
 
@@ -89,7 +90,8 @@ type CatalogRow = Awaited<ReturnType<ReturnType<typeof catalogTrackQuery>['execu
 
 /**
  * What ListenBrainz would answer for a listen's track: the client's own
- * track_metadata when it came through ListenBrainz, else the catalog's. The
+ * track_metadata when it came through ListenBrainz (and was not corrected
+ * since, so it still names the play's song), else the catalog's. The
  * catalog track id stands in for MessyBrainz's recording_msid.
  */
 function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {

@@ -3,7 +3,9 @@ import { invalidRequest, notFound, XrpcError } from '../../api/errors.ts';
 import { authenticateApiKey, type ApiKeyOwner } from '../../auth/api-keys.ts';
 import { findUserByActor, type User } from '../../auth/users.ts';
 import type { AppContext } from '../../context.ts';
+import { deletePlaysAt } from '../corrections.ts';
 import { ingestListens, updateNowPlaying } from '../ingest.ts';
+import { parseDeleteListen } from './delete-listen.ts';
 import { firstQueryValue, listenCount, listensPage, listensWindowFrom, listenTimestamps, playingNow, type QueryValue } from './listens.ts';
 import { MAX_LISTEN_PAYLOAD_SIZE, parseSubmission, payloadTooLarge, type Submission } from './submission.ts';
 import { requireTokenOwner, tokenFromHeader } from './token.ts';
@@ -50,6 +52,15 @@ function routes(scope: FastifyInstance, ctx: AppContext): void {
   scope.post('/submit-listens', { onRequest }, async (request) => {
     const owner = owners.get(request)!;
     await store(ctx, owner.userId, parseSubmission(typeof request.body === 'string' ? request.body : ''));
+    return { status: 'ok' };
+  });
+
+  // As ListenBrainz does, a listen that is not there (already deleted, never stored) is still 'ok':
+  // the client's wish, that the listen be gone, holds.
+  scope.post('/delete-listen', { onRequest }, async (request) => {
+    const owner = owners.get(request)!;
+    const { listenedAt, recordingMsid } = parseDeleteListen(typeof request.body === 'string' ? request.body : '');
+    await deletePlaysAt(ctx.db, owner.userId, listenedAt, { trackId: recordingMsid });
     return { status: 'ok' };
   });
 
@@ -111,8 +122,8 @@ function withMethodNotAllowed(scope: FastifyInstance, declare: () => void): void
 }
 
 /**
- * ListenBrainz API v1 under /1: submission with an Earshot API key as the user
- * token, and the public reads of a user's listens, count and current track.
+ * ListenBrainz API v1 under /1: submission and deletion with an Earshot API key
+ * as the user token, and the public reads of a user's listens, count and current track.
  */
 export function registerListenBrainz(app: FastifyInstance, ctx: AppContext): void {
   app.register(

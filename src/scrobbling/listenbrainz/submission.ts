@@ -32,7 +32,8 @@ export interface Submission {
 
 export const payloadTooLarge = () => invalidRequest(`Payload too large. Payload should be less than ${MAX_LISTEN_PAYLOAD_SIZE} bytes.`);
 
-function parseJson(body: string): unknown {
+/** The body as JSON, or ListenBrainz's 400 for one that is not. */
+export function parseJson(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch (error) {
@@ -41,7 +42,7 @@ function parseJson(body: string): unknown {
 }
 
 /** Python's int() of a number or a numeric string, as ListenBrainz reads listened_at. */
-function integerTimestamp(value: unknown): number | null {
+export function integerTimestamp(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return Math.trunc(value);
   if (typeof value === 'string' && /^\s*[+-]?\d{1,15}\s*$/.test(value)) return Number(value);
   return null;
