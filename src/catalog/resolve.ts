@@ -464,6 +464,16 @@ export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]
   return resolved.map((track) => track ?? undefined);
 }
 
+/**
+ * The ids of the catalog tracks listens would match, in input order (undefined
+ * where a listen would create one), without writing anything: no track is
+ * created and no gap filled. For a dry run of an import.
+ */
+export async function matchKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(string | undefined)[]> {
+  const snapshot = await CatalogSnapshot.load(tx, items);
+  return items.map((metadata) => snapshot.match(metadata).track?.id);
+}
+
 /** The catalog track of one listen: resolveTracks for a batch of one. */
 export async function resolveTrack(tx: Tx, metadata: TrackMetadata, create: boolean): Promise<ResolvedTrack | null> {
   const [resolved] = await resolveTracks(tx, [metadata], create);

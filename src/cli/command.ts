@@ -14,15 +14,16 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** `--server URL`, accepted by every command that talks to a running server. */
 export const serverOption = { server: { type: 'string' } } as const;
 
-/** parseArgs with usage errors instead of exceptions, and an exact positional count. */
-export function parseCommandArgs<O extends Options>(command: { usage: string }, args: string[], options: O, positionals: number) {
+/** parseArgs with usage errors instead of exceptions, and an exact positional count (or at least `min`). */
+export function parseCommandArgs<O extends Options>(command: { usage: string }, args: string[], options: O, positionals: number | { min: number }) {
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw usageError(`${(error as Error).message}\nusage: earshot ${command.usage}`);
   }
-  if (parsed.positionals.length !== positionals) throw usageError(`usage: earshot ${command.usage}`);
+  const fits = typeof positionals === 'number' ? parsed.positionals.length === positionals : parsed.positionals.length >= positionals.min;
+  if (!fits) throw usageError(`usage: earshot ${command.usage}`);
   return parsed;
 }
 

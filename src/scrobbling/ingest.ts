@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
+import { matchKnownTracks, resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
 import { inTransaction, type Database, type DB } from '../db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { listenProblem, submissionProblem } from './listen-rules.ts';
@@ -115,6 +115,44 @@ export async function resolveListenTracks(db: Database, config: Pick<Config, 'un
 }
 
 const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
+
+/** What storing a listen would do: as ListenOutcome, and whether its song would be new to the catalog. */
+export type PreviewOutcome = { status: 'stored' | 'duplicate'; newSong: boolean } | { status: 'ignored'; reason: string };
+
+/**
+ * What ingesting these listens would do, writing nothing (an import's dry
+ * run): the rules, a read-only match against the catalog, and a look for the
+ * scrobbles already stored. A listen of a song the catalog lacks would be
+ * stored with a new song (or ignored under UNMATCHED_SCROBBLES=skip); equal
+ * listens in one call count once, as storeListens counts them.
+ */
+export async function previewListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, listens: readonly Listen[]): Promise<PreviewOutcome[]> {
+  const reasons = listens.map((listen) => listenProblem(listen));
+  const trackIds = await inTransaction(db, (tx) => matchKnownTracks(tx, listens));
+  const known = listens.flatMap((listen, i) => (trackIds[i] && !reasons[i] ? [{ trackId: trackIds[i], listenedAt: listen.listenedAt }] : []));
+  const stored = new Set<string>();
+  if (known.length > 0) {
+    const rows = await db
+      .selectFrom('scrobbles')
+      .select(['track_id', 'listened_at'])
+      .where('user_id', '=', userId)
+      .where('track_id', 'in', [...new Set(known.map(({ trackId }) => trackId))])
+      .where('listened_at', 'in', known.map(({ listenedAt }) => listenedAt))
+      .execute();
+    for (const row of rows) stored.add(scrobbleKey(row.track_id, row.listened_at));
+  }
+  const claimed = new Set<string>();
+  return listens.map((listen, i): PreviewOutcome => {
+    const reason = reasons[i];
+    if (reason) return { status: 'ignored', reason };
+    const trackId = trackIds[i];
+    if (!trackId && config.unmatchedScrobbles !== 'store') return { status: 'ignored', reason: 'no matching track in the catalog' };
+    const key = trackId ? scrobbleKey(trackId, listen.listenedAt) : `${metadataCacheKey(listen)}@${listen.listenedAt.getTime()}`;
+    const duplicate = stored.has(key) || claimed.has(key);
+    claimed.add(key);
+    return { status: duplicate ? 'duplicate' : 'stored', newSong: !trackId };
+  });
+}
 
 /** Rows per INSERT: well under PostgreSQL's 65535 bind parameters. */
 const INSERT_CHUNK = 1000;

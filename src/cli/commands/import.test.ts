@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runCli, startServe, stopServe } from '../testing.ts';
 import { seededPicker as random } from '../../fuzz-support.ts';
+import { zipArchive } from '../../scrobbling/imports/zip-testing.ts';
 
 interface Storage {
   name: string;
@@ -196,7 +197,7 @@ for (const storage of storages()) {
     if (!storage.env.DATABASE_URL) delete env.DATABASE_URL;
     let server: ChildProcess;
     const earshot = (args: string[], input = '') => runCli(env, args, input);
-    const file = (name: string, content: string) => {
+    const file = (name: string, content: string | Buffer) => {
       const target = path.join(home, name);
       fs.writeFileSync(target, content);
       return target;
@@ -293,6 +294,120 @@ for (const storage of storages()) {
       assert.match(missing.stderr, /cannot read .*nope\.csv: no such file/);
       assert.equal(earshot(['import', 'itunes', jsonl]).status, 2);
       assert.equal(earshot(['import', 'lastfm']).status, 2);
+    });
+
+    /** ListenBrainz lines of distinct listens: `from` keeps each test's listens apart from every other's. */
+    const lbLines = (from: number, count: number, artist: string) =>
+      Array.from({ length: count }, (_, i) => lbText(goodSeconds(300_000 + from + i), artist, `Song ${i % 40}`)).join('\n') + '\n';
+
+    it('imports a folder of every format, detected; other files are skipped; a summary per file and in total', () => {
+      const folder = path.join(home, 'exports');
+      fs.mkdirSync(path.join(folder, 'spotify'), { recursive: true });
+      const seconds = (i: number) => goodSeconds(310_000 + i);
+      const minute = (i: number) => new Date(seconds(i) * 1000 + 240_000).toISOString().slice(0, 16).replace('T', ' ');
+      const files: Record<string, string> = {
+        '1-listens.jsonl': lbLines(10_000, 3, 'Folder LB'),
+        '2-lastfm.csv': `uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\n${seconds(10)},x,Folder CSV,,,,Song,\n`,
+        '3-recenttracks.json': JSON.stringify({ recenttracks: { track: [{ artist: { '#text': 'Folder JSON' }, name: 'Song', album: { '#text': '' }, date: { uts: String(seconds(20)) } }] } }),
+        '4-maloja_export.json': JSON.stringify({ maloja: { export_time: 1 }, scrobbles: [{ time: seconds(30), track: { artists: ['Folder Maloja'], title: 'Song', album: null, length: 200 }, duration: 200 }] }),
+        '5.scrobbler.log': `#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Rockbox\nFolder Log\tAlbum\tSong\t1\t200\tL\t${seconds(40)}\t\nFolder Log\tAlbum\tSkip\t2\t200\tS\t${seconds(41)}\t\n`,
+        'spotify/StreamingHistory_music_0.json': JSON.stringify([{ endTime: minute(50), artistName: 'Folder Spotify', trackName: 'Song', msPlayed: 240_000 }]),
+        'spotify/Streaming_History_Audio_2023.json': JSON.stringify([{ ts: new Date(seconds(60) * 1000 + 200_000).toISOString(), ms_played: 200_000, master_metadata_track_name: 'Song', master_metadata_album_artist_name: 'Folder Extended' }]),
+        'user.json': JSON.stringify({ user_id: 1, username: 'someone' }),
+        'cover.png': 'not even opened',
+      };
+      for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(folder, name), content);
+      const result = earshot(['import', folder]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, /Skipped .*user\.json: cannot tell its format/);
+      assert.doesNotMatch(result.stdout, /cover\.png/);
+      for (const [name, stored, ignored] of [['1-listens.jsonl', 3, 0], ['2-lastfm.csv', 1, 0], ['3-recenttracks.json', 1, 0], ['4-maloja_export.json', 1, 0], ['5.scrobbler.log', 1, 1], ['StreamingHistory_music_0.json', 1, 0], ['Streaming_History_Audio_2023.json', 1, 0]] as const) {
+        assert.match(result.stdout, new RegExp(`Imported .*${name.replaceAll('.', '\\.')}: \\d+ records; this run stored ${stored}, 0 duplicate, ${ignored} ignored\\.`), name);
+      }
+      assert.match(result.stdout, /Total: 7 files; this run stored 9, 0 duplicate, 1 ignored\./);
+      assert.match(result.stderr, /file 7\/7 +committed 10: stored 9/);
+      const again = earshot(['import', folder]);
+      assert.equal(again.stdout.match(/Nothing to do\./g)?.length, 7);
+      const named = earshot(['import', 'lastfm', folder, '--dry-run']);
+      assert.match(named.stdout, /Skipped .*1-listens\.jsonl: a listenbrainz file, not lastfm/);
+      const undetectable = earshot(['import', path.join(folder, 'user.json')]);
+      assert.equal(undetectable.status, 1);
+      assert.match(undetectable.stderr, /user\.json: cannot tell its format; looked for zip archive .*Name the format: earshot import <format> FILE/);
+    });
+
+    it('imports the ListenBrainz and Spotify zip archives as handed out, entry by entry; other entries are left alone', () => {
+      const listenbrainz = file('listenbrainz_importer_1700000000.zip', zipArchive([
+        { name: 'user.json', content: '{"user_name":"importer"}' },
+        { name: 'feedback.jsonl', content: '{"recording_mbid":"x","score":1}\n' },
+        { name: 'listens/2024/10.jsonl', content: lbLines(20_000, 4, 'Zip LB') },
+        { name: 'listens/2024/2.jsonl', content: lbLines(20_100, 2, 'Zip LB') },
+      ]));
+      const lb = earshot(['import', listenbrainz]);
+      assert.equal(lb.status, 0, lb.stderr);
+      assert.match(lb.stdout, /Imported .*\.zip\/listens\/2024\/2\.jsonl: 2 records; this run stored 2[^]*Imported .*\.zip\/listens\/2024\/10\.jsonl: 4 records; this run stored 4/);
+      assert.match(lb.stdout, /Total: 2 files; this run stored 6, 0 duplicate, 0 ignored\./);
+      const stream = (i: number) => ({ endTime: new Date(goodSeconds(320_000 + i) * 1000).toISOString().slice(0, 16).replace('T', ' '), artistName: 'Zip Spotify', trackName: `Song ${i}`, msPlayed: 180_000 });
+      const account = file('my_spotify_data.zip', zipArchive([
+        { name: 'Spotify Account Data/Userdata.json', content: '{}' },
+        { name: 'Spotify Account Data/StreamingHistory_podcast_0.json', content: '[]' },
+        { name: 'Spotify Account Data/StreamingHistory_music_0.json', content: JSON.stringify([stream(1), stream(2), { ...stream(3), msPlayed: 1000 }]) },
+      ]));
+      const extended = file('my_spotify_data (extended).zip', zipArchive([
+        { name: 'Spotify Extended Streaming History/ReadMeFirst_ExtendedStreamingHistory.pdf', content: '%PDF' },
+        { name: 'Spotify Extended Streaming History/Streaming_History_Audio_2023.json', content: JSON.stringify([{ ts: new Date(goodSeconds(320_100) * 1000).toISOString(), ms_played: 100_000, master_metadata_track_name: 'Song', master_metadata_album_artist_name: 'Zip Extended' }]) },
+        { name: 'Spotify Extended Streaming History/Streaming_History_Video_2023.json', content: '[]' },
+      ]));
+      const spotify = earshot(['import', 'spotify', account, extended]);
+      assert.equal(spotify.status, 0, spotify.stderr);
+      assert.match(spotify.stdout, /StreamingHistory_music_0\.json: 3 records; this run stored 2, 0 duplicate, 1 ignored\.\nIgnored, for example:\n {2}record 3: played for less than 30 seconds/);
+      assert.match(spotify.stdout, /Streaming_History_Audio_2023\.json: 1 records; this run stored 1/);
+      assert.match(earshot(['import', listenbrainz, account]).stdout, /Total: 3 files; this run stored 0, 0 duplicate, 0 ignored\./);
+    });
+
+    it('refuses a damaged zip with a clear error, storing nothing of it', () => {
+      const content = lbLines(30_000, 300, 'Zip Damaged');
+      const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content }]);
+      const truncated = earshot(['import', file('truncated.zip', archive.subarray(0, 200))]);
+      assert.equal(truncated.status, 1);
+      assert.match(truncated.stderr, /^earshot: .*truncated\.zip: not a readable zip archive \(.+\)\n$/);
+      const damaged = Buffer.from(archive);
+      for (let i = 300; i < 340; i++) damaged[i] = damaged[i]! ^ 0xff;
+      const result = earshot(['import', file('damaged.zip', damaged)]);
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, /damaged\.zip\/listens\/2024\/1\.jsonl: the entry is damaged/);
+      // Nothing of it was stored: the same listens, unzipped, are all new.
+      const good = earshot(['import', file('undamaged.jsonl', content)]);
+      assert.match(good.stdout, /300 records; this run stored 300, 0 duplicate, 0 ignored/);
+    });
+
+    it('--dry-run reports what would be stored, duplicate and ignored, and writes nothing', () => {
+      const target = file('dry-run.jsonl', lbLines(40_000, 3, 'Dry CLI') + lbText(goodSeconds(340_000), '', 'No artist') + '\n');
+      const dry = earshot(['import', target, '--dry-run']);
+      assert.equal(dry.status, 0, dry.stderr);
+      assert.match(dry.stdout, /Dry run of .*dry-run\.jsonl: 4 records; would store 3 \(3 of them with songs new to the catalog\), 0 duplicate, 1 ignored\. Nothing was written\.\nIgnored, for example:\n {2}record 4: no artist/);
+      const real = earshot(['import', target]);
+      assert.match(real.stdout, /4 records; this run stored 3, 0 duplicate, 1 ignored/);
+      assert.match(earshot(['import', target, '--dry-run']).stdout, /already imported completely/);
+    });
+
+    it('Ctrl-C stops after the current batch commits and says how to resume; the same command finishes', async () => {
+      const archive = file('listenbrainz_interrupted.zip', zipArchive([0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 3000, 3000, `Interrupted ${month}`) }))));
+      const child = spawn(process.execPath, [path.resolve('bin/earshot.js'), 'import', archive], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let [stdout, stderr] = ['', ''];
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (stderr.includes('committed') && !child.killed) child.kill('SIGINT');
+      });
+      const status = await new Promise((resolve) => child.on('exit', resolve));
+      assert.equal(status, 130, stderr);
+      assert.match(stderr, /Stopping after the current batch commits/);
+      assert.match(stderr, new RegExp(`interrupted after record \\d+ of .*; everything before is committed\\. To resume, run the same command again:\\n {2}earshot import ${archive.replaceAll('.', '\\.')}\\n`));
+      const resumed = earshot(['import', archive]);
+      assert.equal(resumed.status, 0, resumed.stderr);
+      assert.match(resumed.stdout, /Resumed after record \d+/);
+      const stored = [stdout, resumed.stdout].join('\n').matchAll(/^Imported .*this run stored (\d+)/gm);
+      assert.equal([...stored].reduce((total, match) => total + Number(match[1]), 0), 9000);
     });
 
     // Last: it stops the server, which owns the embedded database while it runs.

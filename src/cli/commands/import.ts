@@ -1,16 +1,29 @@
 import fs from 'node:fs';
 import { findUserByActor } from '../../auth/index.ts';
 import { loadConfig } from '../../config.ts';
-import { importBatch, importStatus, ImportFormatError, IMPORT_FORMATS, runImport, type ImportFormat, type ImportProgress, type ImportSink, type ImportSummary } from '../../scrobbling/imports/index.ts';
+import {
+  importBatch,
+  importStatus,
+  ImportFormatError,
+  IMPORT_FORMATS,
+  ImportPlanError,
+  planImports,
+  runImport,
+  ZipError,
+  type ImportFormat,
+  type ImportSink,
+  type ImportSummary,
+  type PlannedImport,
+} from '../../scrobbling/imports/index.ts';
 import { openAppContext } from '../../server.ts';
 import { authenticatedClient } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type Command } from '../command.ts';
 import { readCredentials } from '../credentials.ts';
 import { CliError, usageError } from '../errors.ts';
+import { progressReporter } from './import-progress.ts';
 
-/** Without a terminal (logs, CI) progress is a plain line this often. */
-const PLAIN_PROGRESS_INTERVAL_MS = 5000;
-const BAR_WIDTH = 24;
+/** The exit status of an import stopped by Ctrl-C, as a shell reports a SIGINT. */
+const INTERRUPTED_EXIT = 130;
 
 function apiSink(server: string | undefined): ImportSink {
   const client = authenticatedClient(server);
@@ -34,87 +47,118 @@ async function withDirectSink<T>(handle: string | undefined, run: (sink: ImportS
   }
 }
 
-const megabytes = (bytes: number) => (bytes / 1_048_576).toFixed(1);
-
-function progressLine(progress: ImportProgress): string {
-  const share = progress.fileBytes > 0 ? Math.min(progress.bytesRead / progress.fileBytes, 1) : 1;
-  const filled = Math.round(share * BAR_WIDTH);
-  return (
-    `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ` +
-    `${megabytes(progress.bytesRead)}/${megabytes(progress.fileBytes)} MB  ` +
-    `stored ${progress.stored}  duplicate ${progress.duplicate}  ignored ${progress.ignored}  ${Math.round(progress.rate)} listens/s`
-  );
-}
-
-/** A bar redrawn in place on a terminal; otherwise a line every few seconds and a last one at the end. */
-function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
-  let lastPlain = Date.now();
-  let latest: ImportProgress | undefined;
-  let pending = false;
-  return {
-    update(progress: ImportProgress) {
-      latest = progress;
-      pending = true;
-      if (stream.isTTY) stream.write(`\r${progressLine(progress)}\x1b[K`);
-      else if (Date.now() - lastPlain >= PLAIN_PROGRESS_INTERVAL_MS) {
-        stream.write(`${progressLine(progress)}\n`);
-        lastPlain = Date.now();
-        pending = false;
-      }
-    },
-    end() {
-      if (stream.isTTY && latest) stream.write('\n');
-      else if (pending && latest) stream.write(`${progressLine(latest)}\n`);
-    },
-  };
-}
-
-function report(file: string, summary: ImportSummary): void {
+function report(label: string, summary: ImportSummary, dryRun: boolean): void {
   const done = summary.alreadyComplete;
   if (done) {
     console.log(
-      `${file} was already imported completely${done.completedAt ? ` (${done.completedAt})` : ''}: ` +
+      `${label} was already imported completely${done.completedAt ? ` (${done.completedAt})` : ''}: ` +
         `${done.recordsConsumed} records, ${done.stored} stored, ${done.duplicate} duplicate, ${done.ignored} ignored. Nothing to do.`,
     );
     return;
   }
   if (summary.resumedFrom > 0) console.log(`Resumed after record ${summary.resumedFrom} (imported by an earlier run).`);
-  console.log(`Imported ${file}: ${summary.records} records; this run stored ${summary.stored}, ${summary.duplicate} duplicate, ${summary.ignored} ignored.`);
+  if (dryRun) {
+    console.log(
+      `Dry run of ${label}: ${summary.records} records; would store ${summary.stored} (${summary.newSongs} of them with songs new to the catalog), ` +
+        `${summary.duplicate} duplicate, ${summary.ignored} ignored. Nothing was written.`,
+    );
+  } else console.log(`Imported ${label}: ${summary.records} records; this run stored ${summary.stored}, ${summary.duplicate} duplicate, ${summary.ignored} ignored.`);
   if (summary.ignoredExamples.length > 0) {
     console.log('Ignored, for example:');
     for (const { record, reason } of summary.ignoredExamples) console.log(`  record ${record}: ${reason}`);
   }
 }
 
-function checkReadable(file: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-    fs.accessSync(file, fs.constants.R_OK);
-  } catch (error) {
-    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+function reportTotal(summaries: ImportSummary[], dryRun: boolean): void {
+  if (summaries.length < 2) return;
+  const sum = (field: 'stored' | 'duplicate' | 'ignored') => summaries.reduce((total, summary) => total + summary[field], 0);
+  const verb = dryRun ? 'would store' : 'this run stored';
+  console.log(`Total: ${summaries.length} files; ${verb} ${sum('stored')}, ${sum('duplicate')} duplicate, ${sum('ignored')} ignored.`);
+}
+
+/** The command line again, quoted for a POSIX shell, to resume with. */
+function sameCommand(args: string[]): string {
+  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
+  return `earshot ${['import', ...args].map(quote).join(' ')}`;
+}
+
+/** Ctrl-C asks the running import to stop after its current batch commits; a second one quits at once. */
+function stopOnInterrupt(): { requested: () => boolean; dispose: () => void } {
+  let requested = false;
+  const onSigint = () => {
+    if (requested) process.exit(INTERRUPTED_EXIT);
+    requested = true;
+    process.stderr.write('\nStopping after the current batch commits (Ctrl-C again to quit at once)...\n');
+  };
+  process.on('SIGINT', onSigint);
+  return { requested: () => requested, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+/** The named format and the paths: a first word that is a format names it; one that is no file and looks like a name is a usage error. */
+function formatAndPaths(positionals: string[]): { format: ImportFormat | undefined; paths: string[] } {
+  const [first, ...rest] = positionals as [string, ...string[]];
+  if ((IMPORT_FORMATS as readonly string[]).includes(first)) {
+    if (rest.length === 0) throw usageError(`usage: earshot ${importHistory.usage}`);
+    return { format: first as ImportFormat, paths: rest };
   }
-  if (!stat.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
+  if (rest.length > 0 && /^[a-z][a-z0-9-]*$/i.test(first) && !fs.existsSync(first)) {
+    throw usageError(`unknown format "${first}"; use one of ${IMPORT_FORMATS.join(', ')}`);
+  }
+  return { format: undefined, paths: positionals };
+}
+
+async function runAll(imports: PlannedImport[], sink: ImportSink, dryRun: boolean, args: string[]): Promise<void> {
+  const progress = progressReporter(
+    imports.reduce((total, planned) => total + planned.source.bytes, 0),
+    imports.length,
+  );
+  const stop = stopOnInterrupt();
+  const summaries: ImportSummary[] = [];
+  try {
+    for (const { source, format } of imports) {
+      progress.startFile();
+      const summary = await runImport({ source, format, sink, dryRun, onProgress: progress.update, stopRequested: stop.requested }).catch((error: unknown) => {
+        if (error instanceof ImportFormatError) throw new CliError(`${source.label}: ${error.message}`);
+        throw error;
+      });
+      progress.endFile(summary);
+      progress.clear();
+      summaries.push(summary);
+      report(source.label, summary, dryRun);
+      if (summary.interrupted || stop.requested()) {
+        reportTotal(summaries, dryRun);
+        const where = summary.interrupted ? `after record ${summary.records} of ${source.label}` : `after ${source.label}`;
+        throw new CliError(`interrupted ${where}; everything before is committed. To resume, run the same command again:\n  ${sameCommand(args)}`, INTERRUPTED_EXIT);
+      }
+    }
+    reportTotal(summaries, dryRun);
+  } finally {
+    stop.dispose();
+    progress.end();
+  }
 }
 
 export const importHistory: Command = {
   path: ['import'],
-  usage: `import <${IMPORT_FORMATS.join('|')}> <file> [--server URL] [--direct [--user HANDLE]]`,
-  summary: 'Import listening history from an export file; re-running resumes where it stopped',
+  usage: `import [${IMPORT_FORMATS.join('|')}] <file|folder>... [--dry-run] [--server URL] [--direct [--user HANDLE]]`,
+  summary: 'Import listening history from export files, zip archives or folders; re-running resumes where it stopped',
   async run(args) {
-    const { values, positionals } = parseCommandArgs(this, args, { ...serverOption, direct: { type: 'boolean', default: false }, user: { type: 'string' } }, 2);
-    const [format, file] = positionals as [string, string];
-    if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw usageError(`unknown format "${format}"; use one of ${IMPORT_FORMATS.join(', ')}`);
-    checkReadable(file);
-    const progress = progressReporter();
-    const run = (sink: ImportSink) => runImport({ file, format: format as ImportFormat, sink, onProgress: progress.update });
-    try {
-      report(file, values.direct ? await withDirectSink(values.user, run) : await run(apiSink(values.server)));
-    } catch (error) {
-      if (error instanceof ImportFormatError) throw new CliError(`${file}: ${error.message}`);
+    const options = { ...serverOption, direct: { type: 'boolean', default: false }, user: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } as const;
+    const { values, positionals } = parseCommandArgs(this, args, options, { min: 1 });
+    const { format, paths } = formatAndPaths(positionals);
+    const plan = await planImports(paths, format).catch((error: unknown) => {
+      if (error instanceof ImportPlanError || error instanceof ZipError) throw new CliError(error.message);
       throw error;
-    } finally {
-      progress.end();
+    });
+    for (const { path, reason } of plan.skipped) console.log(`Skipped ${path}: ${reason}.`);
+    if (plan.imports.length === 0) throw new CliError(`nothing to import in ${paths.join(', ')}`);
+    const dryRun = values['dry-run'];
+    const run = (sink: ImportSink) => runAll(plan.imports, sink, dryRun, args);
+    try {
+      await (values.direct ? withDirectSink(values.user, run) : run(apiSink(values.server)));
+    } catch (error) {
+      if (error instanceof ZipError) throw new CliError(error.message);
+      throw error;
     }
   },
 };

@@ -5,7 +5,7 @@ import { conflict, invalidRequest } from '../../api/errors.ts';
 import { isoDateTime } from '../../api/schemas.ts';
 import type { Config } from '../../config.ts';
 import { inTransaction, type Database, type DB } from '../../db/index.ts';
-import { resolveListenTracks, storeListens, type Listen, type ListenOutcome } from '../ingest.ts';
+import { previewListens, resolveListenTracks, storeListens, type Listen, type ListenOutcome, type PreviewOutcome } from '../ingest.ts';
 import { listenProblem } from '../listen-rules.ts';
 import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
@@ -82,13 +82,47 @@ async function lockCheckpoint(tx: Transaction<DB>, userId: string, batch: Import
     .executeTakeFirstOrThrow();
 }
 
-function checkBatchFits(checkpoint: CheckpointRow, batch: ImportBatch): void {
+function checkBatchSize(batch: ImportBatch): void {
   if (batch.listens.length > batch.records) throw invalidRequest(`a batch of ${batch.records} records cannot carry ${batch.listens.length} listens`);
+}
+
+function checkBatchFits(checkpoint: CheckpointRow, batch: ImportBatch): void {
+  checkBatchSize(batch);
   if (checkpoint.format !== batch.format) throw invalidRequest(`this file is being imported as ${checkpoint.format}, not ${batch.format}`);
   if (checkpoint.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
   if (checkpoint.records_consumed !== batch.from) {
     throw conflict('CheckpointMismatch', `the checkpoint is at record ${checkpoint.records_consumed}, not ${batch.from}; resume from there`);
   }
+}
+
+/** A batch's counts from its listens' outcomes; records without a listen count as ignored. */
+function tally(batch: ImportBatch, outcomes: readonly (ListenOutcome | PreviewOutcome)[]) {
+  const count = (status: ListenOutcome['status']) => outcomes.filter((outcome) => outcome.status === status).length;
+  const stored = count('stored');
+  const duplicate = count('duplicate');
+  const ignoredListens = outcomes.flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : [])).slice(0, REPORTED_IGNORED);
+  return { stored, duplicate, ignored: batch.records - stored - duplicate, ignoredListens };
+}
+
+/** The listens of a batch as ingest takes them, or why each is ignored. */
+function inOrder<T>(converted: readonly (Listen | string)[], outcomes: readonly T[]): (T | { status: 'ignored'; reason: string })[] {
+  let next = 0;
+  return converted.map((listen) => (typeof listen === 'string' ? { status: 'ignored', reason: listen } : outcomes[next++]!));
+}
+
+/**
+ * A dry run of a batch: counted as importBatch would count it, and nothing
+ * written (no catalog entry, scrobble or checkpoint). Only a completed file is
+ * refused; `from` is not checked, since nothing advances the checkpoint.
+ */
+async function previewBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
+  checkBatchSize(batch);
+  const current = await readCheckpoint(db, userId, batch.fingerprint);
+  if (current?.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
+  const converted = batch.listens.map(toListen);
+  const outcomes = inOrder(converted, await previewListens(db, config, userId, converted.filter((listen): listen is Listen => typeof listen !== 'string')));
+  const newSongs = outcomes.filter((outcome) => outcome.status === 'stored' && outcome.newSong).length;
+  return { ...tally(batch, outcomes), newSongs, status: toStatus(batch.fingerprint, current) };
 }
 
 /**
@@ -101,6 +135,7 @@ function checkBatchFits(checkpoint: CheckpointRow, batch: ImportBatch): void {
  * under its lock in the final transaction.
  */
 export async function importBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
+  if (batch.dryRun) return previewBatch(db, config, userId, batch);
   const current = await readCheckpoint(db, userId, batch.fingerprint);
   if (current) checkBatchFits(current, batch);
   const converted = batch.listens.map(toListen);
@@ -110,12 +145,8 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
     const checkpoint = await lockCheckpoint(tx, userId, batch);
     checkBatchFits(checkpoint, batch);
     const outcomes = await storeListens(tx, userId, valid, tracks, `import:${batch.format}`);
-    let next = 0;
-    const perListen = converted.map((listen): ListenOutcome => (typeof listen === 'string' ? { status: 'ignored', reason: listen } : outcomes[next++]!));
-    const count = (status: ListenOutcome['status']) => perListen.filter((outcome) => outcome.status === status).length;
-    const stored = count('stored');
-    const duplicate = count('duplicate');
-    const ignored = batch.records - stored - duplicate;
+    const perListen = inOrder(converted, outcomes);
+    const { stored, duplicate, ignored, ignoredListens } = tally(batch, perListen);
     const updated = await tx
       .updateTable('import_checkpoints')
       .set((eb) => ({
@@ -130,7 +161,6 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
       .where('fingerprint', '=', batch.fingerprint)
       .returning(CHECKPOINT_COLUMNS)
       .executeTakeFirstOrThrow();
-    const ignoredListens = perListen.flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : [])).slice(0, REPORTED_IGNORED);
     return { stored, duplicate, ignored, ignoredListens, status: toStatus(batch.fingerprint, updated) };
   });
 }

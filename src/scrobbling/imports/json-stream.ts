@@ -162,3 +162,89 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** A container being read by jsonArraysAt: where it is (the object keys leading to it) and, for an object, its current key. */
+interface Container {
+  array: boolean;
+  keys: readonly string[];
+  wanted: boolean;
+  expectKey: boolean;
+  key: string | undefined;
+}
+
+/** Keys are only compared with a few short names; a longer one is cut, never held whole. */
+const MAX_KEY_LENGTH = 64;
+
+/**
+ * The elements of every array at a wanted place in a JSON text (a `scrobbles`
+ * list, or `recenttracks.track` of each page of a file of pages), numbered
+ * from 1 across them all, without holding anything but the current element:
+ * outside wanted arrays only the keys leading to each container are kept.
+ * `wanted` gets the object keys leading to an array (array levels add none).
+ */
+export async function* jsonArraysAt(chunks: AsyncIterable<string>, wanted: (keys: readonly string[]) => boolean, what: string): AsyncGenerator<JsonRecordText> {
+  const stack: Container[] = [];
+  const element = new RecordText();
+  let nesting: JsonNesting | undefined;
+  let inString = false;
+  let escaped = false;
+  let key: string | undefined;
+  let record = 0;
+  let found = 0;
+  for await (const chunk of chunks) {
+    let elementStart = nesting ? 0 : -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const char = chunk[i]!;
+      if (nesting) {
+        if (nesting.inString || nesting.depth > 0 || (char !== ',' && char !== ']')) {
+          nesting.step(char);
+          continue;
+        }
+        element.add(chunk.slice(elementStart, i));
+        elementStart = -1;
+        yield element.take(++record, nesting.deepest);
+        nesting = undefined;
+        if (char === ']') stack.pop();
+        continue;
+      }
+      const top = stack.at(-1);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (char === '\\') escaped = true;
+        else if (char === '"') {
+          inString = false;
+          if (key !== undefined && top) [top.key, top.expectKey, key] = [key, false, undefined];
+          continue;
+        }
+        if (key !== undefined && key.length < MAX_KEY_LENGTH) key += char;
+        continue;
+      }
+      if (top?.wanted && !isWhitespace(char) && char !== ',') {
+        if (char === ']') {
+          stack.pop();
+          continue;
+        }
+        nesting = new JsonNesting();
+        nesting.step(char);
+        elementStart = i;
+        element.filled = true;
+        continue;
+      }
+      if (char === '"') {
+        inString = true;
+        if (top && !top.array && top.expectKey) key = '';
+      } else if (char === '{' || char === '[') {
+        const keys = top && !top.array && top.key !== undefined ? [...top.keys, top.key] : (top?.keys ?? []);
+        const array = char === '[';
+        const isWanted = array && wanted(keys);
+        if (isWanted) found++;
+        stack.push({ array, keys, wanted: isWanted, expectKey: !array, key: undefined });
+      } else if (char === '}' || char === ']') {
+        if (!stack.pop()) throw new ImportFormatError(record + 1, `unexpected "${char}": the JSON is not well formed`);
+      } else if (char === ',' && top && !top.array) [top.expectKey, top.key] = [true, undefined];
+    }
+    if (nesting && elementStart >= 0) element.add(chunk.slice(elementStart));
+  }
+  if (stack.length > 0 || nesting) throw new ImportFormatError(record + 1, 'the JSON is not closed (is the file truncated?)');
+  if (found === 0) throw new ImportFormatError(1, `no ${what} list in the file`);
+}

@@ -1,5 +1,5 @@
 import { mbidOrUndefined } from '../../catalog/track-metadata.ts';
-import { count, listenRecord, text, type ForeignRecord, type ImportRecord } from './records.ts';
+import { count, isObject, listenRecord, text, type ForeignRecord, type ImportRecord } from './records.ts';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 /** "31 Jan 2021 18:30" (lastfm-to-csv) or "31 Jan 2021, 18:30" (utc_time), always UTC. */
@@ -50,3 +50,36 @@ export function lastfmRecord(row: string[], layout: Layout): ImportRecord | Fore
     seconds === undefined ? lastfmDate(cell.utc_time ?? cell.date) : new Date(seconds * 1000),
   );
 }
+
+/** Cover-art links: bulk in every track of a page, and not what was played. */
+const LASTFM_JSON_DROPPED = ['image', 'streamable'];
+
+/**
+ * One track of a Last.fm JSON export (the `user.getRecentTracks` page shape,
+ * `recenttracks.track[]`): `artist` is `{'#text', mbid}` (or `{name, mbid}`
+ * from `extended=1`), `date.uts` is unix seconds. The track playing when the
+ * page was fetched has no date (`@attr.nowplaying`): not a scrobble yet.
+ */
+export function lastfmJsonRecord(value: unknown): ImportRecord | ForeignRecord {
+  if (!isObject(value) || !('name' in value) || !('artist' in value)) return { foreign: 'a track has no name and artist' };
+  const artist = isObject(value.artist) ? value.artist : {};
+  const album = isObject(value.album) ? value.album : {};
+  const attributes = isObject(value['@attr']) ? value['@attr'] : {};
+  if (!isObject(value.date)) return { ignored: attributes.nowplaying ? 'playing now, not a scrobble yet' : 'no date' };
+  const seconds = count(value.date.uts, Number.MAX_SAFE_INTEGER);
+  return listenRecord(
+    {
+      artist: text(artist['#text']) ?? text(artist.name),
+      title: text(value.name),
+      album: text(album['#text']),
+      mbid: mbidOrUndefined(value.mbid),
+      artistMbid: mbidOrUndefined(artist.mbid),
+      albumMbid: mbidOrUndefined(album.mbid),
+      submitted: Object.fromEntries(Object.entries(value).filter(([field]) => !LASTFM_JSON_DROPPED.includes(field))),
+    },
+    seconds === undefined ? undefined : new Date(seconds * 1000),
+  );
+}
+
+/** Where the tracks are: `recenttracks.track` of a page, or of each page of an array of pages. */
+export const isLastfmTrackList = (keys: readonly string[]) => keys.length === 2 && keys[0] === 'recenttracks' && keys[1] === 'track';

@@ -7,6 +7,8 @@ import { sql } from 'kysely';
 import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
 import { describeWithApp, scrobbleCount, type TestApp } from '../../testing.ts';
 import { runImport, type ImportSink } from './run.ts';
+import { fileSource, sourceFingerprint, zipMembers, ZipError } from './sources.ts';
+import { zipArchive } from './zip-testing.ts';
 import type { ImportBatch, ImportListen } from './schemas.ts';
 
 const IMPORT = 'app.svc.scrobble.importListens';
@@ -204,15 +206,86 @@ describeWithApp('history import', (app) => {
   it('an interrupted import resumes from the checkpoint; a re-run of a finished file adds nothing', async () => {
     const { token, did } = await app().signup('import-resume');
     const file = jsonlFile('resume.jsonl', 230);
-    await assert.rejects(runImport({ file, format: 'listenbrainz', sink: apiSink(app(), token, 2), batchSize: 50 }), /connection lost/);
+    await assert.rejects(runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token, 2), batchSize: 50 }), /connection lost/);
     assert.equal(await scrobbleCount(app(), did), 100);
-    const resumed = await runImport({ file, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
+    const resumed = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
     assert.equal(resumed.resumedFrom, 111);
     assert.deepEqual([resumed.records, resumed.stored, resumed.duplicate, resumed.ignored], [230, 107, 0, 12]);
     assert.equal(await scrobbleCount(app(), did), 207);
-    const again = await runImport({ file, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
+    const again = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
     assert.equal(again.alreadyComplete?.recordsConsumed, 230);
     assert.deepEqual([again.alreadyComplete?.stored, again.alreadyComplete?.ignored], [207, 23]);
     assert.equal(await scrobbleCount(app(), did), 207);
+  });
+
+  it('resumes one entry of a zip after a stop; the archive\'s other entries keep their own checkpoints', async () => {
+    const { token, did } = await app().signup('import-zip-resume');
+    const lines = (from: number, count: number) => fs.readFileSync(jsonlFile(`zip-${from}.jsonl`, from + count), 'utf8').split('\n').slice(from, from + count).join('\n');
+    const archive = path.join(workDir, 'listenbrainz_someone_1700000000.zip');
+    fs.writeFileSync(archive, zipArchive([{ name: 'user.json', content: '{}' }, { name: 'listens/2023/11.jsonl', content: lines(0, 120) }, { name: 'listens/2023/12.jsonl', content: lines(120, 40) }]));
+    const [november, december] = await zipMembers(archive);
+    let batches = 0;
+    const stopped = await runImport({ source: november!.source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50, stopRequested: () => ++batches > 1 });
+    assert.deepEqual([stopped.interrupted, stopped.records], [true, 55]);
+    assert.equal(await scrobbleCount(app(), did), 50);
+    const resumed = await runImport({ source: november!.source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
+    assert.deepEqual([resumed.resumedFrom, resumed.records, resumed.interrupted], [55, 120, false]);
+    const other = await runImport({ source: december!.source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
+    assert.deepEqual([other.resumedFrom, other.records], [0, 40]);
+    // An entry is known by its content: the same bytes unzipped find its checkpoint.
+    const unzipped = path.join(workDir, '12.jsonl');
+    fs.writeFileSync(unzipped, lines(120, 40));
+    assert.equal(await sourceFingerprint(fileSource(unzipped)), other.fingerprint);
+    assert.ok((await runImport({ source: fileSource(unzipped), format: 'listenbrainz', sink: apiSink(app(), token) })).alreadyComplete);
+  });
+
+  it('a damaged zip entry fails before any of it is sent', async () => {
+    const { token, did } = await app().signup('import-zip-damaged');
+    const content = fs.readFileSync(jsonlFile('damaged.jsonl', 200), 'utf8');
+    const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content }]);
+    // Flip bytes in the middle of the deflated data: it inflates to other bytes, or not at all.
+    for (let i = 400; i < 420; i++) archive[i] = archive[i]! ^ 0xff;
+    const file = path.join(workDir, 'damaged.zip');
+    fs.writeFileSync(file, archive);
+    const [member] = await zipMembers(file);
+    await assert.rejects(runImport({ source: member!.source, format: 'listenbrainz', sink: apiSink(app(), token) }), (error) => {
+      assert.ok(error instanceof ZipError, String(error));
+      assert.match(error.message, /damaged\.zip\/listens\/2024\/1\.jsonl: the entry is damaged/);
+      return true;
+    });
+    assert.equal(await scrobbleCount(app(), did), 0);
+    const truncated = path.join(workDir, 'truncated.zip');
+    fs.writeFileSync(truncated, archive.subarray(0, 300));
+    await assert.rejects(zipMembers(truncated), /truncated\.zip: not a readable zip archive/);
+  });
+
+  it('a dry run counts what would be stored, duplicate and ignored, and writes nothing', async () => {
+    const { token, did } = await app().signup('import-dry-run');
+    const listenLine = (seconds: number, artist: string, track: string) => JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track } });
+    const first = path.join(workDir, 'dry-first.jsonl');
+    fs.writeFileSync(first, [listenLine(1_600_000_000, 'Dry Known', 'Known Song'), listenLine(1_600_000_300, 'Dry Known', 'Known Song')].join('\n'));
+    await runImport({ source: fileSource(first), format: 'listenbrainz', sink: apiSink(app(), token) });
+    const file = path.join(workDir, 'dry.jsonl');
+    const records = [
+      listenLine(1_600_000_000, 'Dry Known', 'Known Song'), // stored already
+      listenLine(1_600_000_600, 'Dry Known', 'Known Song'), // a new play of a known song
+      listenLine(1_600_000_900, 'Dry New', 'New Song'), // a new song
+      listenLine(1_600_000_900, 'Dry New', 'New Song'), // the same again in the file
+      listenLine(1_600_001_200, '', 'No Artist'),
+    ];
+    fs.writeFileSync(file, records.join('\n'));
+    const db = app().ctx.db;
+    const counts = async () =>
+      Promise.all((['scrobbles', 'tracks', 'artists', 'albums', 'import_checkpoints'] as const).map(async (table) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)));
+    const before = await counts();
+    const tracksBefore = await db.selectFrom('tracks').selectAll().orderBy('id').execute();
+    const dry = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token), dryRun: true });
+    assert.deepEqual([dry.records, dry.stored, dry.newSongs, dry.duplicate, dry.ignored], [5, 2, 1, 2, 1]);
+    assert.deepEqual(dry.ignoredExamples, [{ record: 5, reason: 'no artist' }]);
+    assert.deepEqual(await counts(), before);
+    assert.deepEqual(await db.selectFrom('tracks').selectAll().orderBy('id').execute(), tracksBefore);
+    const real = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token) });
+    assert.deepEqual([real.stored, real.duplicate, real.ignored], [2, 2, 1]);
+    assert.equal(await scrobbleCount(app(), did), 4);
   });
 });

@@ -158,7 +158,9 @@ describe('Last.fm CSV', () => {
   });
 
   it('refuses a file whose first row is not a scrobble', async () => {
-    await rejects(read('lastfm', JSON.stringify([lbListen(1, 'x')], null, 2)), 1, /not a Last\.fm scrobble CSV: expected 4 columns/);
+    await rejects(read('lastfm', 'a,b\nc,d\n'), 1, /not a Last\.fm export .*: expected 4 columns/);
+    // JSON is read as Last.fm's JSON pages, which a ListenBrainz export has none of.
+    await rejects(read('lastfm', JSON.stringify([lbListen(1, 'x')], null, 2)), 1, /no recenttracks\.track list in the file/);
     await rejects(collect(csvRows(chunked('a,"unterminated\n'))), 1, /not closed/);
     await rejects(read('lastfm', 'uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\r\n'), 1, /holds no records/);
   });

@@ -1,9 +1,11 @@
 import { csvRows } from './csv.ts';
-import { jsonArrayElements, jsonLines, MAX_RECORD_BYTES, parseJson, type JsonRecordText } from './json-stream.ts';
-import { lastfmLayout, lastfmRecord } from './lastfm.ts';
+import { jsonArrayElements, jsonArraysAt, jsonLines, MAX_RECORD_BYTES, parseJson, type JsonRecordText } from './json-stream.ts';
+import { isLastfmTrackList, lastfmJsonRecord, lastfmLayout, lastfmRecord } from './lastfm.ts';
 import { listenBrainzRecord } from './listenbrainz.ts';
+import { isMalojaScrobbleList, malojaRecord } from './maloja.ts';
 import { ImportFormatError, type ForeignRecord, type ImportRecord, type UnreadRecord } from './records.ts';
 import type { ImportFormat } from './schemas.ts';
+import { scrobblerLogRecords } from './scrobbler-log.ts';
 import { spotifyRecord } from './spotify.ts';
 
 /** One record of an export file, numbered from 1 in file order: the unit of import checkpoints. */
@@ -14,10 +16,12 @@ export interface ParsedRecord {
 
 type Candidate = { record: number; result: ImportRecord | ForeignRecord | UnreadRecord };
 
-const FORMAT_NAMES: Record<ImportFormat, string> = {
+export const FORMAT_NAMES: Record<ImportFormat, string> = {
   listenbrainz: 'ListenBrainz export (JSON array or JSON Lines)',
-  lastfm: 'Last.fm scrobble CSV',
-  spotify: 'Spotify Extended Streaming History (JSON)',
+  lastfm: 'Last.fm export (scrobble CSV, or recenttracks JSON pages)',
+  spotify: 'Spotify streaming history (extended, or account data)',
+  'scrobbler-log': 'Audioscrobbler device log (.scrobbler.log)',
+  maloja: 'Maloja export (JSON)',
 };
 
 /** The first non-blank character of a text stream, and the stream unchanged. */
@@ -55,7 +59,14 @@ async function* listenBrainzCandidates(chunks: AsyncIterable<string>): AsyncGene
   yield* mapJson(records, listenBrainzRecord);
 }
 
+/** A Last.fm export is CSV, or JSON when it starts as JSON does. */
 async function* lastfmCandidates(chunks: AsyncIterable<string>): AsyncGenerator<Candidate> {
+  const peeked = await peek(chunks);
+  if (peeked.first === '{' || peeked.first === '[') yield* mapJson(jsonArraysAt(peeked.chunks, isLastfmTrackList, 'recenttracks.track'), lastfmJsonRecord);
+  else yield* lastfmCsvCandidates(peeked.chunks);
+}
+
+async function* lastfmCsvCandidates(chunks: AsyncIterable<string>): AsyncGenerator<Candidate> {
   let layout: ReturnType<typeof lastfmLayout> | undefined;
   let record = 0;
   for await (const row of csvRows(chunks)) {
@@ -73,6 +84,8 @@ const CANDIDATES: Record<ImportFormat, (chunks: AsyncIterable<string>) => AsyncI
   listenbrainz: listenBrainzCandidates,
   lastfm: lastfmCandidates,
   spotify: (chunks) => mapJson(jsonArrayElements(chunks), spotifyRecord),
+  'scrobbler-log': scrobblerLogRecords,
+  maloja: (chunks) => mapJson(jsonArraysAt(chunks, isMalojaScrobbleList, 'scrobbles'), malojaRecord),
 };
 
 /**

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { fileTextChunks } from './chunks.ts';
+import { textChunks } from './chunks.ts';
 import { readImportRecords } from './read.ts';
 import type { ImportBatch, ImportBatchResult, ImportFormat, ImportListen, ImportStatus } from './schemas.ts';
+import { sourceFingerprint, type ImportSource } from './sources.ts';
 
 /** Where batches go: the running server's API, or the database directly. */
 export interface ImportSink {
@@ -18,6 +17,8 @@ export interface ImportProgress {
   stored: number;
   duplicate: number;
   ignored: number;
+  /** Dry run: of the listens that would be stored, those of songs the catalog does not have yet. */
+  newSongs: number;
   /** Listens handled by this run per second. */
   rate: number;
 }
@@ -30,14 +31,20 @@ export interface ImportSummary extends ImportProgress {
   alreadyComplete: ImportStatus | undefined;
   /** The first few ignored records and why. */
   ignoredExamples: { record: number; reason: string }[];
+  /** Stopped on request after a committed batch, before the end of the file. */
+  interrupted: boolean;
 }
 
 export interface ImportOptions {
-  file: string;
+  source: ImportSource;
   format: ImportFormat;
   sink: ImportSink;
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /** Asked after each batch: true stops the import there (Ctrl-C); a re-run resumes after it. */
+  stopRequested?: () => boolean;
+  /** Batches are matched and counted by the sink, and nothing is written. */
+  dryRun?: boolean;
 }
 
 const DEFAULT_BATCH = 500;
@@ -52,12 +59,6 @@ const IGNORED_EXAMPLES = 5;
 /** A long run of records that yield no listen still reports progress and checkpoints. */
 const MAX_BATCH_RECORDS = 10_000;
 
-export async function fileFingerprint(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const buffer of fs.createReadStream(file)) hash.update(buffer as Buffer);
-  return hash.digest('hex');
-}
-
 interface PendingBatch {
   records: number;
   listens: ImportListen[];
@@ -69,15 +70,17 @@ interface PendingBatch {
 const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], bytes: 0 });
 
 /**
- * Streams an export file to a sink in batches, resuming after the records the
- * sink's checkpoint says are already imported. Memory stays constant: one
- * batch is parsed while nothing else of the file is held.
+ * Streams an export file (or archive entry) to a sink in batches, resuming
+ * after the records the sink's checkpoint says are already imported. Memory
+ * stays constant: one batch is parsed while nothing else of the file is held.
+ * The content is read twice: once for its fingerprint (which also finds a
+ * damaged archive entry before any of it is sent), then to import it.
  */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
-  const { file, format, sink } = options;
+  const { source, format, sink } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const fileBytes = fs.statSync(file).size;
-  const fingerprint = await fileFingerprint(file);
+  const fileBytes = source.bytes;
+  const fingerprint = await sourceFingerprint(source);
   const status = await sink.status(fingerprint);
   const summary: ImportSummary = {
     fingerprint,
@@ -87,10 +90,12 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     stored: 0,
     duplicate: 0,
     ignored: 0,
+    newSongs: 0,
     rate: 0,
     resumedFrom: status.recordsConsumed,
     alreadyComplete: status.complete ? status : undefined,
     ignoredExamples: [],
+    interrupted: false,
   };
   if (status.complete) return summary;
   const started = performance.now();
@@ -98,19 +103,26 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     if (summary.ignoredExamples.length < IGNORED_EXAMPLES) summary.ignoredExamples.push({ record, reason });
   };
   const flush = async (batch: PendingBatch, complete: boolean) => {
-    const result = await sink.send({ fingerprint, format, from: summary.records, records: batch.records, listens: batch.listens, complete });
+    const sent: ImportBatch = { fingerprint, format, from: summary.records, records: batch.records, listens: batch.listens, complete };
+    const result = await sink.send(options.dryRun ? { ...sent, dryRun: true } : sent);
     for (const { index, reason } of result.ignoredListens) noteIgnored(batch.recordNumbers[index]!, reason);
     summary.records += batch.records;
     summary.stored += result.stored;
     summary.duplicate += result.duplicate;
     summary.ignored += result.ignored;
+    summary.newSongs += result.newSongs ?? 0;
     summary.rate = (summary.stored + summary.duplicate + summary.ignored) / Math.max((performance.now() - started) / 1000, 0.001);
     options.onProgress?.({ ...summary });
   };
   let batch = emptyBatch();
-  const chunks = fileTextChunks(file, (bytes) => (summary.bytesRead += bytes));
+  const chunks = textChunks(source.open(), (bytes) => (summary.bytesRead += bytes));
   for await (const { record, result } of readImportRecords(format, chunks)) {
     if (record <= status.recordsConsumed) continue;
+    // Only between batches: what was sent is committed, and the re-run starts right after it.
+    if (batch.records === 0 && options.stopRequested?.()) {
+      summary.interrupted = true;
+      return summary;
+    }
     const bytes = 'listen' in result ? Buffer.byteLength(JSON.stringify(result.listen)) + 1 : 0;
     const sendable = bytes <= MAX_BATCH_BYTES;
     // The batch goes before this listen joins it, so no request ever passes the byte limit.

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../../api/schemas.ts';
 import { ISRC, SPOTIFY_ID } from '../../catalog/track-metadata.ts';
 
-export const IMPORT_FORMATS = ['listenbrainz', 'lastfm', 'spotify'] as const;
+export const IMPORT_FORMATS = ['listenbrainz', 'lastfm', 'spotify', 'scrobbler-log', 'maloja'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Listens per import batch: one transaction each; importListens sizes its body limit from it. */
@@ -44,6 +44,9 @@ export const ImportBatch = Type.Object({
     maxItems: MAX_IMPORT_BATCH,
   }),
   complete: Type.Boolean({ description: 'the file ends with this batch' }),
+  dryRun: Type.Optional(
+    Type.Boolean({ description: 'match and count the listens as the import would, writing nothing (no scrobbles, catalog entries or checkpoint; `from` is not checked)' }),
+  ),
 });
 export type ImportBatch = Static<typeof ImportBatch>;
 
@@ -63,6 +66,7 @@ export const ImportBatchResult = Type.Object({
   stored: Type.Integer(),
   duplicate: Type.Integer(),
   ignored: Type.Integer(),
+  newSongs: Type.Optional(Type.Integer({ description: 'dry run: of the listens counted as stored, those of songs the catalog does not have yet' })),
   ignoredListens: Type.Array(Type.Object({ index: Type.Integer({ description: 'position in the batch listens' }), reason: Type.String() }), {
     description: 'the first few listens the server ignored',
   }),

@@ -1,0 +1,72 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { DETECTION_TRIED, detectKind, fileHead } from './detect.ts';
+import type { ImportFormat } from './schemas.ts';
+import { fileSource, naturalOrder, ZIP_ENTRIES_LOOKED_FOR, zipMembers, type ImportSource } from './sources.ts';
+
+export interface PlannedImport {
+  source: ImportSource;
+  format: ImportFormat;
+}
+
+export interface ImportPlan {
+  imports: PlannedImport[];
+  /** Files of a folder that are not exports (or not of the named format), and why. */
+  skipped: { path: string; reason: string }[];
+}
+
+/** A file named on the command line that cannot be imported: nothing is sent for any of them. */
+export class ImportPlanError extends Error {}
+
+/** What a folder walk considers; anything else (audio, images) is not even opened. */
+const EXPORT_EXTENSIONS = ['.json', '.jsonl', '.csv', '.tsv', '.txt', '.log', '.zip'];
+
+async function folderFiles(folder: string): Promise<string[]> {
+  const entries = await fs.readdir(folder, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && EXPORT_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort(naturalOrder);
+}
+
+/**
+ * The imports of one file: itself, or an archive's entries of listens. A
+ * named format wins over detection for a file; in a folder or an archive it
+ * picks the files of that format.
+ */
+async function planFile(file: string, named: ImportFormat | undefined, inFolder: boolean, plan: ImportPlan): Promise<void> {
+  const skip = (reason: string) => {
+    if (!inFolder) throw new ImportPlanError(`${file}: ${reason}`);
+    plan.skipped.push({ path: file, reason });
+  };
+  const kind = await detectKind(await fileHead(file));
+  if (kind === 'zip') {
+    const members = (await zipMembers(file)).filter((member) => !named || member.format === named);
+    if (members.length === 0) return skip(`no ${named ? `${named} ` : ''}entries with listens in the archive (looked for ${ZIP_ENTRIES_LOOKED_FOR})`);
+    plan.imports.push(...members);
+    return;
+  }
+  if (named && (!inFolder || kind === named)) plan.imports.push({ source: fileSource(file), format: named });
+  else if (named) skip(kind ? `a ${kind} file, not ${named}` : 'not a known export');
+  else if (kind) plan.imports.push({ source: fileSource(file), format: kind });
+  else skip(`cannot tell its format; looked for ${DETECTION_TRIED}. Name the format: earshot import <format> FILE`);
+}
+
+/** What `earshot import [format] <file|folder>...` will import, in order, before anything is sent. */
+export async function planImports(paths: readonly string[], named: ImportFormat | undefined): Promise<ImportPlan> {
+  const plan: ImportPlan = { imports: [], skipped: [] };
+  for (const given of paths) {
+    const stat = await fs.stat(given).catch((error: NodeJS.ErrnoException) => {
+      throw new ImportPlanError(`cannot read ${given}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    });
+    if (stat.isDirectory()) {
+      for (const file of await folderFiles(given)) await planFile(file, named, true, plan);
+    } else if (stat.isFile()) {
+      await fs.access(given, fs.constants.R_OK).catch((error: Error) => {
+        throw new ImportPlanError(`cannot read ${given}: ${error.message}`);
+      });
+      await planFile(given, named, false, plan);
+    } else throw new ImportPlanError(`cannot read ${given}: not a regular file or folder`);
+  }
+  return plan;
+}

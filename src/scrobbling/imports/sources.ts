@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { crc32 } from 'node:zlib';
+import * as yauzl from 'yauzl';
+import type { ImportFormat } from './schemas.ts';
+
+/** One file's worth of records to import: a file, or one entry of a zip archive. */
+export interface ImportSource {
+  /** What the user calls it: the file's path, or the archive's path and the entry's name. */
+  label: string;
+  /** Bytes of its content (an entry's uncompressed size), for progress. */
+  bytes: number;
+  /** Its content from the start, read as a stream each time. */
+  open(): AsyncIterable<Buffer>;
+}
+
+const READ_CHUNK = 256 * 1024;
+
+export function fileSource(file: string): ImportSource {
+  return { label: file, bytes: fs.statSync(file).size, open: () => fs.createReadStream(file, { highWaterMark: READ_CHUNK }) };
+}
+
+/**
+ * The SHA-256 of a source's content: what its checkpoint is known by. An
+ * entry's content hashes as the same file unzipped would, so importing the
+ * file after the archive (or the other way round) finds the same checkpoint.
+ */
+export async function sourceFingerprint(source: ImportSource): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const buffer of source.open()) hash.update(buffer);
+  return hash.digest('hex');
+}
+
+/** An archive, or an entry of one, that cannot be read: found before any of that entry is sent. */
+export class ZipError extends Error {}
+
+/** The entries of the archives ListenBrainz and Spotify hand out that hold listens; the rest (feedback, user data, podcasts, videos) are left alone. */
+const ZIP_ENTRIES: { pattern: RegExp; format: ImportFormat }[] = [
+  { pattern: /(^|\/)listens\/.+\.jsonl$/i, format: 'listenbrainz' },
+  { pattern: /(^|\/)StreamingHistory_music_\d+\.json$/i, format: 'spotify' },
+  { pattern: /(^|\/)StreamingHistory\d+\.json$/i, format: 'spotify' },
+  { pattern: /(^|\/)Streaming_History_Audio_[^/]*\.json$/i, format: 'spotify' },
+  { pattern: /(^|\/)endsong_\d+\.json$/i, format: 'spotify' },
+];
+
+export const ZIP_ENTRIES_LOOKED_FOR = 'listens/**.jsonl, StreamingHistory_music_*.json, StreamingHistory*.json, Streaming_History_Audio_*.json, endsong_*.json';
+
+/** Path order as people read it: listens/2024/2.jsonl before listens/2024/10.jsonl. */
+export const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function openZip(file: string): Promise<yauzl.ZipFile> {
+  try {
+    return await yauzl.openPromise(file, { autoClose: false });
+  } catch (error) {
+    throw new ZipError(`${file}: not a readable zip archive (${reason(error)})`);
+  }
+}
+
+/** The archive's entries as its central directory lists them (a few hundred bytes each). */
+async function listEntries(zip: yauzl.ZipFile, file: string): Promise<yauzl.Entry[]> {
+  const entries: yauzl.Entry[] = [];
+  try {
+    for await (const entry of zip.eachEntry()) entries.push(entry);
+  } catch (error) {
+    throw new ZipError(`${file}: the archive's directory is damaged (${reason(error)})`);
+  }
+  return entries;
+}
+
+/**
+ * An entry's content, checked against the CRC-32 the archive records for it
+ * (yauzl checks the size only), so a damaged entry fails as a whole when it is
+ * fingerprinted, before any of it is imported.
+ */
+async function* entryContent(file: string, offset: number, label: string): AsyncGenerator<Buffer> {
+  const zip = await openZip(file);
+  try {
+    const entry = (await listEntries(zip, file)).find((candidate) => candidate.relativeOffsetOfLocalHeader === offset);
+    if (!entry) throw new ZipError(`${label}: the entry is gone from the archive`);
+    let crc = 0;
+    try {
+      for await (const buffer of await zip.openReadStreamPromise(entry)) {
+        crc = crc32(buffer as Buffer, crc);
+        yield buffer as Buffer;
+      }
+    } catch (error) {
+      throw new ZipError(`${label}: the entry is damaged (${reason(error)})`);
+    }
+    if (crc >>> 0 !== entry.crc32 >>> 0) throw new ZipError(`${label}: the entry is damaged (its CRC-32 does not match)`);
+  } finally {
+    zip.close();
+  }
+}
+
+export interface ZipMember {
+  source: ImportSource;
+  format: ImportFormat;
+}
+
+/** The entries of an archive that hold listens, in path order, each with its format. */
+export async function zipMembers(file: string): Promise<ZipMember[]> {
+  const zip = await openZip(file);
+  try {
+    const members = (await listEntries(zip, file)).flatMap((entry): (ZipMember & { name: string })[] => {
+      const format = ZIP_ENTRIES.find(({ pattern }) => pattern.test(entry.fileName))?.format;
+      if (!format) return [];
+      if (entry.isEncrypted()) throw new ZipError(`${file}/${entry.fileName}: the entry is encrypted`);
+      const label = `${file}/${entry.fileName}`;
+      const offset = entry.relativeOffsetOfLocalHeader;
+      return [{ name: entry.fileName, format, source: { label, bytes: entry.uncompressedSize, open: () => entryContent(file, offset, label) } }];
+    });
+    return members.sort((a, b) => naturalOrder(a.name, b.name)).map(({ source, format }) => ({ source, format }));
+  } finally {
+    zip.close();
+  }
+}
