@@ -1,6 +1,6 @@
 /**
  * GET /export end to end: the archive's entries, ListenBrainz-shaped plays month by month, and
- * the round trip (export, import into another account, the same plays).
+ * the round trip (export, import the zip into another account, the same plays).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import yauzl from 'yauzl';
-import { importBatch, importStatus, runImport } from '../scrobbling/imports/index.ts';
+import { importBatch, importStatus, planImports, runImport, type ImportSink } from '../scrobbling/imports/index.ts';
 import { listenerWithHistory } from '../scrobbling/testing.ts';
 import { describeWithApp, type TestApp } from '../testing.ts';
 
@@ -83,21 +83,20 @@ describeWithApp('export', (app) => {
     assert.equal(entries.get('listens/2024/2.jsonl')!.trim().split('\n').length, 2);
   });
 
-  test('exported plays import into another account as the same plays', async () => {
+  test('the exported zip imports into another account as the same plays', async () => {
     const listens = Array.from({ length: 1205 }, (_, i) => ({ artist: `Round Trip ${i % 7}`, title: `Song ${i % 50}`, album: 'Trip', at: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000).toISOString() }));
     const source = await listenerWithHistory(app(), 'exp-source', listens);
     const target = await listenerWithHistory(app(), 'exp-target');
-    const entries = await unzip((await download(app(), source.token)).bytes);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-export-'));
     try {
-      const file = path.join(dir, 'listens.jsonl');
-      fs.writeFileSync(file, [...entries].filter(([name]) => name.startsWith('listens/')).map(([, text]) => text).join(''));
-      const summary = await runImport({
-        file,
-        format: 'listenbrainz',
-        sink: { status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint), send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch) },
-      });
-      assert.equal(summary.stored, 1205);
+      const file = path.join(dir, 'export.zip');
+      fs.writeFileSync(file, (await download(app(), source.token)).bytes);
+      const plan = await planImports([file], undefined);
+      assert.ok(plan.imports.length >= 2 && plan.imports.every((planned) => planned.format === 'listenbrainz'), 'one ListenBrainz import per month file');
+      const sink: ImportSink = { status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint), send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch) };
+      let stored = 0;
+      for (const planned of plan.imports) stored += (await runImport({ ...planned, sink })).stored;
+      assert.equal(stored, 1205);
       assert.deepEqual(await plays(app(), target.userId), await plays(app(), source.userId));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import { findUserByActor } from '../../auth/index.ts';
-import { loadConfig } from '../../config.ts';
 import {
   importBatch,
   importStatus,
@@ -15,10 +13,9 @@ import {
   type ImportSummary,
   type PlannedImport,
 } from '../../scrobbling/imports/index.ts';
-import { openAppContext } from '../../server.ts';
 import { authenticatedClient } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type Command } from '../command.ts';
-import { readCredentials } from '../credentials.ts';
+import { withDirectUser } from '../direct.ts';
 import { CliError, usageError } from '../errors.ts';
 import { progressReporter } from './import-progress.ts';
 
@@ -34,17 +31,10 @@ function apiSink(server: string | undefined): ImportSink {
 }
 
 /** The same batch function the server runs, on the database opened by this process. */
-async function withDirectSink<T>(handle: string | undefined, run: (sink: ImportSink) => Promise<T>): Promise<T> {
-  const actor = handle ?? readCredentials()?.handle;
-  if (!actor) throw usageError('--direct needs --user HANDLE (or a previous `earshot login`)');
-  const ctx = await openAppContext(loadConfig());
-  try {
-    const user = await findUserByActor(ctx.db, actor);
-    if (!user) throw new CliError(`no user ${actor} in this database`);
-    return await run({ status: (fingerprint) => importStatus(ctx.db, user.id, fingerprint), send: (batch) => importBatch(ctx.db, ctx.config, user.id, batch) });
-  } finally {
-    await ctx.close();
-  }
+function withDirectSink<T>(handle: string | undefined, run: (sink: ImportSink) => Promise<T>): Promise<T> {
+  return withDirectUser(handle, (ctx, user) =>
+    run({ status: (fingerprint) => importStatus(ctx.db, user.id, fingerprint), send: (batch) => importBatch(ctx.db, ctx.config, user.id, batch) }),
+  );
 }
 
 function report(label: string, summary: ImportSummary, dryRun: boolean): void {
