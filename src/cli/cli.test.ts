@@ -70,7 +70,7 @@ describe('earshot CLI end to end', () => {
     const { token } = JSON.parse(fs.readFileSync(path.join(env.XDG_CONFIG_HOME, 'earshot', 'credentials.json'), 'utf8'));
     const sessions = async () => fetch(`${env.EARSHOT_URL}/auth/sessions`, { headers: { authorization: `Bearer ${token}` } });
     const listed = (await (await sessions()).json()) as { sessions: { userAgent: string }[] };
-    assert.match(listed.sessions[0].userAgent, /^earshot CLI on /);
+    assert.match(listed.sessions[0]!.userAgent, /^earshot CLI on /);
 
     const out = earshot(['logout']);
     assert.equal(out.status, 0, out.stderr);
