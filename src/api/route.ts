@@ -32,6 +32,8 @@ export interface RouteCall<P extends TObject, B extends TSchema, A extends AuthM
   body: Static<B>;
   viewer: ViewerFor<A>;
   ctx: AppContext;
+  /** The client's User-Agent header, if it sent one. */
+  userAgent: string | undefined;
   /** The request's cookies by name. */
   cookies: Readonly<Record<string, string>>;
   /** Adds a Set-Cookie header (the whole value: `name=value; attributes`) to the answer. */

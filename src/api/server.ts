@@ -233,7 +233,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
       const viewer = credentials.viewerOf(request);
       const setCookie = (cookie: string) => void reply.header('set-cookie', [...[reply.getHeader('set-cookie') ?? []].flat().map(String), cookie]);
       const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: viewer as never, ctx };
-      const body = await route.handler({ ...call, cookies: parseCookies(request.headers.cookie), setCookie });
+      const body = await route.handler({ ...call, userAgent: request.headers['user-agent'], cookies: parseCookies(request.headers.cookie), setCookie });
       if (redirects(route)) return reply.redirect(body as string, route.success.status);
       if (route.success.download) {
         const { filename, body: bytes } = body as Download;

@@ -3,6 +3,7 @@ import { authMissing, insufficientScope, invalidToken } from '../api/errors.ts';
 import { ACCEPTED_CREDENTIALS, type AuthMode } from '../api/operation.ts';
 import { checkAccessToken } from './access-tokens.ts';
 import { authenticateApiKey } from './api-keys.ts';
+import { sessionUser } from './sessions.ts';
 import { looksLikeJwt, verifyToken } from './tokens.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -14,18 +15,21 @@ export function bearerToken(header: string | undefined): string | null {
   return match[1]!;
 }
 
+async function accessTokenUser(ctx: AppContext, tokenId: string, token: string, did: string) {
+  if (!(await checkAccessToken(ctx.db, tokenId, token))) throw invalidToken('Access token has been revoked');
+  const user = await ctx.db.selectFrom('users').select(['id', 'did', 'handle']).where('did', '=', did).executeTakeFirst();
+  if (!user) throw invalidToken('Token subject no longer exists');
+  return user;
+}
+
 async function viewerFromJwt(ctx: AppContext, token: string): Promise<Viewer> {
   const claims = await verifyToken(ctx.keys.jwt, token);
-  if (claims.kind === 'access-token' && !(await checkAccessToken(ctx.db, claims.tokenId!, token))) {
-    throw invalidToken('Access token has been revoked');
+  if (claims.kind === 'session') {
+    const user = await sessionUser(ctx.db, claims.id, claims.did);
+    return { userId: user.id, did: user.did, handle: user.handle, credential: 'session', sessionId: claims.id };
   }
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'did', 'handle'])
-    .where('did', '=', claims.did)
-    .executeTakeFirst();
-  if (!user) throw invalidToken('Token subject no longer exists');
-  return { userId: user.id, did: user.did, handle: user.handle, credential: claims.kind, accessTokenId: claims.tokenId };
+  const user = await accessTokenUser(ctx, claims.id, token, claims.did);
+  return { userId: user.id, did: user.did, handle: user.handle, credential: 'access-token', accessTokenId: claims.id };
 }
 
 /**

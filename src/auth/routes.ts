@@ -3,7 +3,8 @@ import { defineRoute } from '../api/route.ts';
 import { DateTime, isoDateTime, Uuid } from '../api/schemas.ts';
 import { forbidden, XrpcError } from '../api/errors.ts';
 import { createAccessToken, listAccessTokens, revokeAccessToken, type AccessTokenSummary } from './access-tokens.ts';
-import { signSessionToken } from './tokens.ts';
+import { sessionRoutes } from './session-routes.ts';
+import { startSession } from './sessions.ts';
 import { createUser, verifyLogin } from './users.ts';
 
 const Session = Type.Object({
@@ -26,10 +27,10 @@ export const login = defineRoute({
   }),
   success: { status: 200, schema: Session },
   errors: ['AuthenticationFailed'],
-  async handler({ body, ctx }) {
+  async handler({ body, ctx, userAgent }) {
     const user = await verifyLogin(ctx.db, body.identifier, body.password);
     if (!user) throw new XrpcError(401, 'AuthenticationFailed', 'Invalid handle or password');
-    const session = await signSessionToken(ctx.keys.jwt, user.did);
+    const session = await startSession(ctx.db, ctx.keys.jwt, user, userAgent);
     return { did: user.did, handle: user.handle, token: session.token, expiresAt: isoDateTime(session.expiresAt) };
   },
 });
@@ -46,10 +47,10 @@ export const signup = defineRoute({
   }),
   success: { status: 201, schema: Session },
   errors: ['SignupClosed', 'HandleTaken'],
-  async handler({ body, ctx }) {
+  async handler({ body, ctx, userAgent }) {
     if (ctx.config.signup === 'closed') throw forbidden('Sign-up is closed on this server').withName('SignupClosed');
     const user = await createUser(ctx.db, body);
-    const session = await signSessionToken(ctx.keys.jwt, user.did);
+    const session = await startSession(ctx.db, ctx.keys.jwt, user, userAgent);
     return { did: user.did, handle: user.handle, token: session.token, expiresAt: isoDateTime(session.expiresAt) };
   },
 });
@@ -112,4 +113,4 @@ export const deleteToken = defineRoute({
   },
 });
 
-export const authRoutes = [login, signup, listTokens, createToken, deleteToken];
+export const authRoutes = [login, signup, ...sessionRoutes, listTokens, createToken, deleteToken];

@@ -2,28 +2,27 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { expiredToken, invalidToken } from '../api/errors.ts';
 
 const ISSUER = 'earshot';
-const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 export type TokenKind = 'session' | 'access-token';
 
 export interface TokenClaims {
   did: string;
   kind: TokenKind;
-  /** Present on access tokens: the id of the stored token row. */
-  tokenId: string | undefined;
+  /** The id of the stored row (access token or sign-in session) the token is valid only while it exists. */
+  id: string;
 }
 
-/** A sign-in JWT, valid for 30 days. */
-export async function signSessionToken(key: Uint8Array, did: string): Promise<{ token: string; expiresAt: Date }> {
-  const expiresAtSeconds = Math.floor(Date.now() / 1000) + SESSION_LIFETIME_SECONDS;
-  const token = await new SignJWT({ kind: 'session' })
+/** A sign-in JWT naming its session row, valid until the row's expiry (whole seconds). */
+export function signSessionToken(key: Uint8Array, did: string, sessionId: string, expiresAt: Date): Promise<string> {
+  return new SignJWT({ kind: 'session' })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(ISSUER)
     .setSubject(did)
+    .setJti(sessionId)
     .setIssuedAt()
-    .setExpirationTime(expiresAtSeconds)
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
     .sign(key);
-  return { token, expiresAt: new Date(expiresAtSeconds * 1000) };
 }
 
 /** A personal access token: long-lived, revoked by deleting its row. */
@@ -46,8 +45,11 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<Token
     const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
     const kind = payload.kind;
     if (typeof payload.sub !== 'string' || (kind !== 'session' && kind !== 'access-token')) throw invalidToken();
-    if (kind === 'access-token' && typeof payload.jti !== 'string') throw invalidToken();
-    return { did: payload.sub, kind, tokenId: payload.jti };
+    if (typeof payload.jti !== 'string') {
+      // Sign-in tokens issued before sessions were stored name no session, so nothing could end them.
+      throw invalidToken(kind === 'session' ? 'This sign-in token is from before sessions could be ended; sign in again' : undefined);
+    }
+    return { did: payload.sub, kind, id: payload.jti };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw expiredToken();
     if (error instanceof joseErrors.JOSEError) throw invalidToken();

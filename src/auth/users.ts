@@ -3,6 +3,7 @@ import { inTransaction, type Database } from '../db/index.ts';
 import { conflict, invalidRequest } from '../api/errors.ts';
 import { generateDid, isHandle, normalizeHandle, parseActor, type Actor } from './identifiers.ts';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
+import { endOtherSessions } from './sessions.ts';
 
 export interface User {
   id: string;
@@ -114,4 +115,47 @@ export async function verifyLogin(db: Database, identifier: string, password: st
     : undefined;
   const matches = await verifyPassword(password, row?.password_hash ?? (await DUMMY_PASSWORD_HASH));
   return row?.password_hash && matches ? toUser(row) : null;
+}
+
+/** Whether `password` is the user's password. */
+export async function passwordMatches(db: Database, userId: string, password: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+  return Boolean(row?.password_hash) && (await verifyPassword(password, row!.password_hash!));
+}
+
+/** Sets a new password (same rules as sign-up) and ends every sign-in session but `keepSession`, in one transaction. */
+export async function changePassword(db: Database, userId: string, newPassword: string, keepSession: string | undefined): Promise<void> {
+  validatePassword(newPassword);
+  const passwordHash = await hashPassword(newPassword);
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute();
+    await endOtherSessions(tx, userId, keepSession);
+  });
+}
+
+export interface ProfileChange {
+  displayName?: string | null | undefined;
+  avatar?: string | null | undefined;
+  timezone?: string | undefined;
+}
+
+/** Writes the fields given (undefined ones stay as they are) and answers the user as it now is. */
+export async function updateUser(db: Database, userId: string, change: ProfileChange): Promise<User> {
+  const row = await db
+    .updateTable('users')
+    .set({ display_name: change.displayName, avatar: change.avatar, timezone: change.timezone, updated_at: new Date() })
+    .where('id', '=', userId)
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+/**
+ * Deletes the user and, through the foreign keys' ON DELETE CASCADE, everything of theirs: plays,
+ * likes, follows both ways, API keys and their Last.fm/Audioscrobbler sessions, access tokens,
+ * sign-in sessions, provider connections and their file host sources, playlists, queue, imports.
+ * Catalog entries (songs, albums, artists) are shared and stay.
+ */
+export async function deleteUser(db: Database, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
 }

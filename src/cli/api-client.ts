@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { CliError } from './errors.ts';
 import { readCredentials, type StoredCredentials } from './credentials.ts';
 
@@ -8,16 +9,30 @@ export interface ApiClient {
   download(path: string): Promise<Response>;
 }
 
+/** A non-2xx answer from the server, with its status. */
+export class ApiError extends CliError {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 export function serverUrl(explicit: string | undefined, stored: StoredCredentials | null): string {
   const port = process.env.PORT || '8000';
   return (explicit || process.env.EARSHOT_URL || stored?.server || `http://127.0.0.1:${port}`).replace(/\/+$/, '');
 }
+
+const USER_AGENT = `earshot CLI on ${os.hostname()}`;
 
 async function send(server: string, method: string, path: string, body: unknown, token: string | undefined): Promise<Response> {
   try {
     return await fetch(`${server}${path}`, {
       method,
       headers: {
+        // Names this machine in the server's list of sign-in sessions.
+        'user-agent': USER_AGENT,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
@@ -28,8 +43,8 @@ async function send(server: string, method: string, path: string, body: unknown,
   }
 }
 
-/** A non-2xx answer as a CliError carrying the server's message. */
-function failure(response: Response, text: string, token: string | undefined): CliError {
+/** A non-2xx answer as an ApiError carrying the server's message. */
+function failure(response: Response, text: string, token: string | undefined): ApiError {
   let parsed: { error?: string; message?: string } = {};
   try {
     parsed = JSON.parse(text) as typeof parsed;
@@ -37,7 +52,7 @@ function failure(response: Response, text: string, token: string | undefined): C
     // Not the API's error shape (a proxy's page): the status says enough.
   }
   const hint = response.status === 401 && token ? ' (run `earshot login <handle>` again)' : '';
-  return new CliError(`${parsed.error ?? response.status}: ${parsed.message ?? response.statusText}${hint}`);
+  return new ApiError(`${parsed.error ?? response.status}: ${parsed.message ?? response.statusText}${hint}`, response.status);
 }
 
 /** Sends one JSON request; non-2xx answers become a CliError carrying the server's message. */

@@ -64,6 +64,21 @@ describe('earshot CLI end to end', () => {
     assert.match(earshot(['key', 'list']).stdout, /Phone +pano/);
   });
 
+  test('logout ends the session on the server, not only on this machine', async () => {
+    assert.equal(earshot(['user', 'create', 'clileaver'], 'leaver password\n').status, 0);
+    assert.equal(earshot(['login', 'clileaver'], 'leaver password\n').status, 0);
+    const { token } = JSON.parse(fs.readFileSync(path.join(env.XDG_CONFIG_HOME, 'earshot', 'credentials.json'), 'utf8'));
+    const sessions = async () => fetch(`${env.EARSHOT_URL}/auth/sessions`, { headers: { authorization: `Bearer ${token}` } });
+    const listed = (await (await sessions()).json()) as { sessions: { userAgent: string }[] };
+    assert.match(listed.sessions[0]!.userAgent, /^earshot CLI on /);
+
+    const out = earshot(['logout']);
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /the session is ended there and the token forgotten/);
+    assert.equal((await sessions()).status, 401);
+    assert.match(earshot(['logout']).stdout, /Not logged in/);
+  });
+
   test('usage errors exit 2; the embedded database refuses a second process', () => {
     assert.equal(earshot(['token', 'create']).status, 2);
     assert.equal(earshot(['nonsense']).status, 2);

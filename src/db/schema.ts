@@ -347,6 +347,15 @@ export interface CatalogAliasesTable {
   edit_id: number;
 }
 
+export interface SignInSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  last_used_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -373,4 +382,5 @@ export interface DB {
   import_checkpoints: ImportCheckpointsTable;
   catalog_edits: CatalogEditsTable;
   catalog_aliases: CatalogAliasesTable;
+  sign_in_sessions: SignInSessionsTable;
 }

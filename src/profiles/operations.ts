@@ -1,41 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../api/operation.ts';
-import { DateTime, Empty, isoDateTime } from '../api/schemas.ts';
+import { Empty } from '../api/schemas.ts';
 import { ActorParam, userFromActorParam } from '../auth/index.ts';
+import { accountOperations } from './account-operations.ts';
 import { follow, unfollow } from './follows.ts';
-import { profileCounts } from './profile.ts';
-
-const Count = Type.Integer({ minimum: 0 });
+import { Profile, profileView } from './profile.ts';
 
 export const getProfile = defineQuery({
   nsid: 'app.svc.actor.getProfile',
   summary: "A user's public profile with listening and follow counts",
   auth: 'optional',
   params: Type.Object({ did: ActorParam() }),
-  output: Type.Object({
-    did: Type.String(),
-    handle: Type.String(),
-    displayName: Type.Optional(Type.String()),
-    avatar: Type.Optional(Type.String()),
-    createdAt: DateTime({ description: 'when the account was created' }),
-    scrobblesCount: Count,
-    artistsCount: Type.Integer({ minimum: 0, description: 'distinct artists played' }),
-    songsCount: Type.Integer({ minimum: 0, description: 'distinct songs played' }),
-    followersCount: Count,
-    followingCount: Count,
-    following: Type.Boolean({ description: 'whether the caller follows this user; false without auth' }),
-  }),
+  output: Profile,
   errors: ['InvalidRequest', 'NotFound'],
   async handler({ params, viewer, ctx }) {
-    const user = await userFromActorParam(ctx.db, params.did);
-    return {
-      did: user.did,
-      handle: user.handle,
-      ...(user.displayName === null ? {} : { displayName: user.displayName }),
-      ...(user.avatar === null ? {} : { avatar: user.avatar }),
-      createdAt: isoDateTime(user.createdAt),
-      ...(await profileCounts(ctx.db, user, viewer?.userId ?? null)),
-    };
+    return profileView(ctx.db, await userFromActorParam(ctx.db, params.did), viewer);
   },
 });
 
@@ -60,4 +39,4 @@ function followOperation(nsid: string, summary: string, change: typeof follow) {
 const followActor = followOperation('app.svc.actor.follow', "Follow a user, adding their scrobbles to the caller's earshot:feed:following; idempotent", follow);
 const unfollowActor = followOperation('app.svc.actor.unfollow', 'Stop following a user; idempotent', unfollow);
 
-export const profileOperations = [getProfile, followActor, unfollowActor];
+export const profileOperations = [getProfile, followActor, unfollowActor, ...accountOperations];

@@ -1,6 +1,39 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
-import type { User } from '../auth/index.ts';
+import { DateTime, isoDateTime } from '../api/schemas.ts';
+import type { User, Viewer } from '../auth/index.ts';
+
+const Count = Type.Integer({ minimum: 0 });
+
+/** What app.svc.actor.getProfile (and updateProfile, for the caller) answers. */
+export const Profile = Type.Object({
+  did: Type.String(),
+  handle: Type.String(),
+  displayName: Type.Optional(Type.String()),
+  avatar: Type.Optional(Type.String()),
+  timeZone: Type.Optional(Type.String({ description: "the user's IANA time zone (Wrapped and charts count days in it); shown to the user themself only" })),
+  createdAt: DateTime({ description: 'when the account was created' }),
+  scrobblesCount: Count,
+  artistsCount: Type.Integer({ minimum: 0, description: 'distinct artists played' }),
+  songsCount: Type.Integer({ minimum: 0, description: 'distinct songs played' }),
+  followersCount: Count,
+  followingCount: Count,
+  following: Type.Boolean({ description: 'whether the caller follows this user; false without auth' }),
+});
+
+/** A user's profile as `viewer` sees it: the time zone, a hint of where someone lives, only for themself. */
+export async function profileView(db: Database, user: User, viewer: Viewer | null): Promise<Static<typeof Profile>> {
+  return {
+    did: user.did,
+    handle: user.handle,
+    ...(user.displayName === null ? {} : { displayName: user.displayName }),
+    ...(user.avatar === null ? {} : { avatar: user.avatar }),
+    ...(viewer?.userId === user.id ? { timeZone: user.timezone } : {}),
+    createdAt: isoDateTime(user.createdAt),
+    ...(await profileCounts(db, user, viewer?.userId ?? null)),
+  };
+}
 
 export interface ProfileCounts {
   scrobblesCount: number;

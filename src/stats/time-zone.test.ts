@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { XrpcError } from '../api/errors.ts';
-import { chooseTimeZone } from './time-zone.ts';
+import { checkTimeZone, chooseTimeZone } from './time-zone.ts';
 
 describe('chooseTimeZone', () => {
   it('takes IANA names, else the fallback', () => {
@@ -19,5 +19,17 @@ describe('chooseTimeZone', () => {
         zone,
       );
     }
+  });
+});
+
+describe('checkTimeZone', () => {
+  it('takes IANA names in any case and their aliases, spelling a name as ICU does when only the case differs', () => {
+    assert.equal(checkTimeZone('europe/berlin'), 'Europe/Berlin');
+    assert.equal(checkTimeZone('utc'), 'UTC');
+    for (const alias of ['Asia/Kolkata', 'US/Eastern', 'Etc/UTC', 'GMT']) assert.equal(checkTimeZone(alias), alias);
+  });
+
+  it('names the refused zone in the message', () => {
+    assert.throws(() => checkTimeZone('Atlantis/Capital'), { message: 'unknown time zone Atlantis/Capital; use an IANA name such as Europe/Berlin' });
   });
 });

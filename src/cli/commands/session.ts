@@ -1,6 +1,7 @@
-import { requestJson, serverUrl } from '../api-client.ts';
+import { ApiError, requestJson, serverUrl } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type Command } from '../command.ts';
 import { readCredentials, removeCredentials, writeCredentials } from '../credentials.ts';
+import { CliError } from '../errors.ts';
 import { readPassword } from '../password.ts';
 
 export const login: Command = {
@@ -23,10 +24,20 @@ export const login: Command = {
 export const logout: Command = {
   path: ['logout'],
   usage: 'logout',
-  summary: 'Forget the stored token',
+  summary: 'End the sign-in session on the server and forget the stored token',
   async run(args) {
     parseCommandArgs(this, args, {}, 0);
-    console.log(removeCredentials() ? 'Logged out' : 'Not logged in');
+    const stored = readCredentials();
+    if (!stored) return void console.log('Not logged in');
+    // Forgotten first: even when the server cannot be reached, this machine no longer holds it.
+    removeCredentials();
+    try {
+      await requestJson(stored.server, 'POST', '/auth/logout', undefined, stored.token);
+      console.log(`Logged out of ${stored.server}: the session is ended there and the token forgotten`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return void console.log('Logged out (the session had already ended or expired)');
+      throw new CliError(`forgot the stored token, but the server did not end the session: ${(error as Error).message}`);
+    }
   },
 };
 
