@@ -37,9 +37,11 @@ export interface Operation<
   I extends TSchema = TSchema,
   O extends TSchema = TSchema,
   A extends AuthMode = AuthMode,
+  N extends string = string,
+  K extends 'query' | 'procedure' = 'query' | 'procedure',
 > {
-  nsid: string;
-  kind: 'query' | 'procedure';
+  nsid: N;
+  kind: K;
   summary: string;
   auth: A;
   params: P;
@@ -59,8 +61,8 @@ export type AnyOperation = Operation<TObject, TSchema, TSchema, AuthMode>;
 const NO_PARAMS = Type.Object({});
 const NO_INPUT = Type.Unknown();
 
-interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthMode> {
-  nsid: string;
+interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthMode, N extends string> {
+  nsid: N;
   summary: string;
   auth: A;
   params?: P;
@@ -70,8 +72,8 @@ interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthM
   handler(call: Call<P, typeof NO_INPUT, A>): Promise<Static<O>>;
 }
 
-interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends TSchema, A extends AuthMode> {
-  nsid: string;
+interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends TSchema, A extends AuthMode, N extends string> {
+  nsid: N;
   summary: string;
   auth: A;
   params?: P;
@@ -82,23 +84,27 @@ interface ProcedureDeclaration<P extends TObject, I extends TSchema, O extends T
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 
-function declare(kind: AnyOperation['kind'], declaration: object): AnyOperation {
-  return { kind, params: NO_PARAMS, input: undefined, errors: [], ...declaration } as unknown as AnyOperation;
+function declare(kind: AnyOperation['kind'], declaration: object): unknown {
+  return { kind, params: NO_PARAMS, input: undefined, errors: [], ...declaration };
 }
 
-/** A read: GET with query parameters. */
-export function defineQuery<O extends TSchema, A extends AuthMode, P extends TObject = typeof NO_PARAMS>(
-  declaration: QueryDeclaration<P, O, A>,
-): AnyOperation {
-  return declare('query', declaration);
+/**
+ * A read: GET with query parameters. The declaration keeps its nsid and schemas in its type, so
+ * clients (the web app) derive each operation's parameters and answer from it (client-types.ts).
+ */
+export function defineQuery<O extends TSchema, A extends AuthMode, N extends string, P extends TObject = typeof NO_PARAMS>(
+  declaration: QueryDeclaration<P, O, A, N>,
+): Operation<P, typeof NO_INPUT, O, A, N, 'query'> {
+  return declare('query', declaration) as Operation<P, typeof NO_INPUT, O, A, N, 'query'>;
 }
 
 /** A write: POST with a JSON body. */
 export function defineProcedure<
   O extends TSchema,
   A extends AuthMode,
+  N extends string,
   P extends TObject = typeof NO_PARAMS,
   I extends TSchema = typeof NO_INPUT,
->(declaration: ProcedureDeclaration<P, I, O, A>): AnyOperation {
-  return declare('procedure', declaration);
+>(declaration: ProcedureDeclaration<P, I, O, A, N>): Operation<P, I, O, A, N, 'procedure'> {
+  return declare('procedure', declaration) as Operation<P, I, O, A, N, 'procedure'>;
 }

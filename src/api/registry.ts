@@ -13,7 +13,7 @@ import type { AnyOperation } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 
 /** Every XRPC operation the API host serves, gathered from the domains that declare them. */
-export const operations: readonly AnyOperation[] = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations, ...providerOperations, ...fileHostOperations, ...musicstreamOperations];
+export const operations = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations, ...providerOperations, ...fileHostOperations, ...musicstreamOperations] satisfies readonly AnyOperation[];
 
 /** Every plain (non-XRPC) route of the API host. */
 export const routes: readonly AnyRoute[] = [...authRoutes, ...providerRoutes, ...exportRoutes];

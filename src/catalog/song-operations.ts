@@ -75,7 +75,7 @@ async function likeState(db: Database, id: string, viewerId: string) {
 }
 
 /** likeSong and unlikeSong: the same call, answering the song's like state after `change`. */
-function likeOperation(nsid: string, summary: string, change: typeof likeSong) {
+function likeOperation<N extends string>(nsid: N, summary: string, change: typeof likeSong) {
   return defineProcedure({
     nsid,
     summary,

@@ -21,7 +21,7 @@ const StarInput = Type.Object({
 });
 
 /** star and unstar: the same call, applying `change` to every song, album and artist named. */
-function starOperation(nsid: string, summary: string, change: typeof star) {
+function starOperation<N extends string>(nsid: N, summary: string, change: typeof star) {
   return defineProcedure({
     nsid,
     summary,

@@ -21,7 +21,7 @@ export const getProfile = defineQuery({
 const FollowInput = Type.Object({ did: ActorParam('DID or handle of the user to (un)follow') });
 
 /** follow and unfollow: the same call, applying `change` to the caller and the named user. */
-function followOperation(nsid: string, summary: string, change: typeof follow) {
+function followOperation<N extends string>(nsid: N, summary: string, change: typeof follow) {
   return defineProcedure({
     nsid,
     summary,
