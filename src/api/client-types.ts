@@ -4,14 +4,15 @@
  * operations by nsid with the server's own types and never a hand-written copy.
  */
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { operations } from './registry.ts';
+import type { operations, routes } from './registry.ts';
 
 type Declared = (typeof operations)[number];
+type StaticOr<S, Absent> = [S] extends [TSchema] ? Static<S> : Absent;
 
 export interface XrpcCall<D extends { kind: string; params: TSchema; input: TSchema | undefined; output: TSchema }> {
   kind: D['kind'];
   params: Static<D['params']>;
-  input: D['input'] extends TSchema ? Static<D['input']> : undefined;
+  input: StaticOr<Exclude<D['input'], undefined>, undefined>;
   output: Static<D['output']>;
 }
 
@@ -22,3 +23,16 @@ export type Nsid = keyof XrpcOperations;
 export type QueryNsid = { [N in Nsid]: XrpcOperations[N]['kind'] extends 'query' ? N : never }[Nsid];
 export type ProcedureNsid = Exclude<Nsid, QueryNsid>;
 export type { XrpcErrorName } from './errors.ts';
+
+type DeclaredRoute = (typeof routes)[number];
+
+/** The plain routes (sign-in, sessions, access tokens, providers, export) by "METHOD /path". */
+export type RouteCalls = {
+  [R in DeclaredRoute as `${R['method']} ${R['path']}`]: {
+    pathParams: Static<R['pathParams']>;
+    query: Static<R['query']>;
+    body: StaticOr<Exclude<R['body'], undefined>, undefined>;
+    output: StaticOr<R['success']['schema'], undefined>;
+  };
+};
+export type RouteKey = keyof RouteCalls;

@@ -16,4 +16,4 @@ import type { AnyRoute } from './route.ts';
 export const operations = [...apikeyOperations, ...scrobbleOperations, ...scrobblerSessionOperations, ...catalogOperations, ...profileOperations, ...statsOperations, ...libraryOperations, ...playerOperations, ...providerOperations, ...fileHostOperations, ...musicstreamOperations] satisfies readonly AnyOperation[];
 
 /** Every plain (non-XRPC) route of the API host. */
-export const routes: readonly AnyRoute[] = [...authRoutes, ...providerRoutes, ...exportRoutes];
+export const routes = [...authRoutes, ...providerRoutes, ...exportRoutes] satisfies readonly AnyRoute[];

@@ -7,10 +7,20 @@ import type { AuthMode, ViewerFor } from './operation.ts';
  * A plain HTTP route outside /xrpc (sign-in, access tokens). Declared like an
  * XRPC operation so it is validated and documented from one place.
  */
-export interface Route<P extends TObject = TObject, B extends TSchema = TSchema, A extends AuthMode = AuthMode, Q extends TObject = TObject> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface Route<
+  P extends TObject = TObject,
+  B extends TSchema = TSchema,
+  A extends AuthMode = AuthMode,
+  Q extends TObject = TObject,
+  M extends RouteMethod = RouteMethod,
+  Path extends string = string,
+  S extends TSchema | null = TSchema | null,
+> {
+  method: M;
   /** Fastify syntax: `/access-tokens/:id`. */
-  path: string;
+  path: Path;
   summary: string;
   auth: A;
   pathParams: P;
@@ -21,7 +31,7 @@ export interface Route<P extends TObject = TObject, B extends TSchema = TSchema,
    * handler answers the Location URL. With `download` (a content type), the handler answers a
    * Download: a file streamed as an attachment.
    */
-  success: { status: number; schema: TSchema | null; download?: string };
+  success: { status: number; schema: S; download?: string };
   errors: readonly XrpcErrorName[];
   handler(call: RouteCall<P, B, A, Q>): Promise<unknown>;
 }
@@ -42,18 +52,25 @@ export interface RouteCall<P extends TObject, B extends TSchema, A extends AuthM
 
 export type AnyRoute = Route<TObject, TSchema, AuthMode, TObject>;
 
-interface RouteDeclaration<P extends TObject, B extends TSchema, A extends AuthMode, Q extends TObject>
-  extends Omit<Route<P, B, A, Q>, 'pathParams' | 'query' | 'body' | 'errors'> {
+interface RouteDeclaration<P extends TObject, B extends TSchema, A extends AuthMode, Q extends TObject, M extends RouteMethod, Path extends string, S extends TSchema | null>
+  extends Omit<Route<P, B, A, Q, M, Path, S>, 'pathParams' | 'query' | 'body' | 'errors'> {
   pathParams?: P;
   query?: Q;
   body?: B;
   errors?: readonly XrpcErrorName[];
 }
 
-export function defineRoute<A extends AuthMode, P extends TObject = TObject<{}>, B extends TSchema = TSchema, Q extends TObject = TObject<{}>>(
-  declaration: RouteDeclaration<P, B, A, Q>,
-): AnyRoute {
-  return { pathParams: Type.Object({}) as unknown as P, query: Type.Object({}) as unknown as Q, body: undefined, errors: [], ...declaration } as unknown as AnyRoute;
+/** A route; like an operation, it keeps its method, path and schemas in its type for clients (client-types.ts). */
+export function defineRoute<
+  A extends AuthMode,
+  M extends RouteMethod,
+  Path extends string,
+  S extends TSchema | null,
+  P extends TObject = TObject<{}>,
+  B extends TSchema = TSchema,
+  Q extends TObject = TObject<{}>,
+>(declaration: RouteDeclaration<P, B, A, Q, M, Path, S>): Route<P, B, A, Q, M, Path, S> {
+  return { pathParams: Type.Object({}), query: Type.Object({}), body: undefined, errors: [], ...declaration } as unknown as Route<P, B, A, Q, M, Path, S>;
 }
 
 /** What a download route's handler answers: the attachment's file name and its bytes, streamed. */

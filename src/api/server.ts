@@ -14,6 +14,7 @@ import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
 import { redirects, type AnyRoute, type Download } from './route.ts';
+import { serveWebApp } from '../web/static.ts';
 import { redactUrl } from './redact.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 
@@ -261,6 +262,8 @@ export function buildApiServer(
   app.get('/openapi.json', async () => openApi);
   app.get('/health', async () => ({ status: 'ok' }));
   app.setNotFoundHandler(async (request, reply) => {
+    const served = serveWebApp(request, reply);
+    if (served) return served;
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/xrpc/')) {
       return reply.status(404).send({ error: 'MethodNotImplemented', message: `no operation ${path.slice(6)}` });

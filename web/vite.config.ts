@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The web app: built into web/dist and served by the API host at `/` (src/web/static.ts).
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
+  server: { proxy: { '/xrpc': 'http://127.0.0.1:8000', '/auth': 'http://127.0.0.1:8000', '/access-tokens': 'http://127.0.0.1:8000', '/providers': 'http://127.0.0.1:8000', '/export': 'http://127.0.0.1:8000', '/rest': 'http://127.0.0.1:8000' } },
+  test: { environment: 'jsdom', include: ['src/**/*.test.tsx', 'src/**/*.test.ts'] },
+});
