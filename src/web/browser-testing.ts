@@ -1,0 +1,38 @@
+/**
+ * Real Chromium for the web app's end-to-end tests: Debian's `chromium` driven by playwright-core
+ * (no browser download). Without a browser the tests are skipped on a developer machine and fail
+ * under CI=true, where .ci/run installs it. Screenshots go to artifacts/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((candidate): candidate is string => Boolean(candidate));
+
+export const SCREENSHOTS = path.resolve('artifacts/screenshots');
+
+/** The browser's executable, or why there is none (a skip reason; under CI=true, a failure). */
+export function chromiumPath(): string | { missing: string } {
+  const found = CANDIDATES.find((candidate) => fs.existsSync(candidate));
+  if (found) return found;
+  const missing = `no Chromium at ${CANDIDATES.join(' or ')} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  if (process.env.CI === 'true') throw new Error(`${missing}: CI needs it for the web app's tests`);
+  return { missing };
+}
+
+export async function launch(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 360, height: 780 } } as const;
+
+/** Saves the page at desktop and phone width as artifacts/screenshots/<name>-<width>.png. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const original = page.viewportSize();
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
