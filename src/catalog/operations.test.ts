@@ -162,6 +162,18 @@ describeWithApp('catalog reads and likes', (app) => {
     assert.deepEqual(await songIds(app(), { offset: 3 }), []);
   });
 
+  test('getSongs sorts by title, artist, album, duration or createdAt, either way, songs without the value last', async () => {
+    assert.deepEqual(await songIds(app(), { sort: 'title' }), [around, lucky, harder]);
+    assert.deepEqual(await songIds(app(), { sort: '-title' }), [harder, lucky, around]);
+    assert.deepEqual(await songIds(app(), { sort: '-album' }), [lucky, around, harder]);
+    assert.deepEqual(await songIds(app(), { sort: 'duration' }), [lucky, ...[harder, around].sort()]);
+    assert.deepEqual(await songIds(app(), { sort: '-duration' }), [lucky, ...[harder, around].sort().reverse()]);
+    assert.deepEqual(await songIds(app(), { sort: '-createdAt' }), await songIds(app(), {}));
+    assert.deepEqual(await songIds(app(), { sort: 'title', limit: 1, offset: 1 }), [lucky]);
+    assert.deepEqual(await songIds(app(), { sort: 'title', filter: 'title==*e*' }), [around, lucky, harder]);
+    assertInvalid(await app().query(SONGS, { sort: 'plays' }));
+  });
+
   test('getSongs parameters filter: genre case-insensitively, mbid, isrc, spotifyId, and they combine', async () => {
     assert.deepEqual(await songIds(app(), { genre: 'DISCO' }), [lucky]);
     assert.deepEqual(await songIds(app(), { mbid: '5d3e7b1c-2f5a-4f53-9e0c-3f0a3a1f6b11' }), [lucky]);

@@ -8,7 +8,8 @@ import { MAX_FILTER_LENGTH } from './rsql/parser.ts';
 import { resolvedId, referenceSchema } from './references.ts';
 import { Song } from './schemas.ts';
 import { songFilterCondition, type SongFilter } from './song-filter.ts';
-import { allSongs, listedSongs, NEWEST_FIRST, selectSongs, toSong } from './song-view.ts';
+import { SongSort, songOrder } from './song-sort.ts';
+import { allSongs, listedSongs, selectSongs, toSong } from './song-view.ts';
 
 export const PageParams = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
@@ -16,19 +17,20 @@ export const PageParams = {
 };
 
 /** The songs getSongs answers with; `liked` is relative to `viewerId`. */
-export async function listSongs(db: Database, query: SongFilter & { limit: number; offset: number }, viewerId: string | null): Promise<Song[]> {
-  const { limit, offset, ...filter } = query;
+export async function listSongs(db: Database, query: SongFilter & { limit: number; offset: number; sort?: string | undefined }, viewerId: string | null): Promise<Song[]> {
+  const { limit, offset, sort, ...filter } = query;
   const where = songFilterCondition(filter);
-  const rows = await selectSongs(db, listedSongs(db), { where, order: NEWEST_FIRST, limit, offset }, viewerId);
+  const rows = await selectSongs(db, listedSongs(db), { where, order: songOrder(sort), limit, offset }, viewerId);
   return rows.map(toSong);
 }
 
 export const getSongs = defineQuery({
   nsid: 'app.svc.song.getSongs',
-  summary: 'Songs of the catalog, newest first, filtered by the given parameters and an RSQL expression',
+  summary: 'Songs of the catalog, newest first unless sorted otherwise, filtered by the given parameters and an RSQL expression',
   auth: 'optional',
   params: Type.Object({
     ...PageParams,
+    sort: Type.Optional(SongSort),
     genre: Type.Optional(Type.String({ minLength: 1, description: 'case-insensitive' })),
     mbid: Type.Optional(Type.String({ minLength: 1, description: 'MusicBrainz recording id' })),
     isrc: Type.Optional(Type.String({ minLength: 1 })),
