@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { signOut } from './api/routes.ts';
 import { useSession } from './api/session.ts';
 import { Loading } from './components/ui.tsx';
@@ -7,12 +7,23 @@ import { Profile } from './pages/Profile.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { Link, match, navigate, useLocation } from './router.tsx';
 
+const Songs = lazy(() => import('./pages/Songs.tsx').then((m) => ({ default: m.Songs })));
+const SongPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default: m.SongPage })));
+const ArtistPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default: m.ArtistPage })));
+const AlbumPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default: m.AlbumPage })));
+const Search = lazy(() => import('./pages/Search.tsx').then((m) => ({ default: m.Search })));
+
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
 const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
   { pattern: '/', render: () => <Home /> },
   { pattern: '/signin', render: () => <SignIn mode="signin" /> },
   { pattern: '/signup', render: () => <SignIn mode="signup" /> },
   { pattern: '/u/:handle', render: ({ handle }) => <Profile handle={handle!} /> },
+  { pattern: '/songs', render: () => <Songs /> },
+  { pattern: '/songs/:id', render: ({ id }) => <SongPage id={id!} /> },
+  { pattern: '/artists/:id', render: ({ id }) => <ArtistPage id={id!} /> },
+  { pattern: '/albums/:id', render: ({ id }) => <AlbumPage id={id!} /> },
+  { pattern: '/search', render: () => <Search /> },
 ];
 
 function Page() {
@@ -31,6 +42,22 @@ function Page() {
   );
 }
 
+/** The search box of the top bar: answers open at /search?q=… (pages/Search.tsx). */
+function NavSearch() {
+  const [q, setQ] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!q.trim()) return;
+    navigate(`/search?${new URLSearchParams({ q: q.trim() })}`);
+    setQ('');
+  };
+  return (
+    <form className="nav-search" role="search" aria-label="Search" onSubmit={submit}>
+      <input type="search" aria-label="Search artists, albums, songs and people" placeholder="Search…" maxLength={200} value={q} onChange={(event) => setQ(event.target.value)} />
+    </form>
+  );
+}
+
 function Navigation() {
   const session = useSession();
   return (
@@ -40,7 +67,10 @@ function Navigation() {
           Earshot
         </Link>
         {session && <Link href={`/u/${session.handle}`}>Profile</Link>}
+        <Link href="/songs">Songs</Link>
+        <Link href="/search">Search</Link>
       </nav>
+      <NavSearch />
       <div className="account">
         {session ? (
           <button type="button" className="secondary" onClick={() => void signOut().then(() => navigate('/'))}>
