@@ -15,6 +15,8 @@ interface FileRun {
   name: string;
   progress?: FileProgress;
   error?: unknown;
+  /** Not started: the import was stopped before this file. */
+  skipped?: boolean;
 }
 
 const number = (value: number) => value.toLocaleString();
@@ -29,7 +31,7 @@ function FileReport({ run }: { run: FileRun }) {
         <>
           <span className="muted">
             {' '}
-            · {progress.format ? FORMAT_NAMES[progress.format] : 'finding the format…'} · {progress.phase}
+            {progress.format && ` · ${FORMAT_NAMES[progress.format]}`} · {progress.phase === 'reading' ? 'reading the file…' : progress.phase}
           </span>
           {progress.phase === 'importing' && <progress max={progress.bytes || 1} value={progress.bytesRead} aria-label={`${run.name} read so far`} />}
           <p className="small" aria-live="polite">
@@ -53,6 +55,7 @@ function FileReport({ run }: { run: FileRun }) {
           )}
         </>
       )}
+      {run.skipped && <p className="small muted">Not started. Run the import again to continue.</p>}
       {error !== undefined && (
         <>
           <ErrorNote error={error} />
@@ -78,7 +81,10 @@ export function ImportSection() {
     setRunning(true);
     setRuns(files.map((file) => ({ name: file.name })));
     for (const [index, file] of files.entries()) {
-      if (stop.current) break;
+      if (stop.current) {
+        update(index, { skipped: true });
+        continue;
+      }
       try {
         const progress = await importFile(file, {
           format: format || undefined,
@@ -101,7 +107,8 @@ export function ImportSection() {
         Choose one or more exports: ListenBrainz (the <code>listens/…jsonl</code> files of its zip, or a JSON array), Spotify (the{' '}
         <code>Streaming_History_Audio_*.json</code> or <code>StreamingHistory_music_*.json</code> files of its zip), Last.fm (CSV or recenttracks JSON), a{' '}
         <code>.scrobbler.log</code>, or a Maloja export. Unzip archives first, or give the zip to <code>earshot import</code> on the command line. Plays you already
-        have are not stored twice.
+        have are not stored twice. Keep this page open while it runs: if it closes or you stop it, choose the same files again and the import continues where
+        it stopped.
       </p>
       <form className="stack" onSubmit={(event) => void start(event)}>
         <label>

@@ -130,7 +130,8 @@ export async function importFile(file: Blob, options: ImportOptions): Promise<Fi
   const fingerprint = await fingerprintOf(file);
   const status = await api.status(fingerprint);
   if (status.complete) {
-    Object.assign(progress, { phase: 'already imported', records: status.recordsConsumed, stored: status.stored, duplicate: status.duplicate, ignored: status.ignored });
+    const format = isFormat(status.format) ? status.format : undefined;
+    Object.assign(progress, { phase: 'already imported', format, records: status.recordsConsumed, stored: status.stored, duplicate: status.duplicate, ignored: status.ignored });
     return progress;
   }
   const format = options.format ?? (isFormat(status.format) ? status.format : await detectFormat(file));
