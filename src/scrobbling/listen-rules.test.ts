@@ -11,6 +11,7 @@ import {
   metadataProblem,
   submissionProblem,
   submittedProblem,
+  utf8Length,
 } from './listen-rules.ts';
 
 const track = { artist: 'Air', title: 'Playground Love' };
@@ -23,6 +24,13 @@ test('longerThan counts code points, whatever the UTF-16 length', () => {
     const max = Math.floor(random() * 40);
     assert.equal(longerThan(text, max), Array.from(text).length > max, `${width}-byte × ${Array.from(text).length} vs ${max}`);
   }
+});
+
+test('utf8Length counts bytes as Buffer.byteLength does, lone surrogates included', () => {
+  const random = seededRandom(5);
+  const odd = ['', '\ud800', 'a\udc00', '\ud83d', '\ud83d\ude00\ud83d', '\udc00\ud800'];
+  const texts = [...odd, ...Array.from({ length: 200 }, () => randomText(random, Math.floor(random() * 40), (1 + Math.floor(random() * 4)) as Utf8Width))];
+  for (const text of texts) assert.equal(utf8Length(text), Buffer.byteLength(text), JSON.stringify(text));
 });
 
 test('names of exactly the limit pass in characters of any width; one more is refused', () => {

@@ -41,6 +41,25 @@ export const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 export const MAX_SUBMITTED_BYTES = 64 * 1024;
 export const MAX_SUBMITTED_DEPTH = 32;
 
+/**
+ * The UTF-8 size of text in bytes, as Buffer.byteLength counts it (a lone surrogate is the
+ * 3 bytes of U+FFFD), without Buffer: the import readers built on these rules also run in the
+ * web app, which parses export files in the browser.
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code <= 0xdbff && code >= 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // the pair's two units are already counted: 4 bytes in all
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
 /** Text PostgreSQL can store: no NUL, no lone UTF-16 surrogate. */
 export function textProblem(value: string): string | null {
   if (value.includes('\u0000')) return 'contains a NUL character';
@@ -127,7 +146,7 @@ export function submittedProblem(submitted: unknown): string | null {
   return findInJson(submitted, (value, depth) => {
     if (depth > MAX_SUBMITTED_DEPTH) return `record is nested deeper than ${MAX_SUBMITTED_DEPTH} levels`;
     if (typeof value === 'string') {
-      bytes += Buffer.byteLength(value);
+      bytes += utf8Length(value);
       const problem = textProblem(value);
       if (problem) return `record ${problem}`;
     } else if (typeof value === 'number') {

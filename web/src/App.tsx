@@ -12,6 +12,7 @@ const SongPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default
 const ArtistPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default: m.ArtistPage })));
 const AlbumPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default: m.AlbumPage })));
 const Search = lazy(() => import('./pages/Search.tsx').then((m) => ({ default: m.Search })));
+const Settings = lazy(() => import('./pages/settings/Settings.tsx').then((m) => ({ default: m.Settings })));
 
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
 const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
@@ -24,6 +25,7 @@ const PAGES: { pattern: string; render: (params: Record<string, string>) => Reac
   { pattern: '/artists/:id', render: ({ id }) => <ArtistPage id={id!} /> },
   { pattern: '/albums/:id', render: ({ id }) => <AlbumPage id={id!} /> },
   { pattern: '/search', render: () => <Search /> },
+  { pattern: '/settings', render: () => <Settings /> },
 ];
 
 function Page() {
@@ -69,6 +71,7 @@ function Navigation() {
         {session && <Link href={`/u/${session.handle}`}>Profile</Link>}
         <Link href="/songs">Songs</Link>
         <Link href="/search">Search</Link>
+        {session && <Link href="/settings">Settings</Link>}
       </nav>
       <NavSearch />
       <div className="account">

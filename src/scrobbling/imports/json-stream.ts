@@ -1,4 +1,4 @@
-import { MAX_SUBMITTED_DEPTH } from '../listen-rules.ts';
+import { MAX_SUBMITTED_DEPTH, utf8Length } from '../listen-rules.ts';
 import { ImportFormatError } from './records.ts';
 
 /**
@@ -55,7 +55,7 @@ class RecordText {
   add(piece: string): void {
     if (!piece) return;
     this.filled ||= piece.trim() !== '';
-    this.bytes += Buffer.byteLength(piece);
+    this.bytes += utf8Length(piece);
     if (this.bytes <= MAX_RECORD_BYTES) this.parts.push(piece);
     else this.parts = [];
   }

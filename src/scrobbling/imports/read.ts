@@ -1,3 +1,4 @@
+import { utf8Length } from '../listen-rules.ts';
 import { csvRows } from './csv.ts';
 import { jsonArrayElements, jsonArraysAt, jsonLines, MAX_RECORD_BYTES, parseJson, type JsonRecordText } from './json-stream.ts';
 import { isLastfmTrackList, lastfmJsonRecord, lastfmLayout, lastfmRecord } from './lastfm.ts';
@@ -75,7 +76,7 @@ async function* lastfmCsvCandidates(chunks: AsyncIterable<string>): AsyncGenerat
       if (layout.hasHeader) continue;
     }
     // csvRows holds a row whole; the cap still keeps an oversized one from being sent.
-    const bytes = row.reduce((sum, cell) => sum + Buffer.byteLength(cell) + 1, 0);
+    const bytes = row.reduce((sum, cell) => sum + utf8Length(cell) + 1, 0);
     yield { record: ++record, result: bytes > MAX_RECORD_BYTES ? { unread: `record is larger than ${MAX_RECORD_BYTES} bytes` } : lastfmRecord(row, layout) };
   }
 }
