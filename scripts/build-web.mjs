@@ -20,7 +20,8 @@ function newestSource(dir) {
   return newest;
 }
 
-const sources = [web, path.resolve('src/api')];
+// The app also bundles pure modules of the server (import readers, listen rules) and its types.
+const sources = [web, path.resolve('src')];
 if (process.argv.includes('--if-stale') && fs.existsSync(stamp)) {
   const built = fs.statSync(stamp).mtimeMs;
   if (sources.every((dir) => newestSource(dir) <= built)) process.exit(0);
