@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { signOut } from './api/routes.ts';
 import { useSession } from './api/session.ts';
 import { Loading } from './components/ui.tsx';
@@ -7,12 +7,18 @@ import { Profile } from './pages/Profile.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { Link, match, navigate, useLocation } from './router.tsx';
 
+const Library = lazy(() => import('./pages/Library.tsx').then((m) => ({ default: m.Library })));
+
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
 const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
   { pattern: '/', render: () => <Home /> },
   { pattern: '/signin', render: () => <SignIn mode="signin" /> },
   { pattern: '/signup', render: () => <SignIn mode="signup" /> },
   { pattern: '/u/:handle', render: ({ handle }) => <Profile handle={handle!} /> },
+  // One Library element for every sub-view, so the player keeps playing between them.
+  { pattern: '/library', render: () => <Library /> },
+  { pattern: '/library/:view', render: ({ view }) => <Library view={view} /> },
+  { pattern: '/library/:view/:id', render: ({ view, id }) => <Library view={view} id={id} /> },
 ];
 
 function Page() {
@@ -40,6 +46,7 @@ function Navigation() {
           Earshot
         </Link>
         {session && <Link href={`/u/${session.handle}`}>Profile</Link>}
+        {session && <Link href="/library">Library</Link>}
       </nav>
       <div className="account">
         {session ? (
