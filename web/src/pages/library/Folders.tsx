@@ -31,6 +31,7 @@ export function Folders({ onPlay }: { onPlay: PlayAt }) {
         </Empty>
       ) : (
         <>
+          <h2 className="library-section">Your file hosts</h2>
           {hosts.length > 1 && (
             <div className="tabs" role="tablist" aria-label="File hosts">
               {hosts.map((name) => (
@@ -126,9 +127,8 @@ function HostBrowser({ host, onPlay }: { host: Host; onPlay: PlayAt }) {
         <ul className="plays">
           {directories.map((folder) => (
             <li key={folder.id} className="play">
-              <span aria-hidden="true">📁</span>
               <button type="button" className="link library-folder" onClick={() => setAt(folder.id)}>
-                {folder.name}
+                {folder.name}/
               </button>
             </li>
           ))}
@@ -159,7 +159,7 @@ function QueueByPath() {
     queue.mutate(path.trim() || '/');
   };
   return (
-    <form onSubmit={submit} className="card stack library-form">
+    <form onSubmit={submit} className="card stack library-form library-local">
       <h2>The server's music folder</h2>
       <p className="muted small">
         It cannot be browsed here yet (the server lists it only to Subsonic players). Queue one of its folders by its path, e.g. <code>Artist/Album</code>; leave

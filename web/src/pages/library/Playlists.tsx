@@ -1,6 +1,6 @@
 /** Playlists: the user's list and a form to start one; one playlist to play, rename, reorder, trim or delete. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSession } from '../../api/session.ts';
 import { procedure, query, type Input, type Output } from '../../api/xrpc.ts';
 import { Empty, ErrorNote, Loading } from '../../components/ui.tsx';
@@ -121,6 +121,13 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
       navigate('/library/playlists', true);
     },
   });
+  // After a move or a removal the keyboard stays where it was: focus goes, once the new list is shown, to the first of these buttons there.
+  const focusNext = useRef<string[]>([]);
+  useEffect(() => {
+    const target = focusNext.current.map((id) => document.getElementById(id) as HTMLButtonElement | null).find((button) => button && !button.disabled);
+    if (target) target.focus();
+    focusNext.current = [];
+  }, [playlist.data]);
   const enqueue = useQueueChange((ids: string[]) => procedure('app.svc.player.addItemsToQueue', { ids }));
   if (playlist.isPending) return <Loading label="Loading the playlist…" />;
   if (playlist.isError) return <ErrorNote error={playlist.error} />;
@@ -131,13 +138,22 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
   const queueIt = (start: boolean) =>
     enqueue.mutate(ids, { onSuccess: ({ queue }) => start && onPlay(queue.entry, queue.entry.length - ids.length) });
   const move = (from: number, to: number, rowKey: string) => {
+    const [same, other] = to < from ? ['up', 'down'] : ['down', 'up'];
+    focusNext.current = [`${same}-${rowKey}`, `${other}-${rowKey}`];
     update.mutate({ change: moveChange(ids, from, to), entry: reorder(list.entry, from, to) });
-    keepFocus(rowKey, to < from ? 'up' : 'down');
+  };
+  const removeAt = (index: number) => {
+    const entry = list.entry.filter((_, i) => i !== index);
+    const keys = rowKeys(entry.map((song) => song.id));
+    focusNext.current = [`remove-${keys[index]}`, `remove-${keys[index - 1]}`, 'playlist-back'];
+    update.mutate({ change: { songIndexToRemove: [index] }, entry });
   };
   return (
     <>
       <p>
-        <Link href="/library/playlists">← All playlists</Link>
+        <Link href="/library/playlists" id="playlist-back">
+          ← All playlists
+        </Link>
       </p>
       <h2>{list.name}</h2>
       <p className="muted">
@@ -145,7 +161,7 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
       </p>
       {list.comment && <p>{list.comment}</p>}
       <div className="library-inline">
-        <button type="button" onClick={() => queueIt(true)} disabled={ids.length === 0 || enqueue.isPending}>
+        <button type="button" id="playlist-play" onClick={() => queueIt(true)} disabled={ids.length === 0 || enqueue.isPending}>
           Play
         </button>
         <button type="button" className="secondary" onClick={() => queueIt(false)} disabled={ids.length === 0 || enqueue.isPending}>
@@ -188,7 +204,7 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
                     <button type="button" className="link" id={`down-${rowKey}`} aria-label={`Move ${label} down`} disabled={index === ids.length - 1} onClick={() => move(index, index + 1, rowKey)}>
                       ↓
                     </button>
-                    <button type="button" className="link danger" aria-label={`Remove ${label} from the playlist`} onClick={() => update.mutate({ change: { songIndexToRemove: [index] }, entry: list.entry.filter((_, i) => i !== index) })}>
+                    <button type="button" className="link danger" aria-label={`Remove ${label} from the playlist`} id={`remove-${rowKey}`} onClick={() => removeAt(index)}>
                       Remove
                     </button>
                   </div>
@@ -209,15 +225,6 @@ function rowKeys(ids: readonly string[]): string[] {
     const nth = (seen.get(id) ?? 0) + 1;
     seen.set(id, nth);
     return `${id}-${nth}`;
-  });
-}
-
-/** Keeps the keyboard on the moved song: the same button, or the other one once it reaches an end. */
-function keepFocus(rowKey: string, direction: 'up' | 'down') {
-  requestAnimationFrame(() => {
-    const same = document.getElementById(`${direction}-${rowKey}`) as HTMLButtonElement | null;
-    const other = document.getElementById(`${direction === 'up' ? 'down' : 'up'}-${rowKey}`) as HTMLButtonElement | null;
-    (same && !same.disabled ? same : other)?.focus();
   });
 }
 
