@@ -13,6 +13,7 @@ const ArtistPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ defau
 const AlbumPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ default: m.AlbumPage })));
 const Search = lazy(() => import('./pages/Search.tsx').then((m) => ({ default: m.Search })));
 const Settings = lazy(() => import('./pages/settings/Settings.tsx').then((m) => ({ default: m.Settings })));
+const Library = lazy(() => import('./pages/Library.tsx').then((m) => ({ default: m.Library })));
 
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
 const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
@@ -26,6 +27,10 @@ const PAGES: { pattern: string; render: (params: Record<string, string>) => Reac
   { pattern: '/albums/:id', render: ({ id }) => <AlbumPage id={id!} /> },
   { pattern: '/search', render: () => <Search /> },
   { pattern: '/settings', render: () => <Settings /> },
+  // One Library element for every sub-view, so the player keeps playing between them.
+  { pattern: '/library', render: () => <Library /> },
+  { pattern: '/library/:view', render: ({ view }) => <Library view={view} /> },
+  { pattern: '/library/:view/:id', render: ({ view, id }) => <Library view={view} id={id} /> },
 ];
 
 function Page() {
@@ -72,6 +77,7 @@ function Navigation() {
         <Link href="/songs">Songs</Link>
         <Link href="/search">Search</Link>
         {session && <Link href="/settings">Settings</Link>}
+        {session && <Link href="/library">Library</Link>}
       </nav>
       <NavSearch />
       <div className="account">

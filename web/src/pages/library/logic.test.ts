@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { moveChange, neighbour, PlayTracker, scrobbleThreshold } from './logic.ts';
+
+/** Plays from `from` to `to` seconds in quarter-second readings; the readings that counted. */
+function listen(tracker: PlayTracker, from: number, to: number, duration: number): number[] {
+  const counted: number[] = [];
+  for (let position = from; position <= to; position += 0.25) if (tracker.update(position, duration)) counted.push(position);
+  return counted;
+}
+
+describe('PlayTracker', () => {
+  test('counts a play once half the track has played, once', () => {
+    const tracker = new PlayTracker();
+    expect(listen(tracker, 0, 200, 200)).toEqual([100]);
+  });
+  test('waits at most 4 minutes on a long track', () => {
+    expect(listen(new PlayTracker(), 0, 600, 1200)).toEqual([240]);
+  });
+  test('seeking ahead does not count as listening', () => {
+    const tracker = new PlayTracker();
+    expect(listen(tracker, 0, 10, 200)).toEqual([]);
+    tracker.seeked();
+    expect(listen(tracker, 150, 199, 200)).toEqual([]);
+    // 10 s + 49 s listened so far; 41 more make half.
+    expect(listen(tracker, 0, 60, 200)).toEqual([41]);
+  });
+  test('never counts a track of 30 seconds or less', () => {
+    expect(scrobbleThreshold(30)).toBeNull();
+    expect(listen(new PlayTracker(), 0, 30, 30)).toEqual([]);
+    expect(scrobbleThreshold(undefined)).toBe(240);
+  });
+});
+
+describe('moveChange', () => {
+  test('removes from the first index touched and appends the rest in the new order', () => {
+    expect(moveChange(['a', 'b', 'c', 'd'], 2, 1)).toEqual({ songIndexToRemove: [1, 2, 3], songIdToAdd: ['c', 'b', 'd'] });
+    expect(moveChange(['a', 'b', 'c', 'd'], 0, 1)).toEqual({ songIndexToRemove: [0, 1, 2, 3], songIdToAdd: ['b', 'a', 'c', 'd'] });
+  });
+  test('a move past either end, or of a song next to its twin, changes nothing', () => {
+    expect(moveChange(['a', 'b'], 0, -1)).toEqual({ songIndexToRemove: [], songIdToAdd: [] });
+    expect(moveChange(['a', 'a', 'b'], 0, 1)).toEqual({ songIndexToRemove: [], songIdToAdd: [] });
+  });
+});
+
+describe('neighbour', () => {
+  test('follows the playing song when songs before it leave the queue', () => {
+    expect(neighbour(['b', 'c', 'd'], { index: 2, id: 'c' }, 1)).toBe(2);
+    expect(neighbour(['b', 'c', 'd'], { index: 2, id: 'c' }, -1)).toBe(0);
+  });
+  test('when the playing song left, next is the one that took its place', () => {
+    expect(neighbour(['a', 'c'], { index: 1, id: 'b' }, 1)).toBe(1);
+    expect(neighbour(['a', 'c'], { index: 1, id: 'b' }, -1)).toBe(0);
+    expect(neighbour(['a', 'b'], { index: 1, id: 'b' }, 1)).toBeNull();
+  });
+});

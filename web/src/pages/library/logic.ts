@@ -1,0 +1,106 @@
+/** The library's pure logic: when a play counts, how a playlist move is sent, where the player is in the queue. */
+import type { Input, Output } from '../../api/xrpc.ts';
+
+export type Song = Output<'app.svc.library.getPlaylist'>['playlist']['entry'][number];
+
+/** The usual rule (Last.fm's, ListenBrainz's): a track over 30 s counts once half of it, or 4 minutes, has played. */
+const MIN_TRACK_SECONDS = 30;
+const MAX_WAIT_SECONDS = 240;
+/** A position change bigger than this between two readings is a seek (or a throttled tab), not listening. */
+const MAX_STEP_SECONDS = 5;
+
+/** Seconds of listening after which the play counts; null when the track is too short to count. Unknown length: 4 minutes. */
+export function scrobbleThreshold(durationSeconds: number | undefined): number | null {
+  if (durationSeconds === undefined || !Number.isFinite(durationSeconds) || durationSeconds <= 0) return MAX_WAIT_SECONDS;
+  if (durationSeconds <= MIN_TRACK_SECONDS) return null;
+  return Math.min(durationSeconds / 2, MAX_WAIT_SECONDS);
+}
+
+/**
+ * One play of one track: adds up the time actually listened (seeking ahead does not count) and
+ * says, once, when it reaches the threshold.
+ */
+export class PlayTracker {
+  private listened = 0;
+  private last: number | null = null;
+  private counted = false;
+
+  /** Feeds the element's position; true exactly once, on the reading that makes the play count. */
+  update(position: number, durationSeconds: number | undefined): boolean {
+    if (this.last !== null) {
+      const step = position - this.last;
+      if (step > 0 && step <= MAX_STEP_SECONDS) this.listened += step;
+    }
+    this.last = position;
+    const threshold = scrobbleThreshold(durationSeconds);
+    if (this.counted || threshold === null || this.listened < threshold) return false;
+    this.counted = true;
+    return true;
+  }
+
+  /** A seek: the next reading starts a new stretch of listening. */
+  seeked(): void {
+    this.last = null;
+  }
+}
+
+/** `items` with the one at `from` moved to `to`. */
+export function reorder<T>(items: readonly T[], from: number, to: number): T[] {
+  const order = [...items];
+  const [moved] = order.splice(from, 1);
+  if (moved === undefined || to < 0 || to >= items.length) return [...items];
+  order.splice(to, 0, moved);
+  return order;
+}
+
+/**
+ * Moving a playlist's song from `from` to `to`, as updatePlaylist can say it (it only removes by
+ * index and appends): remove everything from the first index touched, append it back in the new order.
+ */
+export function moveChange(ids: readonly string[], from: number, to: number): { songIndexToRemove: number[]; songIdToAdd: string[] } {
+  const order = reorder(ids, from, to);
+  const first = order.findIndex((id, i) => id !== ids[i]);
+  if (first === -1) return { songIndexToRemove: [], songIdToAdd: [] };
+  return { songIndexToRemove: ids.map((_, i) => i).slice(first), songIdToAdd: order.slice(first) };
+}
+
+/**
+ * Where the playing song is in the queue now (it may have moved when songs before it were
+ * removed): the index of that song nearest where it was, or null when it left the queue.
+ */
+export function locate(queueIds: readonly string[], playing: { index: number; id: string }): number | null {
+  let best: number | null = null;
+  queueIds.forEach((id, i) => {
+    if (id === playing.id && (best === null || Math.abs(i - playing.index) < Math.abs(best - playing.index))) best = i;
+  });
+  return best;
+}
+
+/** The song after (step 1) or before (step -1) the playing one, or null at either end. */
+export function neighbour(queueIds: readonly string[], playing: { index: number; id: string }, step: 1 | -1): number | null {
+  const at = locate(queueIds, playing);
+  // A removed song's place is taken by the one after it: that is "next", the one before it "previous".
+  const target = at === null ? (step === 1 ? playing.index : playing.index - 1) : at + step;
+  return target >= 0 && target < queueIds.length ? target : null;
+}
+
+const MBID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The play as createScrobble takes it; `startedAt` is when the play began, as scrobblers report it. */
+export function scrobbleInput(song: Song, startedAt: Date, durationSeconds: number | undefined): Input<'app.svc.scrobble.createScrobble'> {
+  const seconds = song.duration ?? durationSeconds;
+  return {
+    title: song.title,
+    artist: song.artist,
+    ...(song.album ? { album: song.album } : {}),
+    ...(song.displayAlbumArtist ? { albumArtist: song.displayAlbumArtist } : {}),
+    ...(seconds !== undefined && Number.isFinite(seconds) ? { duration: Math.round(seconds * 1000) } : {}),
+    ...(song.track !== undefined && song.track >= 0 ? { trackNumber: song.track } : {}),
+    ...(song.discNumber !== undefined && song.discNumber >= 0 ? { discNumber: song.discNumber } : {}),
+    ...(song.musicBrainzId && MBID.test(song.musicBrainzId) ? { mbid: song.musicBrainzId } : {}),
+    timestamp: startedAt.toISOString(),
+  };
+}
+
+export const formatDuration = (seconds: number | undefined) =>
+  seconds === undefined ? '' : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
