@@ -24,7 +24,7 @@ describeWithApp('web app in Chromium', (app) => {
   });
   after(() => browser?.close());
 
-  test('a new user signs up, sends plays with a ListenBrainz client, sees them, deletes one, and signs out', { skip }, async () => {
+  test("a new user's whole path: sign up, an API key, plays from a ListenBrainz client, profile, Wrapped, songs, import, tokens, sign out", { skip }, async () => {
     await page.goto(app().apiUrl);
     await page.getByRole('heading', { name: 'Recent plays' }).waitFor();
     await page.getByText('No plays yet.').waitFor();
@@ -36,11 +36,18 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
 
-    // A scrobbler sends plays with an API key (Settings would make it; here the API does).
-    // The page's own session (the server code has no DOM types, so the expression is a string).
-    const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('earshot.session')).token");
-    const key = await app().procedure('app.svc.apikey.createApikey', { name: 'phone' }, token);
-    const client = new Client(key.body.key, `${app().scrobblerUrl}/`);
+    // An API key from Settings, shown once with where to paste it.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const keys = page.getByRole('region', { name: 'API keys for scrobblers and players' });
+    await keys.getByLabel('Name', { exact: true }).fill('phone');
+    await keys.getByRole('button', { name: 'Create API key' }).click();
+    const created = page.getByRole('region', { name: 'API key "phone" created' });
+    const key = (await created.locator('code').first().textContent())!.trim();
+    await created.getByText('Where to paste it').waitFor();
+    await screenshots(page, 'settings');
+    await created.getByRole('button', { name: 'I have copied it' }).click();
+
+    const client = new Client(key, `${app().scrobblerUrl}/`);
     const now = Math.floor(Date.now() / 1000);
     const listens = ['Teardrop', 'Angel', 'Inertia Creeps'].map((title, i) => ({ listened_at: now - 600 * (i + 1), track_metadata: { artist_name: 'Massive Attack', track_name: title, release_name: 'Mezzanine' } }));
     assert.deepEqual(await client.submitListen({ listen_type: 'import', payload: listens }), { status: 200 });
@@ -56,10 +63,46 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('link', { name: 'Angel' }).waitFor({ state: 'detached' });
     assert.equal(await page.getByTestId('scrobbles-count').textContent(), '2');
 
+    // Wrapped for the last 30 days in another time zone, from the URL.
+    await page.goto(`${app().apiUrl}/u/webby/wrapped?period=30days&tz=Asia%2FKolkata`);
+    await page.getByText('Massive Attack').first().waitFor();
+    await screenshots(page, 'wrapped');
+
     await page.getByRole('link', { name: 'Earshot' }).click();
     await page.getByRole('link', { name: 'Inertia Creeps' }).waitFor();
     await screenshots(page, 'home');
 
+    // Songs by RSQL; a bad filter shows the server's message.
+    await page.getByRole('link', { name: 'Songs', exact: true }).click();
+    await page.getByLabel('Filter (RSQL)').fill('title==x)');
+    await page.getByLabel('Filter (RSQL)').press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'position' }).waitFor();
+    await screenshots(page, 'songs-bad-filter');
+    await page.getByLabel('Filter (RSQL)').fill('title==*Tear*');
+    await page.getByLabel('Filter (RSQL)').press('Enter');
+    await page.getByRole('link', { name: 'Teardrop' }).first().waitFor();
+
+    // An import from a file, with its progress and result.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const history = Array.from({ length: 40 }, (_, i) => JSON.stringify({ listened_at: now - 86_400 * (i + 2), track_metadata: { artist_name: 'Portishead', track_name: `Track ${i}` } })).join('\n');
+    await page.getByLabel('Export files').setInputFiles({ name: 'listens.jsonl', mimeType: 'application/json', buffer: Buffer.from(history) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText(/40 new plays/).waitFor();
+    await screenshots(page, 'import');
+
+    // An access token: shown once, listed by its last four, revoked.
+    const tokens = page.getByRole('region', { name: 'Access tokens' });
+    await tokens.getByLabel('Name').fill('backup script');
+    await tokens.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await page.getByRole('region', { name: 'Access token "backup script" created' }).locator('code').first().textContent())!.trim();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await tokens.getByText(`…${secret.slice(-4)}`).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await tokens.getByRole('button', { name: 'Revoke' }).click();
+    await tokens.getByText(`…${secret.slice(-4)}`).waitFor({ state: 'detached' });
+    assert.equal((await app().query('app.svc.actor.getProfile', { did: 'webby' }, secret)).status, 401);
+
+    const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('earshot.session')).token");
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     // The session ended on the server, not only in the browser.

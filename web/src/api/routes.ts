@@ -22,6 +22,8 @@ export async function signUp(handle: string, password: string): Promise<void> {
 
 /** Ends the session on the server, then forgets it here (even when the server already had). */
 export async function signOut(): Promise<void> {
+  // The web player's API key (pages/library/player-key.ts) belongs to this browser's user: it goes with them.
+  for (const key of Object.keys(localStorage)) if (key.startsWith('earshot.webPlayerKey.')) localStorage.removeItem(key);
   try {
     await route('POST /auth/logout');
   } finally {
