@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { signOut } from './api/routes.ts';
 import { useSession } from './api/session.ts';
 import { Loading } from './components/ui.tsx';
@@ -7,12 +7,15 @@ import { Profile } from './pages/Profile.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { Link, match, navigate, useLocation } from './router.tsx';
 
+const Wrapped = lazy(() => import('./pages/Wrapped.tsx').then((m) => ({ default: m.Wrapped })));
+
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
 const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
   { pattern: '/', render: () => <Home /> },
   { pattern: '/signin', render: () => <SignIn mode="signin" /> },
   { pattern: '/signup', render: () => <SignIn mode="signup" /> },
   { pattern: '/u/:handle', render: ({ handle }) => <Profile handle={handle!} /> },
+  { pattern: '/u/:handle/wrapped', render: ({ handle }) => <Wrapped handle={handle!} /> },
 ];
 
 function Page() {
