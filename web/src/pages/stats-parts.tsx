@@ -76,7 +76,7 @@ export function CountChart({ data, x, label, tick, height = 220, layout = 'horiz
           <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
             <CartesianGrid horizontal={false} stroke="var(--line)" />
             <XAxis type="number" allowDecimals={false} tick={axisStyle} stroke="var(--line)" />
-            <YAxis type="category" dataKey={x} width={110} tick={axisStyle} stroke="var(--line)" />
+            <YAxis type="category" dataKey={x} width={110} tick={axisStyle} tickFormatter={shorten} stroke="var(--line)" />
             {tooltip}
             <Bar dataKey="count" fill="var(--accent)" radius={[0, 4, 4, 0]} isAnimationActive={false} />
           </BarChart>
@@ -93,6 +93,9 @@ export function CountChart({ data, x, label, tick, height = 220, layout = 'horiz
     </div>
   );
 }
+
+/** Long category names (genres) cut to one line beside the bars; the tooltip shows them whole. */
+const shorten = (value: string) => (value.length > 16 ? `${value.slice(0, 15).trimEnd()}…` : value);
 
 /** A labelled figure among the summary tiles. */
 export function Figure({ label, value, note }: { label: string; value: ReactNode; note?: ReactNode }) {
