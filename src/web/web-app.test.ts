@@ -3,6 +3,7 @@
  * signing out, at desktop and phone width, with screenshots of each page (artifacts/screenshots).
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { Client } from 'listenbrainz';
 import type { Browser, Page } from 'playwright-core';
@@ -55,18 +56,33 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'webby' }).waitFor();
     assert.equal(await page.getByTestId('scrobbles-count').textContent(), '3');
-    await page.getByRole('link', { name: 'Teardrop' }).waitFor();
+    // Songs are named in the history and in the statistics' top lists alike.
+    const history = page.locator('ol.plays');
+    await history.getByRole('link', { name: 'Teardrop' }).waitFor();
+    await page.getByRole('region', { name: 'Top songs' }).getByRole('link', { name: 'Teardrop' }).waitFor();
     await screenshots(page, 'profile');
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete the play of Angel' }).click();
-    await page.getByRole('link', { name: 'Angel' }).waitFor({ state: 'detached' });
+    await history.getByRole('link', { name: 'Angel' }).waitFor({ state: 'detached' });
     assert.equal(await page.getByTestId('scrobbles-count').textContent(), '2');
 
-    // Wrapped for the last 30 days in another time zone, from the URL.
-    await page.goto(`${app().apiUrl}/u/webby/wrapped?period=30days&tz=Asia%2FKolkata`);
-    await page.getByText('Massive Attack').first().waitFor();
+    // Wrapped for the last 30 days in another time zone (a linkable URL), saved as a PNG; a bad zone shows the server's words.
+    await page.getByRole('link', { name: 'Your Wrapped' }).click();
+    await page.getByLabel('Period').selectOption('last30days');
+    await page.waitForURL(/period=last30days/);
+    await page.getByLabel('Time zone').fill('Asia/Tokyo');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/period=last30days&tz=Asia%2FTokyo$/);
+    await page.getByText('(Asia/Tokyo)').waitFor();
+    assert.equal(await page.locator('.wrapped-figures dd').first().textContent(), '2');
     await screenshots(page, 'wrapped');
+    const [image] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as image' }).click()]);
+    assert.equal(image.suggestedFilename(), 'wrapped-webby-last30days.png');
+    assert.deepEqual([...fs.readFileSync(await image.path()).subarray(1, 4)], [...Buffer.from('PNG')]);
+    await page.getByLabel('Time zone').fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('alert').filter({ hasText: 'unknown time zone Mars/Olympus' }).waitFor();
 
     await page.getByRole('link', { name: 'Earshot' }).click();
     await page.getByRole('link', { name: 'Inertia Creeps' }).waitFor();
@@ -84,8 +100,8 @@ describeWithApp('web app in Chromium', (app) => {
 
     // An import from a file, with its progress and result.
     await page.getByRole('link', { name: 'Settings' }).click();
-    const history = Array.from({ length: 40 }, (_, i) => JSON.stringify({ listened_at: now - 86_400 * (i + 2), track_metadata: { artist_name: 'Portishead', track_name: `Track ${i}` } })).join('\n');
-    await page.getByLabel('Export files').setInputFiles({ name: 'listens.jsonl', mimeType: 'application/json', buffer: Buffer.from(history) });
+    const exported = Array.from({ length: 40 }, (_, i) => JSON.stringify({ listened_at: now - 86_400 * (i + 2), track_metadata: { artist_name: 'Portishead', track_name: `Track ${i}` } })).join('\n');
+    await page.getByLabel('Export files').setInputFiles({ name: 'listens.jsonl', mimeType: 'application/json', buffer: Buffer.from(exported) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText(/40 new plays/).waitFor();
     await screenshots(page, 'import');

@@ -14,6 +14,7 @@ const AlbumPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ defaul
 const Search = lazy(() => import('./pages/Search.tsx').then((m) => ({ default: m.Search })));
 const Settings = lazy(() => import('./pages/settings/Settings.tsx').then((m) => ({ default: m.Settings })));
 const Library = lazy(() => import('./pages/Library.tsx').then((m) => ({ default: m.Library })));
+const Wrapped = lazy(() => import('./pages/Wrapped.tsx').then((m) => ({ default: m.Wrapped })));
 
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
 const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
@@ -31,6 +32,7 @@ const PAGES: { pattern: string; render: (params: Record<string, string>) => Reac
   { pattern: '/library', render: () => <Library /> },
   { pattern: '/library/:view', render: ({ view }) => <Library view={view} /> },
   { pattern: '/library/:view/:id', render: ({ view, id }) => <Library view={view} id={id} /> },
+  { pattern: '/u/:handle/wrapped', render: ({ handle }) => <Wrapped handle={handle!} /> },
 ];
 
 function Page() {

@@ -1,11 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { procedure, query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
 import { ErrorNote, Loading } from '../components/ui.tsx';
+import { Link } from '../router.tsx';
 import { FirstPlayHelp } from './Home.tsx';
+import { browserTimeZone } from './stats.ts';
 
-/** A user's page: counts, follow, and their plays (newest first, loading more on scroll). */
+/** Statistics bring Recharts: their own chunk, loaded after the profile itself shows. */
+const ProfileStats = lazy(() => import('./ProfileStats.tsx').then((m) => ({ default: m.ProfileStats })));
+
+/** A user's page: counts, follow, statistics (with a link to their Wrapped), and their plays (newest first, loading more on scroll). */
 export function Profile({ handle }: { handle: string }) {
   const session = useSession();
   const client = useQueryClient();
@@ -43,6 +49,12 @@ export function Profile({ handle }: { handle: string }) {
         <div><dt>Followers</dt><dd>{user.followersCount.toLocaleString()}</dd></div>
         <div><dt>Following</dt><dd>{user.followingCount.toLocaleString()}</dd></div>
       </dl>
+      <p>
+        <Link href={`/u/${encodeURIComponent(user.handle)}/wrapped`}>{own ? 'Your Wrapped' : `${user.displayName ?? user.handle}'s Wrapped`}</Link>
+      </p>
+      <Suspense fallback={<Loading label="Loading statistics…" />}>
+        <ProfileStats handle={handle} timeZone={user.timeZone ?? browserTimeZone()} />
+      </Suspense>
       {remove.isError && <ErrorNote error={remove.error} />}
       <h2>History</h2>
       <ScrobbleList
