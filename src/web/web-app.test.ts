@@ -26,6 +26,7 @@ describeWithApp('web app in Chromium', (app) => {
   after(() => browser?.close());
 
   test("a new user's whole path: sign up, an API key, plays from a ListenBrainz client, profile, Wrapped, songs, import, tokens, sign out", { skip }, async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
     await page.goto(app().apiUrl);
     await page.getByRole('heading', { name: 'Recent plays' }).waitFor();
     await page.getByText('No plays yet.').waitFor();
@@ -35,10 +36,10 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByLabel('Handle').fill('webby');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
 
     // An API key from Settings, shown once with where to paste it.
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await nav.getByRole('link', { name: 'Settings' }).click();
     const keys = page.getByRole('region', { name: 'API keys for scrobblers and players' });
     await keys.getByLabel('Name', { exact: true }).fill('phone');
     await keys.getByRole('button', { name: 'Create API key' }).click();
@@ -53,7 +54,7 @@ describeWithApp('web app in Chromium', (app) => {
     const listens = ['Teardrop', 'Angel', 'Inertia Creeps'].map((title, i) => ({ listened_at: now - 600 * (i + 1), track_metadata: { artist_name: 'Massive Attack', track_name: title, release_name: 'Mezzanine' } }));
     assert.deepEqual(await client.submitListen({ listen_type: 'import', payload: listens }), { status: 200 });
 
-    await page.getByRole('link', { name: 'Profile' }).click();
+    await nav.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'webby' }).waitFor();
     assert.equal(await page.getByTestId('scrobbles-count').textContent(), '3');
     // Songs are named in the history and in the statistics' top lists alike.
@@ -84,12 +85,12 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('alert').filter({ hasText: 'unknown time zone Mars/Olympus' }).waitFor();
 
-    await page.getByRole('link', { name: 'Earshot' }).click();
+    await nav.getByRole('link', { name: 'Earshot' }).click();
     await page.getByRole('link', { name: 'Inertia Creeps' }).waitFor();
     await screenshots(page, 'home');
 
     // Songs by RSQL; a bad filter shows the server's message.
-    await page.getByRole('link', { name: 'Songs', exact: true }).click();
+    await nav.getByRole('link', { name: 'Songs', exact: true }).click();
     await page.getByLabel('Filter (RSQL)').fill('title==x)');
     await page.getByLabel('Filter (RSQL)').press('Enter');
     await page.getByRole('alert').filter({ hasText: 'position' }).waitFor();
@@ -99,7 +100,7 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('link', { name: 'Teardrop' }).first().waitFor();
 
     // An import from a file, with its progress and result.
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await nav.getByRole('link', { name: 'Settings' }).click();
     const exported = Array.from({ length: 40 }, (_, i) => JSON.stringify({ listened_at: now - 86_400 * (i + 2), track_metadata: { artist_name: 'Portishead', track_name: `Track ${i}` } })).join('\n');
     await page.getByLabel('Export files').setInputFiles({ name: 'listens.jsonl', mimeType: 'application/json', buffer: Buffer.from(exported) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -119,7 +120,7 @@ describeWithApp('web app in Chromium', (app) => {
     assert.equal((await app().query('app.svc.actor.getProfile', { did: 'webby' }, secret)).status, 401);
 
     const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('earshot.session')).token");
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     // The session ended on the server, not only in the browser.
     assert.equal((await app().request('GET', '/auth/sessions', { token })).status, 401);

@@ -15,7 +15,8 @@ const ProfileStats = lazy(() => import('./ProfileStats.tsx').then((m) => ({ defa
 export function Profile({ handle }: { handle: string }) {
   const session = useSession();
   const client = useQueryClient();
-  const profile = useQuery({ queryKey: ['profile', handle, session?.did], queryFn: () => query('app.svc.actor.getProfile', { did: handle }) });
+  // Counts move with every play: always fresh when the page opens.
+  const profile = useQuery({ queryKey: ['profile', handle, session?.did], queryFn: () => query('app.svc.actor.getProfile', { did: handle }), staleTime: 0 });
   const follow = useMutation({
     mutationFn: (following: boolean) => procedure(following ? 'app.svc.actor.unfollow' : 'app.svc.actor.follow', { did: handle }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['profile', handle] }),
