@@ -4,11 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from 'listenbrainz';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../testing.ts';
 import { chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { WEB_DIST } from './static.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -127,7 +129,7 @@ describeWithApp('web app in Chromium', (app) => {
     assert.deepEqual(errors, []);
   });
 
-  test('unknown API paths stay JSON; app paths answer the app; assets are gzip and cached', { skip }, async () => {
+  test('unknown API paths stay JSON; app paths answer the app; assets are gzip, cached, and the first load within 250 KB', { skip }, async () => {
     const api = await fetch(`${app().apiUrl}/xrpc/app.svc.nope`);
     assert.equal(api.status, 404);
     assert.equal(((await api.json()) as { error: string }).error, 'MethodNotImplemented');
@@ -139,5 +141,10 @@ describeWithApp('web app in Chromium', (app) => {
     const asset = await fetch(`${app().apiUrl}${script}`, { headers: { 'accept-encoding': 'gzip' } });
     assert.equal(asset.headers.get('content-encoding'), 'gzip');
     assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
+    // The first load's JavaScript (the entry and what it preloads), compressed, within 250 KB.
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((found) => found[1]!);
+    // (fetch would undo the gzip; the served .gz files are the bytes that travel.)
+    const bytes = scripts.reduce((sum, file) => sum + fs.statSync(path.join(WEB_DIST, `${file}.gz`)).size, 0);
+    assert.ok(bytes <= 250 * 1024, `${bytes} bytes of compressed JavaScript on first load`);
   });
 });
