@@ -4,7 +4,8 @@ import { invalidRequest } from '../api/errors.ts';
 import { ActorParam, userFromActorParam } from '../auth/index.ts';
 import { heavyRead } from '../db/heavy-read.ts';
 import { scrobblesPerDay } from './chart.ts';
-import { DayCount, Wrapped } from './schemas.ts';
+import { listeningClock } from './clock.ts';
+import { ClockCell, DayCount, Wrapped } from './schemas.ts';
 import { chooseTimeZone, TimeZoneParam } from './time-zone.ts';
 import { PERIODS } from './window.ts';
 import { wrappedFor } from './wrapped.ts';
@@ -54,4 +55,28 @@ export const getScrobblesChart = defineQuery({
   },
 });
 
-export const statsOperations = [getWrapped, getScrobblesChart];
+export const getListeningClock = defineQuery({
+  nsid: 'app.svc.stats.getListeningClock',
+  summary: "A user's plays by local weekday and hour of day; only cells with plays, Monday 00:00 first",
+  auth: 'none',
+  heavy: true,
+  params: Type.Object({
+    did: ActorParam(),
+    startDate: LocalDate('first local day counted (YYYY-MM-DD)'),
+    endDate: LocalDate('local day after the last one counted (YYYY-MM-DD)'),
+    tz: TimeZoneParam,
+  }),
+  output: Type.Object({ clock: Type.Array(ClockCell), timeZone: Type.String({ description: 'the time zone hours and weekdays are counted in' }) }),
+  errors: ['InvalidRequest', 'NotFound'],
+  async handler({ params, ctx }) {
+    const key = JSON.stringify(['clock', params.did, params.startDate, params.endDate, params.tz]);
+    return heavyRead(ctx.db, key, async () => {
+      const user = await userFromActorParam(ctx.db, params.did);
+      if (params.startDate && params.endDate && params.startDate >= params.endDate) throw invalidRequest('endDate must be after startDate');
+      const timeZone = chooseTimeZone(params.tz, user.timezone);
+      return { clock: await listeningClock(ctx.db, { userId: user.id, startDate: params.startDate, endDate: params.endDate, timeZone }), timeZone };
+    });
+  },
+});
+
+export const statsOperations = [getWrapped, getScrobblesChart, getListeningClock];

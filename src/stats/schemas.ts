@@ -7,6 +7,12 @@ const Opt = Type.Optional;
 
 export const DayCount = Type.Object({ date: Type.String({ format: 'date' }), count: Count });
 
+export const ClockCell = Type.Object({
+  weekday: Type.Integer({ minimum: 0, maximum: 6, description: 'local weekday, Monday = 0' }),
+  hour: Type.Integer({ minimum: 0, maximum: 23, description: 'local hour of day' }),
+  count: Type.Integer({ minimum: 1 }),
+});
+
 const Moment = Type.Object({ trackTitle: Type.String(), artistName: Type.String(), timestamp: DateTime(), trackUri: Type.String() });
 
 /** Wrapped statistics (spec 2.5, the newer variant with period and window). */
