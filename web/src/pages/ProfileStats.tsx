@@ -2,12 +2,14 @@
  * The profile's statistics (loaded lazily, with Recharts): top artists, albums and songs over a
  * chosen period, and plays per day. Rolling windows and calendar years come from getWrapped (its
  * top lists are 5 artists, 5 songs, 6 albums); all time from the actor's all-time lists, cut to the same lengths.
+ * The listening clock (plays by weekday and hour) covers the same local days as the chart.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { query } from '../api/xrpc.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
+import { ListeningClock } from './ListeningClock.tsx';
 import { CountChart, Figure, RankedList, type Ranked } from './stats-parts.tsx';
 import {
   ROLLING_DAYS,
@@ -149,6 +151,9 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
       ) : (
         <CountChart data={series.points} x="date" label={chartLabel(series.points.map((p) => ({ at: p.date, count: p.count })), 'day')} tick={(d) => formatDay(d, { month: 'short', day: 'numeric' })} />
       )}
+
+      <h3>Listening clock</h3>
+      <ListeningClock handle={handle} range={range} timeZone={timeZone} />
     </section>
   );
 }
