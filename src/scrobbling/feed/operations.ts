@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { defineQuery } from '../../api/operation.ts';
 import { authMissing, invalidRequest, notFound } from '../../api/errors.ts';
-import { Uuid } from '../../api/schemas.ts';
+import { DateTime, Uuid } from '../../api/schemas.ts';
 import { ActorParam, userFromActorParam } from '../../auth/index.ts';
 import type { Viewer } from '../../auth/index.ts';
 import type { AppContext } from '../../context.ts';
 import { Scrobble } from '../schemas.ts';
 import { selectScrobbleViews } from '../view.ts';
 import { parseFeedUri, RECENT_FEED } from './feed-uri.ts';
+import { nowPlayingIn } from './now-playing.ts';
 import { scrobblePage, type ScrobbleScope } from './page.ts';
 
 const PageParams = {
@@ -44,6 +45,35 @@ export const getFeed = defineQuery({
     const scope = await feedScope(ctx, viewer, params.feed);
     const page = await scrobblePage(ctx.db, viewer?.userId ?? null, scope, params);
     return { feed: page.scrobbles.map((scrobble) => ({ scrobble })), ...page };
+  },
+});
+
+export const getNowPlaying = defineQuery({
+  nsid: 'app.svc.feed.getNowPlaying',
+  summary: 'Who is listening now, newest first, in a feed like getFeed: entries drop out when their track has run out',
+  auth: 'optional',
+  params: Type.Object({
+    feed: Type.String({ default: RECENT_FEED, maxLength: 2200, description: 'earshot:feed:recent, earshot:feed:following or earshot:feed:user:<did-or-handle>' }),
+    limit: Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'listeners to show' }),
+  }),
+  output: Type.Object({
+    nowPlaying: Type.Array(
+      Type.Object({
+        handle: Type.String(),
+        did: Type.String(),
+        displayName: Type.Optional(Type.String()),
+        avatar: Type.Optional(Type.String()),
+        title: Type.String(),
+        artist: Type.String(),
+        album: Type.Optional(Type.String()),
+        trackId: Type.Optional(Uuid()),
+        since: DateTime({ description: 'when the player reported the track' }),
+      }),
+    ),
+  }),
+  errors: ['InvalidRequest', 'AuthMissing', 'NotFound'],
+  async handler({ params, viewer, ctx }) {
+    return { nowPlaying: await nowPlayingIn(ctx.db, await feedScope(ctx, viewer, params.feed), params.limit) };
   },
 });
 
@@ -93,4 +123,4 @@ export const getScrobble = defineQuery({
   },
 });
 
-export const feedOperations = [getFeed, getActorScrobbles, getScrobble];
+export const feedOperations = [getFeed, getNowPlaying, getActorScrobbles, getScrobble];

@@ -13,14 +13,16 @@ export interface ScrobblePage {
   cursor?: string;
 }
 
-function scopeCondition(scope: ScrobbleScope) {
+/** Rows of `scope`, with `userColumn` naming the row's user (scrobbles here, now_playing elsewhere). */
+export function scopeCondition(scope: ScrobbleScope, userColumn = 's.user_id') {
+  const user = sql.ref(userColumn);
   switch (scope.kind) {
     case 'everyone':
       return sql<SqlBool>`true`;
     case 'user':
-      return sql<SqlBool>`s.user_id = ${scope.userId}`;
+      return sql<SqlBool>`${user} = ${scope.userId}`;
     case 'followedBy':
-      return sql<SqlBool>`s.user_id in (select subject_id from follows where user_id = ${scope.userId})`;
+      return sql<SqlBool>`${user} in (select subject_id from follows where user_id = ${scope.userId})`;
   }
 }
 

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
+import { ErrorNote, formatDate } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 
 /** The recent feed of everyone, or of the people you follow. */
@@ -21,6 +23,7 @@ export function Home() {
           </button>
         </div>
       )}
+      <ListeningNow feed={feed} did={session?.did} />
       <ScrobbleList
         queryKey={['feed', feed, session?.did]}
         load={(cursor) => query('app.svc.feed.getFeed', { feed: `earshot:feed:${feed}`, limit: 50, cursor })}
@@ -32,6 +35,47 @@ export function Home() {
           )
         }
       />
+    </section>
+  );
+}
+
+/** How often the strip asks again: players report a new track at most every few minutes. */
+const NOW_PLAYING_REFRESH_MS = 30_000;
+
+/** Who is playing something right now in the chosen feed; nothing at all when nobody is. */
+function ListeningNow({ feed, did }: { feed: 'recent' | 'following'; did: string | undefined }) {
+  const listening = useQuery({
+    queryKey: ['nowPlaying', feed, did],
+    queryFn: () => query('app.svc.feed.getNowPlaying', { feed: `earshot:feed:${feed}`, limit: 20 }),
+    refetchInterval: NOW_PLAYING_REFRESH_MS,
+  });
+  // A failed refresh keeps the last answer; only a strip that never loaded explains the failure.
+  if (listening.error && !listening.data) return <ErrorNote error={listening.error} />;
+  const entries = listening.data?.nowPlaying ?? [];
+  if (entries.length === 0) return null;
+  return (
+    <section className="listening-now" aria-labelledby="listening-now-title">
+      <h2 id="listening-now-title">Listening now</h2>
+      <ul>
+        {entries.map((entry) => (
+          <li key={entry.did} title={`Since ${formatDate(entry.since)}`}>
+            <Link href={`/u/${entry.handle}`} className="listening-now-who">
+              {entry.avatar ? (
+                <img src={entry.avatar} alt="" width={32} height={32} loading="lazy" />
+              ) : (
+                <span className="listening-now-initial" aria-hidden="true">
+                  {entry.handle.slice(0, 1).toUpperCase()}
+                </span>
+              )}
+              <span>{entry.displayName ?? entry.handle}</span>
+            </Link>
+            <span className="listening-now-track">
+              {entry.trackId ? <Link href={`/songs/${entry.trackId}`}>{entry.title}</Link> : entry.title}
+              <span className="muted"> · {entry.artist}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
