@@ -26,13 +26,16 @@ export async function launch(executablePath: string): Promise<Browser> {
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 360, height: 780 } } as const;
 
-/** Saves the page at desktop and phone width as artifacts/screenshots/<name>-<width>.png. */
+/** Saves the page at desktop and phone width as artifacts/screenshots/<name>-<width>.png, failing when it overflows sideways. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const original = page.viewportSize();
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
+    // Nothing may make a phone scroll sideways.
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+    if (width > size.width) throw new Error(`${name} is ${width} px wide at ${label} width (${size.width} px): something overflows`);
   }
   if (original) await page.setViewportSize(original);
 }
