@@ -26,7 +26,7 @@ export const serve: Command = {
     });
     const storage = config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/db`;
     console.log(`Earshot is running (storage: ${storage})`);
-    if (running.urls.api) console.log(`  API:       ${running.urls.api}  (XRPC at /xrpc, OpenAPI at /openapi.json)`);
+    if (running.urls.api) console.log(`  API:       ${running.urls.api}  (open it in a browser for the web app; XRPC at /xrpc, OpenAPI at /openapi.json)`);
     if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
     const jobs = startBackgroundJobs(backgroundJobs(ctx));
     const stop = async () => {
