@@ -9,6 +9,7 @@ import { isoDateTime } from '../api/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { LibraryError, libraryNotFound } from '../library/errors.ts';
 import { folderProblem } from '../providers/connect.ts';
+import { existingConnection } from '../providers/connections.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { providerConfig } from '../providers/registry.ts';
 import { FILE_HOSTS, type FileHostName } from './hosts.ts';
@@ -28,8 +29,8 @@ async function asXrpc<T>(work: () => Promise<T>): Promise<T> {
 
 async function connectedSource(ctx: AppContext, userId: string, host: FileHostName) {
   providerConfig(ctx.config, host);
-  const connection = await ctx.db.selectFrom('provider_accounts').select('status').where('user_id', '=', userId).where('provider', '=', host).executeTakeFirst();
-  if (!connection) throw new ProviderError('NotConnected', host, `no ${host} account is connected; connect one at /providers/${host}/connect`);
+  // A broken connection still shows its mirror: the listing comes from the database.
+  await existingConnection(ctx.db, userId, host);
   const source = await fileHostSource(ctx.db, userId, host);
   if (!source) throw libraryNotFound(`nothing of ${host} is mirrored yet: start a sync with app.svc.${host}.sync`);
   return source;

@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { Database, LibrarySourcesTable } from '../db/index.ts';
 import { DEFAULT_FOLDER } from '../providers/connect.ts';
-import { ProviderError } from '../providers/errors.ts';
+import { existingConnection } from '../providers/connections.ts';
 import type { FileHostName } from './hosts.ts';
 
 
@@ -23,8 +23,7 @@ export const folderName = (host: FileHostName, folder: string) => folder.split('
  * first one, when absent). Only for a connected host: NotConnected otherwise.
  */
 export async function ensureFileHostSource(db: Database, userId: string, host: FileHostName, folder?: string): Promise<FileHostSource> {
-  const connected = await db.selectFrom('provider_accounts').select('status').where('user_id', '=', userId).where('provider', '=', host).executeTakeFirst();
-  if (!connected) throw new ProviderError('NotConnected', host, `no ${host} account is connected; connect one at /providers/${host}/connect`);
+  await existingConnection(db, userId, host);
   const existing = await fileHostSource(db, userId, host);
   if (existing && (folder === undefined || existing.root === folder)) return existing;
   const root = folder ?? DEFAULT_FOLDER;

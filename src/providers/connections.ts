@@ -68,9 +68,15 @@ export async function saveConnection(ctx: AppContext, userId: string, provider: 
   });
 }
 
-async function loadConnection(db: Database, userId: string, provider: ProviderName): Promise<AccountRow> {
+/** The user's connection to the provider, broken or not; ProviderError 'NotConnected' when there is none. */
+export async function existingConnection(db: Database, userId: string, provider: ProviderName): Promise<AccountRow> {
   const row = await readConnection(db, userId, provider);
   if (!row) throw new ProviderError('NotConnected', provider, `no ${provider} account is connected; connect one at /providers/${provider}/connect`);
+  return row;
+}
+
+async function loadConnection(db: Database, userId: string, provider: ProviderName): Promise<AccountRow> {
+  const row = await existingConnection(db, userId, provider);
   if (row.status === 'broken') throw new ProviderError('ConnectionBroken', provider, `the ${provider} connection is broken (${row.status_reason ?? 'refused by the provider'}); ${reconnectHint(provider)}`);
   return row;
 }
