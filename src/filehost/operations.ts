@@ -75,7 +75,6 @@ function hostOperations(host: FileHostName) {
       asXrpc(async () => {
         const problem = input.folder === undefined ? null : folderProblem(input.folder);
         if (problem) throw invalidRequest(problem);
-        providerConfig(ctx.config, host);
         const report = await syncFileHost(ctx, viewer.userId, host, { folder: input.folder });
         const { status, root, startedAt, durationMs, added, updated, removed, unchanged, directories, skippedCount, skipped } = report;
         return { status, folder: root, startedAt: isoDateTime(new Date(startedAt)), durationMs, added, updated, removed, unchanged, directories, skippedCount, skipped };
