@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((candidate): candidate is string => Boolean(candidate));
 
@@ -38,4 +38,17 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     if (width > size.width) throw new Error(`${name} is ${width} px wide at ${label} width (${size.width} px): something overflows`);
   }
   if (original) await page.setViewportSize(original);
+}
+
+/**
+ * Waits until the element's whole text is `expected`: a page renders what it has (a cached or
+ * empty count) before its query answers, so reading the text at once races the server.
+ */
+export async function waitForText(locator: Locator, expected: string): Promise<void> {
+  const exact = new RegExp(`^\\s*${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  try {
+    await locator.filter({ hasText: exact }).waitFor({ timeout: 10_000 });
+  } catch {
+    throw new Error(`expected ${locator} to show "${expected}", it shows "${await locator.textContent()}"`);
+  }
 }

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { Client } from 'listenbrainz';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { chromiumPath, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
 import { WEB_DIST } from './static.ts';
 
 const browserPath = chromiumPath();
@@ -58,7 +58,7 @@ describeWithApp('web app in Chromium', (app) => {
 
     await nav.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'webby' }).waitFor();
-    assert.equal(await page.getByTestId('scrobbles-count').textContent(), '3');
+    await waitForText(page.getByTestId('scrobbles-count'), '3');
     // Songs are named in the history and in the statistics' top lists alike.
     const history = page.locator('ol.plays');
     await history.getByRole('link', { name: 'Teardrop' }).waitFor();
@@ -68,7 +68,7 @@ describeWithApp('web app in Chromium', (app) => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete the play of Angel' }).click();
     await history.getByRole('link', { name: 'Angel' }).waitFor({ state: 'detached' });
-    assert.equal(await page.getByTestId('scrobbles-count').textContent(), '2');
+    await waitForText(page.getByTestId('scrobbles-count'), '2');
 
     // Wrapped for the last 30 days in another time zone (a linkable URL), saved as a PNG; a bad zone shows the server's words.
     await page.getByRole('link', { name: 'Your Wrapped' }).click();
@@ -78,7 +78,7 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL(/period=last30days&tz=Asia%2FTokyo$/);
     await page.getByText('(Asia/Tokyo)').waitFor();
-    assert.equal(await page.locator('.wrapped-figures dd').first().textContent(), '2');
+    await waitForText(page.locator('.wrapped-figures dd').first(), '2');
     await screenshots(page, 'wrapped');
     const [image] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as image' }).click()]);
     assert.equal(image.suggestedFilename(), 'wrapped-webby-last30days.png');
