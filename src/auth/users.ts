@@ -154,8 +154,13 @@ export async function updateUser(db: Database, userId: string, change: ProfileCh
  * Deletes the user and, through the foreign keys' ON DELETE CASCADE, everything of theirs: plays,
  * likes, follows both ways, API keys and their Last.fm/Audioscrobbler sessions, access tokens,
  * sign-in sessions, provider connections and their file host sources, playlists, queue, imports.
- * Catalog entries (songs, albums, artists) are shared and stay.
+ * Catalog entries (songs, albums, artists) are shared and stay. The statistics' queue has no
+ * foreign key (deleting the plays queues their removal after the user row is gone), so it is
+ * emptied of the user's rows here, in the same transaction.
  */
 export async function deleteUser(db: Database, userId: string): Promise<void> {
-  await db.deleteFrom('users').where('id', '=', userId).execute();
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('users').where('id', '=', userId).execute();
+    await tx.deleteFrom('stats_queue').where('user_id', '=', userId).execute();
+  });
 }

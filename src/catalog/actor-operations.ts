@@ -1,8 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { defineQuery } from '../api/operation.ts';
 import { ActorParam, userFromActorParam } from '../auth/index.ts';
 import type { Database } from '../db/index.ts';
+import { ALL_TIME, trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
+import { chooseTimeZone, TimeZoneParam } from '../stats/time-zone.ts';
+import { PERIODS, statsWindow } from '../stats/window.ts';
 import { albumFields, artistFields } from './group-view.ts';
 import { AlbumView, ArtistView, Song } from './schemas.ts';
 import { PageParams } from './song-operations.ts';
@@ -12,17 +15,31 @@ import { allSongs, selectSongs, toSong } from './song-view.ts';
 const ActorArtist = Type.Omit(ArtistView, ['uniqueListeners']);
 const ActorAlbum = Type.Omit(AlbumView, ['uniqueListeners']);
 
-const ActorParams = Type.Object({ did: ActorParam(), ...PageParams });
+const ActorParams = Type.Object({
+  did: ActorParam(),
+  ...PageParams,
+  period: Type.Optional(
+    Type.Union([Type.Literal('all'), ...PERIODS.map((period) => Type.Literal(period))], { default: 'all', description: 'all time, a calendar year, or a rolling window ending now' }),
+  ),
+  year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz for period=year; default the current one' })),
+  tz: TimeZoneParam,
+});
 
-/** The actor's play count per track, artist or album they played, as (subject_id, play_count). */
-function actorPlays(db: Database, userId: string, subject: 's.track_id' | 't.artist_id' | 't.album_id') {
-  return db
-    .selectFrom('scrobbles as s')
-    .$if(subject !== 's.track_id', (query) => query.innerJoin('tracks as t', 't.id', 's.track_id'))
-    .select([sql.ref<string>(subject).as('subject_id'), sql<number>`count(*)::int`.as('play_count')])
-    .where('s.user_id', '=', userId)
-    .groupBy(sql.ref(subject))
-    .as('ap');
+/** The plays a list counts: all time, or the period's window in the requested zone (else the user's). */
+async function actorWindow(db: Database, params: Static<typeof ActorParams>, user: { timezone: string }): Promise<PlaysWindow> {
+  if (params.period === undefined || params.period === 'all') return ALL_TIME;
+  return statsWindow(db, params.period, params.year, chooseTimeZone(params.tz, user.timezone));
+}
+
+/** The actor's play count per track, artist or album they played in the window, as (subject_id, play_count), from the rollups. */
+function actorPlays(userId: string, window: PlaysWindow, subject: 'track' | 'artist' | 'album') {
+  const counts = trackPlays(userId, window);
+  const column = sql.ref(`t.${subject}_id`);
+  const grouped =
+    subject === 'track'
+      ? sql`select track_id as subject_id, plays as play_count from (${counts}) c`
+      : sql`select ${column} as subject_id, sum(c.plays)::int as play_count from (${counts}) c join tracks t on t.id = c.track_id where ${column} is not null group by 1`;
+  return sql<{ subject_id: string; play_count: number }>`(${grouped})`.as('ap');
 }
 
 const MOST_PLAYED_SONGS = [
@@ -32,7 +49,7 @@ const MOST_PLAYED_SONGS = [
 
 export const getActorSongs = defineQuery({
   nsid: 'app.svc.actor.getActorSongs',
-  summary: "A user's most played songs; playCount is that user's",
+  summary: "A user's most played songs, all time or over a period; playCount is that user's",
   auth: 'optional',
   params: ActorParams,
   output: Type.Object({ songs: Type.Array(Song) }),
@@ -40,7 +57,7 @@ export const getActorSongs = defineQuery({
   async handler({ params, viewer, ctx }) {
     const user = await userFromActorParam(ctx.db, params.did);
     const source = allSongs(ctx.db)
-      .innerJoin(actorPlays(ctx.db, user.id, 's.track_id'), 'ap.subject_id', 't.id')
+      .innerJoin(actorPlays(user.id, await actorWindow(ctx.db, params, user), 'track'), 'ap.subject_id', 't.id')
       .select('ap.play_count as actor_play_count');
     const page = { order: MOST_PLAYED_SONGS, limit: params.limit, offset: params.offset };
     const rows = await selectSongs<{ actor_play_count: number }>(ctx.db, source, page, viewer?.userId ?? null);
@@ -50,7 +67,7 @@ export const getActorSongs = defineQuery({
 
 export const getActorArtists = defineQuery({
   nsid: 'app.svc.actor.getActorArtists',
-  summary: "A user's most played artists; playCount is that user's",
+  summary: "A user's most played artists, all time or over a period; playCount is that user's",
   auth: 'none',
   params: ActorParams,
   output: Type.Object({ artists: Type.Array(ActorArtist) }),
@@ -59,7 +76,7 @@ export const getActorArtists = defineQuery({
     const user = await userFromActorParam(ctx.db, params.did);
     const rows = await ctx.db
       .selectFrom('artists as ar')
-      .innerJoin(actorPlays(ctx.db, user.id, 't.artist_id'), 'ap.subject_id', 'ar.id')
+      .innerJoin(actorPlays(user.id, await actorWindow(ctx.db, params, user), 'artist'), 'ap.subject_id', 'ar.id')
       .selectAll('ar')
       .select('ap.play_count')
       .orderBy('ap.play_count', 'desc')
@@ -73,7 +90,7 @@ export const getActorArtists = defineQuery({
 
 export const getActorAlbums = defineQuery({
   nsid: 'app.svc.actor.getActorAlbums',
-  summary: "A user's most played albums; playCount is that user's",
+  summary: "A user's most played albums, all time or over a period; playCount is that user's",
   auth: 'none',
   params: ActorParams,
   output: Type.Object({ albums: Type.Array(ActorAlbum) }),
@@ -82,7 +99,7 @@ export const getActorAlbums = defineQuery({
     const user = await userFromActorParam(ctx.db, params.did);
     const rows = await ctx.db
       .selectFrom('albums as al')
-      .innerJoin(actorPlays(ctx.db, user.id, 't.album_id'), 'ap.subject_id', 'al.id')
+      .innerJoin(actorPlays(user.id, await actorWindow(ctx.db, params, user), 'album'), 'ap.subject_id', 'al.id')
       .selectAll('al')
       .select('ap.play_count')
       .orderBy('ap.play_count', 'desc')

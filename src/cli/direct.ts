@@ -2,6 +2,7 @@
  * Commands that can work on the database directly (`--direct`), with no server running: the
  * user is named by `--user` or the last `earshot login`.
  */
+import { XrpcError } from '../api/errors.ts';
 import { findUserByActor } from '../auth/index.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
@@ -17,6 +18,19 @@ export async function withDirectUser<T>(handle: string | undefined, run: (ctx: A
     const user = await findUserByActor(ctx.db, actor);
     if (!user) throw new CliError(`no user ${actor} in this database`);
     return await run(ctx, user);
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Runs `work` on the database itself (on PGlite, the server must not be running on the same data directory). */
+export async function onDatabase<T>(work: (db: AppContext['db']) => Promise<T>): Promise<T> {
+  const ctx = await openAppContext(loadConfig());
+  try {
+    return await work(ctx.db);
+  } catch (error) {
+    if (error instanceof XrpcError) throw new CliError(`${error.error}: ${error.message}`);
+    throw error;
   } finally {
     await ctx.close();
   }

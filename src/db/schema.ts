@@ -104,6 +104,43 @@ export interface ScrobblesTable {
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** A change to scrobbles the statistics' fold has not taken yet (migration 0012). */
+export interface StatsQueueTable {
+  id: Generated<string>;
+  user_id: string;
+  track_id: string;
+  listened_at: Timestamp;
+  delta: number;
+}
+
+export type StatsGrain = 'y' | 'm' | 'd';
+
+/** Plays per user, track and UTC year, month or day (migration 0012). */
+export interface StatsTrackCountsTable {
+  user_id: string;
+  grain: StatsGrain;
+  period_start: Timestamp;
+  track_id: string;
+  plays: number;
+}
+
+/** Plays per user and UTC hour, by quarter hour (migration 0012). */
+export interface StatsHoursTable {
+  user_id: string;
+  hour: Timestamp;
+  q0: number;
+  q1: number;
+  q2: number;
+  q3: number;
+}
+
+/** A user's first play of a track (migration 0012). */
+export interface StatsFirstPlaysTable {
+  user_id: string;
+  track_id: string;
+  first_at: Timestamp;
+}
+
 export interface NowPlayingTable {
   user_id: string;
   track_id: string;
@@ -383,4 +420,8 @@ export interface DB {
   catalog_edits: CatalogEditsTable;
   catalog_aliases: CatalogAliasesTable;
   sign_in_sessions: SignInSessionsTable;
+  stats_queue: StatsQueueTable;
+  stats_track_counts: StatsTrackCountsTable;
+  stats_hours: StatsHoursTable;
+  stats_first_plays: StatsFirstPlaysTable;
 }

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { DateTime, isoDateTime } from '../api/schemas.ts';
 import type { User, Viewer } from '../auth/index.ts';
+import { ALL_TIME, trackPlays } from '../stats/index.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -45,7 +46,7 @@ export interface ProfileCounts {
   following: boolean;
 }
 
-/** Counts shown on a profile, in one round trip; the scrobble counts share one scan of the user's plays. */
+/** Counts shown on a profile, in one round trip; the play counts come from the rollups' all-time plays per track. */
 export async function profileCounts(db: Database, user: User, viewerId: string | null): Promise<ProfileCounts> {
   const { rows } = await sql<ProfileCounts>`
     select plays.scrobbles_count as "scrobblesCount", plays.artists_count as "artistsCount", plays.songs_count as "songsCount",
@@ -53,9 +54,8 @@ export async function profileCounts(db: Database, user: User, viewerId: string |
       (select count(*)::int from follows where user_id = ${user.id}) as "followingCount",
       exists (select 1 from follows where user_id = ${viewerId} and subject_id = ${user.id}) as following
     from (
-      select count(*)::int as scrobbles_count, count(distinct t.artist_id)::int as artists_count, count(distinct s.track_id)::int as songs_count
-      from scrobbles s join tracks t on t.id = s.track_id
-      where s.user_id = ${user.id}
+      select coalesce(sum(c.plays), 0)::int as scrobbles_count, count(distinct t.artist_id)::int as artists_count, count(*)::int as songs_count
+      from (${trackPlays(user.id, ALL_TIME)}) c join tracks t on t.id = c.track_id
     ) plays`.execute(db);
   return rows[0]!;
 }

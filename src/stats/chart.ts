@@ -1,6 +1,8 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { quarterPlays } from './rollups/reads.ts';
 import { withTimeZone } from './time-zone.ts';
+import { localDaysWindow } from './window.ts';
 
 export interface ChartQuery {
   /** One user's plays; everyone's when absent. */
@@ -11,21 +13,14 @@ export interface ChartQuery {
   timeZone: string;
 }
 
-/** Plays per local day, only days with plays, oldest first. */
+/** Plays per local day, only days with plays, oldest first; from the hourly rollup (raw SQL: a grouping on local dates). */
 export async function scrobblesPerDay(db: Database, query: ChartQuery): Promise<{ date: string; count: number }[]> {
-  const zone = sql`${query.timeZone}::text`;
-  const localMidnight = (date: string) => sql`(${date}::date::timestamp at time zone ${zone})`;
-  const conditions = [
-    ...(query.userId ? [sql<SqlBool>`s.user_id = ${query.userId}`] : []),
-    ...(query.startDate ? [sql<SqlBool>`s.listened_at >= ${localMidnight(query.startDate)}`] : []),
-    ...(query.endDate ? [sql<SqlBool>`s.listened_at < ${localMidnight(query.endDate)}`] : []),
-  ];
+  const window = await localDaysWindow(db, query.startDate, query.endDate, query.timeZone);
   const { rows } = await withTimeZone(query.timeZone, () =>
     sql<{ date: string; count: number }>`
-      select to_char(local_day, 'YYYY-MM-DD') as date, count(*)::int as count
-      from (select (s.listened_at at time zone ${zone})::date as local_day from scrobbles s
-            ${conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}) days
-      group by local_day order by local_day`.execute(db),
+      select to_char((q.at at time zone ${query.timeZone}::text)::date, 'YYYY-MM-DD') as date, sum(q.plays)::int as count
+      from (${quarterPlays(query.userId ?? null, window)}) q
+      group by 1 having sum(q.plays) > 0 order by 1`.execute(db),
   );
   return rows;
 }

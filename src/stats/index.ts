@@ -1,2 +1,5 @@
 export { statsOperations } from './operations.ts';
 export { wrappedFor, type WrappedRequest } from './wrapped.ts';
+export { foldAll, statsFoldJob } from './rollups/fold.ts';
+export { rebuildRollups } from './rollups/rebuild.ts';
+export { ALL_TIME, trackPlays, type PlaysWindow } from './rollups/reads.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { ALL_TIME, type PlaysWindow } from './rollups/reads.ts';
 import { withTimeZone } from './time-zone.ts';
 
 /** Rolling windows end now; `year` is a calendar year in the time zone. */
@@ -40,4 +41,14 @@ export async function statsWindow(db: Database, period: Period, year: number | u
   const query = period === 'year' ? calendarYear(year, timeZone) : rollingDays(PERIOD_DAYS[period], timeZone);
   const { rows } = await withTimeZone(timeZone, () => query.execute(db));
   return { period, ...rows[0]! };
+}
+
+/** From local midnight of `startDate` to local midnight of `endDate` (YYYY-MM-DD) in `timeZone`; all time on a missing side. */
+export async function localDaysWindow(db: Database, startDate: string | undefined, endDate: string | undefined, timeZone: string): Promise<PlaysWindow> {
+  const midnight = (date: string | undefined, otherwise: Date) =>
+    date === undefined ? sql`${otherwise.toISOString()}::timestamptz` : sql`(${date}::date::timestamp at time zone ${timeZone}::text)`;
+  const { rows } = await withTimeZone(timeZone, () =>
+    sql<PlaysWindow>`select ${midnight(startDate, ALL_TIME.start)} as start, ${midnight(endDate, ALL_TIME.end)} as end`.execute(db),
+  );
+  return rows[0]!;
 }

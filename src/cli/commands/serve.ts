@@ -5,6 +5,7 @@ import { openAppContext, startHosts, type HostName } from '../../server.ts';
 import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
 import { FILE_HOSTS, syncAllFileHosts } from '../../filehost/index.ts';
 import { musicstreamPollJob } from '../../musicstream/index.ts';
+import { statsFoldJob } from '../../stats/index.ts';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -41,9 +42,9 @@ export const serve: Command = {
   },
 };
 
-/** What a serving process repeats: rescans of the music folder (when one is set), file host syncs, streaming polls. */
+/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
-  const jobs: BackgroundJob[] = [];
+  const jobs: BackgroundJob[] = [statsFoldJob(ctx.db)];
   if (ctx.config.musicDir) {
     jobs.push({
       name: 'Library',

@@ -1,26 +1,10 @@
-import { loadConfig } from '../../config.ts';
 import { createUser, setAdmin } from '../../auth/index.ts';
-import { XrpcError } from '../../api/errors.ts';
-import type { AppContext } from '../../context.ts';
-import { openAppContext } from '../../server.ts';
 import { requestJson, serverUrl } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type Command } from '../command.ts';
 import { readCredentials } from '../credentials.ts';
+import { onDatabase } from '../direct.ts';
 import { CliError } from '../errors.ts';
 import { readPassword } from '../password.ts';
-
-/** Runs `work` on the database itself (the server must not be running on the same data directory). */
-async function onDatabase<T>(work: (db: AppContext['db']) => Promise<T>): Promise<T> {
-  const ctx = await openAppContext(loadConfig());
-  try {
-    return await work(ctx.db);
-  } catch (error) {
-    if (error instanceof XrpcError) throw new CliError(`${error.error}: ${error.message}`);
-    throw error;
-  } finally {
-    await ctx.close();
-  }
-}
 
 const createDirectly = (handle: string, password: string, displayName: string | undefined) =>
   onDatabase((db) => createUser(db, { handle, password, displayName }));

@@ -1,0 +1,85 @@
+-- Statistics read rollups of the plays instead of the whole history (src/stats/rollups/).
+--
+-- Every change to scrobbles (a play stored, deleted, re-pointed or re-timed, by any path: protocols,
+-- imports, corrections, catalog merges and their undo, account deletion) appends to stats_queue
+-- from a statement trigger, in the writer's own transaction. A background fold moves queued rows
+-- into the rollups; readers add the rows still queued, so a play counts the moment it is stored.
+-- The queue has no foreign key: an account's deletion cascades to its scrobbles and queues their
+-- removal after the user row is gone; the fold drops rows of users that no longer exist.
+create table stats_queue (
+  id          bigint generated always as identity primary key,
+  user_id     uuid not null,
+  track_id    uuid not null,
+  listened_at timestamptz not null,
+  -- +1 a play arrived, -1 a play left
+  delta       smallint not null check (delta in (-1, 1))
+);
+create index stats_queue_user_idx on stats_queue (user_id, listened_at);
+
+-- Plays per user, track and UTC period: grain 'y' (year), 'm' (month), 'd' (day); period_start is
+-- the period's first instant. A window is read as whole periods plus raw plays at its edges. The
+-- count is in the key so a window's rows come from the index alone. track_id has no foreign key:
+-- a merged-away track's rows drop to zero when the queued re-pointing is folded.
+create table stats_track_counts (
+  user_id      uuid not null references users (id) on delete cascade,
+  grain        "char" not null check (grain in ('y', 'm', 'd')),
+  period_start timestamptz not null,
+  track_id     uuid not null,
+  plays        integer not null,
+  primary key (user_id, grain, period_start, track_id) include (plays)
+);
+
+-- Plays per user and UTC hour, by quarter hour: local days, months and hours in zones offset by
+-- :30 or :45 (and their DST changes) fall on quarter-hour boundaries, so every zone counts exactly.
+create table stats_hours (
+  user_id uuid not null references users (id) on delete cascade,
+  hour    timestamptz not null,
+  q0      integer not null default 0,
+  q1      integer not null default 0,
+  q2      integer not null default 0,
+  q3      integer not null default 0,
+  primary key (user_id, hour)
+);
+
+-- Each user's first play of each track: an artist is new in a window when none of its tracks was
+-- played before it (keyed by track so merging artists needs no rewrite here).
+create table stats_first_plays (
+  user_id  uuid not null references users (id) on delete cascade,
+  track_id uuid not null,
+  first_at timestamptz not null,
+  primary key (user_id, track_id)
+);
+
+create function stats_queue_inserted() returns trigger language plpgsql as $$
+begin
+  insert into stats_queue (user_id, track_id, listened_at, delta) select user_id, track_id, listened_at, 1 from new_rows;
+  return null;
+end $$;
+
+create function stats_queue_deleted() returns trigger language plpgsql as $$
+begin
+  insert into stats_queue (user_id, track_id, listened_at, delta) select user_id, track_id, listened_at, -1 from old_rows;
+  return null;
+end $$;
+
+-- Only a change of what or when was played moves a count; other updates queue nothing.
+create function stats_queue_updated() returns trigger language plpgsql as $$
+begin
+  insert into stats_queue (user_id, track_id, listened_at, delta)
+    select o.user_id, o.track_id, o.listened_at, -1 from old_rows o join new_rows n on n.id = o.id
+      where (o.user_id, o.track_id, o.listened_at) is distinct from (n.user_id, n.track_id, n.listened_at)
+    union all
+    select n.user_id, n.track_id, n.listened_at, 1 from old_rows o join new_rows n on n.id = o.id
+      where (o.user_id, o.track_id, o.listened_at) is distinct from (n.user_id, n.track_id, n.listened_at);
+  return null;
+end $$;
+
+create trigger scrobbles_stats_inserted after insert on scrobbles referencing new table as new_rows
+  for each statement execute function stats_queue_inserted();
+create trigger scrobbles_stats_deleted after delete on scrobbles referencing old table as old_rows
+  for each statement execute function stats_queue_deleted();
+create trigger scrobbles_stats_updated after update on scrobbles referencing old table as old_rows new table as new_rows
+  for each statement execute function stats_queue_updated();
+
+-- The history so far is queued once and folded in the background; reads are exact meanwhile.
+insert into stats_queue (user_id, track_id, listened_at, delta) select user_id, track_id, listened_at, 1 from scrobbles order by listened_at;
