@@ -1,27 +1,30 @@
 import { sql } from 'kysely';
-import { benchTargets, compare, seedScrobbles } from './harness.ts';
+import { encodeCursor } from '../src/scrobbling/feed/cursor.ts';
+import { scrobblePage } from '../src/scrobbling/feed/page.ts';
+import { benchTargets, compare } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
-/** A user's most recent page of scrobbles: the query layer against hand-written SQL on the same database. */
+/**
+ * A heavy user's feed, 50 a page, among many users' interleaved plays: the first page against
+ * a deep one (past half of their plays), which no index choice can make cheaper than the first.
+ */
 export async function feedPageBenchmark(): Promise<void> {
-  const count = Number(process.env.BENCH_SCROBBLES ?? 100_000);
-  console.log(`feed page: latest 50 of ${count} scrobbles for one user`);
+  const heavyPlays = Number(process.env.BENCH_HEAVY_PLAYS ?? 100_000);
+  const year = new Date().getUTCFullYear() - 1;
+  console.log(`feed page: 50 of a heavy user's ${heavyPlays} plays in ${year}, page 1 vs a deep page, among other users' plays`);
   for await (const target of benchTargets()) {
     try {
-      const userId = await seedScrobbles(target.db, count);
-      const viaQueryLayer = () =>
-        target.db
-          .selectFrom('scrobbles')
-          .innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
-          .select(['scrobbles.id', 'scrobbles.listened_at', 'tracks.title', 'tracks.artist'])
-          .where('scrobbles.user_id', '=', userId)
-          .orderBy('scrobbles.listened_at', 'desc')
-          .orderBy('scrobbles.id', 'desc')
-          .limit(50)
-          .execute();
-      const viaRawSql = () =>
-        sql`select s.id, s.listened_at, t.title, t.artist from scrobbles s join tracks t on t.id = s.track_id
-            where s.user_id = ${userId} order by s.listened_at desc, s.id desc limit 50`.execute(target.db);
-      await compare(`${target.name} query layer`, viaQueryLayer, 'raw SQL', viaRawSql);
+      const { heavy } = await seedRealistic(target.db, { heavy: [{ handle: 'heavy', plays: heavyPlays, year }] });
+      const scope = { kind: 'user' as const, userId: heavy.heavy!.id };
+      const middle = await sql<{ listenedAt: string; id: string }>`select to_char(listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "listenedAt", id
+        from scrobbles where user_id = ${scope.userId} order by listened_at desc, id desc offset ${Math.floor(heavyPlays / 2)} limit 1`.execute(target.db);
+      const cursor = encodeCursor(middle.rows[0]!);
+      await compare(
+        `${target.name} page 1`,
+        () => scrobblePage(target.db, null, scope, { limit: 50 }),
+        'deep page',
+        () => scrobblePage(target.db, null, scope, { limit: 50, cursor }),
+      );
     } finally {
       await target.close();
     }

@@ -4,7 +4,8 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/index.ts';
 import { importBatch, type ImportListen } from '../src/scrobbling/imports/index.ts';
 import { scrobblePage } from '../src/scrobbling/feed/page.ts';
-import { benchTargets, seedScrobbles } from './harness.ts';
+import { benchTargets } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -56,7 +57,7 @@ export async function importHeadOfLineBenchmark(): Promise<void> {
   const config = loadConfig({});
   for await (const target of benchTargets()) {
     try {
-      const reader = await seedScrobbles(target.db, Number(process.env.BENCH_SCROBBLES ?? 10_000));
+      const reader = (await seedRealistic(target.db)).users[0]!.id;
       const importer = await createUser(target.db);
       const feed = () => scrobblePage(target.db, null, { kind: 'user', userId: reader }, { limit: 50 });
       const idle: number[] = [];

@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/index.ts';
 import { importBatch, type ImportListen } from '../src/scrobbling/imports/index.ts';
 import { benchTargets, compare } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
 const BATCH = 500;
 
@@ -24,31 +25,20 @@ async function createUser(db: Database): Promise<string> {
   return (await db.insertInto('users').values({ did: `did:plc:import${tag}`, handle: `import${tag}` }).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-/** `count` catalog tracks by `count / 10` artists, as a library that has seen these songs before. */
-async function seedTracks(db: Database, count: number): Promise<{ id: string; artist: string; title: string }[]> {
-  const artists = Math.ceil(count / 10);
-  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, ${artists}) i`.execute(db);
-  await sql`insert into tracks (title, title_key, artist, artist_id)
-    select 'Track ' || i, 'track ' || i, a.name, a.id from generate_series(1, ${count}) i
-    join artists a on a.name = 'Artist ' || (1 + i % ${artists})`.execute(db);
-  await sql`analyze`.execute(db);
-  return db.selectFrom('tracks').select(['id', 'artist', 'title']).orderBy('title').execute();
-}
-
 /**
- * Listens/s of the import path (importBatch: catalog matching, duplicate
- * detection and checkpointing in 500-listen batches) against a raw multi-row
- * INSERT of the same scrobbles with the track ids already known.
+ * Listens/s of the import path (importBatch: catalog matching, duplicate detection and
+ * checkpointing in 500-listen batches) into a realistically seeded table, against a raw
+ * multi-row INSERT of the same scrobbles with the track ids already known.
  */
 export async function importThroughputBenchmark(): Promise<void> {
   const count = Number(process.env.BENCH_IMPORT_LISTENS ?? 20_000);
-  const trackCount = Number(process.env.BENCH_IMPORT_TRACKS ?? 1000);
   const runs = Number(process.env.BENCH_RUNS ?? 3);
-  console.log(`import throughput: ${count} listens over ${trackCount} known tracks, batches of ${BATCH}, median of ${runs} runs`);
+  console.log(`import throughput: ${count} listens over the known tracks of a realistic seed, batches of ${BATCH}, median of ${runs} runs`);
   const config = loadConfig({});
   for await (const target of benchTargets({ durable: true })) {
     try {
-      const tracks = await seedTracks(target.db, trackCount);
+      await seedRealistic(target.db);
+      const tracks = await target.db.selectFrom('tracks').select(['id', 'artist', 'title']).orderBy('title').execute();
       const start = Date.UTC(2020, 0, 1);
       const rows = Array.from({ length: count }, (_, i) => ({ track: tracks[i % tracks.length]!, listenedAt: new Date(start + i * 60_000) }));
       const listens: ImportListen[] = rows.map(({ track, listenedAt }) => ({

@@ -1,17 +1,20 @@
 import { sql } from 'kysely';
 import { listensPage, listenTimestamps } from '../src/scrobbling/listenbrainz/listens.ts';
-import { benchTargets, compare, seedScrobbles } from './harness.ts';
+import { benchTargets, compare } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
 /** GET /1/user/<name>/listens: a page of 25 and the user's first and last timestamps, against hand-written SQL. */
 export async function listenBrainzListensBenchmark(): Promise<void> {
-  const count = Number(process.env.BENCH_SCROBBLES ?? 100_000);
+  const count = Number(process.env.BENCH_HEAVY_PLAYS ?? 100_000);
+  const year = new Date().getUTCFullYear() - 1;
   const pageSize = Number(process.env.BENCH_PAGE_SIZE ?? 25);
-  console.log(`listenbrainz listens: ${pageSize} of ${count} scrobbles for one user, newest first and after min_ts`);
+  console.log(`listenbrainz listens: ${pageSize} of a heavy user's ${count} plays in ${year} among other users' plays, newest first and after min_ts`);
   for await (const target of benchTargets()) {
     try {
-      const userId = await seedScrobbles(target.db, count);
-      const user = { id: userId, handle: 'bench' };
-      const middle = Math.floor(Date.now() / 1000) - 180 * 24 * 3600;
+      const { heavy } = await seedRealistic(target.db, { heavy: [{ handle: 'heavy', plays: count, year }] });
+      const user = heavy.heavy!;
+      const userId = user.id;
+      const middle = Date.UTC(year, 6, 1) / 1000;
       for (const [label, window, order] of [
         ['newest', { count: pageSize }, sql`s.listened_at desc, s.id desc`],
         ['after min_ts', { count: pageSize, minTs: middle }, sql`s.listened_at asc, s.id asc`],

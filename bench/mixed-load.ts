@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { jsonRequest, startTestApp, testBackends, type TestApp } from '../src/testing.ts';
-import { seedScrobbles } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
 const YEAR = 2024;
 
@@ -67,8 +67,7 @@ export async function mixedLoadBenchmark(): Promise<void> {
   for (const backend of testBackends()) {
     const app = await startTestApp(backend);
     try {
-      const heavyId = await seedScrobbles(app.ctx.db, plays, 1000, new Date(`${YEAR + 1}-01-01T00:00:00Z`));
-      const heavy = await app.ctx.db.selectFrom('users').select('did').where('id', '=', heavyId).executeTakeFirstOrThrow();
+      const heavy = (await seedRealistic(app.ctx.db, { heavy: [{ handle: 'heavy', plays, year: YEAR }] })).heavy.heavy!;
       const reader = await app.signup(`feedreader${Date.now()}`);
       const readerId = (await app.ctx.db.selectFrom('users').select('id').where('did', '=', reader.did).executeTakeFirstOrThrow()).id;
       await sql`insert into scrobbles (user_id, track_id, listened_at)

@@ -1,12 +1,14 @@
 // `npm run bench [name…]`: runs the named benchmarks, or all of them. Sizes come from BENCH_* variables.
 import { feedPageBenchmark } from './feed-page.ts';
 import { fileHostSyncBenchmark } from './filehost-sync.ts';
+import { hotReadsBenchmark } from './hot-reads.ts';
 import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
 import { libraryScanBenchmark } from './library-scan.ts';
 import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
+import { listenBrainzSubmitBenchmark } from './listenbrainz-submit.ts';
 import { mixedLoadBenchmark } from './mixed-load.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { subsonicLibraryBenchmark } from './subsonic-library.ts';
@@ -15,11 +17,13 @@ import { wrappedBenchmark } from './wrapped.ts';
 const benchmarks: Record<string, () => Promise<void>> = {
   'feed-page': feedPageBenchmark,
   'filehost-sync': fileHostSyncBenchmark,
+  'hot-reads': hotReadsBenchmark,
   'import-head-of-line': importHeadOfLineBenchmark,
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,
   'library-scan': libraryScanBenchmark,
   'listenbrainz-listens': listenBrainzListensBenchmark,
+  'listenbrainz-submit': listenBrainzSubmitBenchmark,
   'mixed-load': mixedLoadBenchmark,
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,

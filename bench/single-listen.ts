@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { deriveKeys } from '../src/auth/index.ts';
 import { ingestListens } from '../src/scrobbling/index.ts';
-import { benchTargets, compare, seedScrobbles } from './harness.ts';
+import { benchTargets, compare } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
 /**
  * One acknowledged listen (catalog match, duplicate check, insert, commit): what every
@@ -14,7 +15,7 @@ export async function singleListenBenchmark(): Promise<void> {
   console.log(`single listen: one listen per transaction, median of ${runs} runs`);
   for await (const target of benchTargets({ durable: true })) {
     try {
-      const userId = await seedScrobbles(target.db, 1000, 100);
+      const userId = (await seedRealistic(target.db)).users[0]!.id;
       const track = await target.db.selectFrom('tracks').select(['id', 'artist', 'title']).orderBy('title').executeTakeFirstOrThrow();
       const ctx = { config: loadConfig({}), db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')) };
       let second = Date.UTC(2010, 0, 1) / 1000;

@@ -1,22 +1,18 @@
 import { sql } from 'kysely';
 import { listSongs } from '../src/catalog/song-operations.ts';
-import { benchTargets, compare, seedScrobbles } from './harness.ts';
+import { benchTargets, compare } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
 const FILTER = 'title==*love*';
 
 /** getSongs with a wildcard RSQL filter over a large catalog: the query layer against hand-written SQL on the same database. */
 export async function songsFilterBenchmark(): Promise<void> {
   const songs = Number(process.env.BENCH_SONGS ?? 200_000);
-  const scrobbles = Number(process.env.BENCH_SCROBBLES ?? 100_000);
-  console.log(`songs filter: getSongs ${FILTER}, first 50 of ${songs} songs (${scrobbles} scrobbles)`);
+  console.log(`songs filter: getSongs ${FILTER}, first 50 of ${songs} songs played by a realistic seed's users`);
   for await (const target of benchTargets()) {
     try {
-      await seedScrobbles(target.db, scrobbles, songs);
-      // One song in 40 has "love" in its title; creation times spread so the newest-first order means something.
-      await sql`update tracks set
-          title = case when duration % 40 = 0 then title || ' of Love' else title end,
-          created_at = now() - (duration - 180000) * interval '1 minute'`.execute(target.db);
-      await sql`analyze tracks`.execute(target.db);
+      // One song in twenty has "Love" in its title; creation times are spread, so newest-first means something.
+      await seedRealistic(target.db, { tracks: songs });
       const viaQueryLayer = () => listSongs(target.db, { filter: FILTER, limit: 50, offset: 0 }, null);
       const viaRawSql = () =>
         sql`select page.*, plays.play_count, plays.unique_listeners,

@@ -1,0 +1,62 @@
+import Fastify from 'fastify';
+import { startTestApp, testBackends } from '../src/testing.ts';
+import { compareUnderLoad, startLoadGenerator, type LoadRequest } from './http-load.ts';
+import { seedRealistic } from './seed.ts';
+
+export const LOAD = {
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
+  seconds: Number(process.env.BENCH_SECONDS ?? 3),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+};
+
+/** A bare Fastify route answering exactly the bytes a real request got, with its content type. */
+async function bareTwin(url: string): Promise<{ url: string; close(): Promise<void> }> {
+  const response = await fetch(url);
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  const type = response.headers.get('content-type')!;
+  const body = await response.text();
+  const bare = Fastify();
+  bare.get('/bare', (_request, reply) => reply.type(type).send(body));
+  const address = await bare.listen({ host: '127.0.0.1', port: 0 });
+  return { url: `${address}/bare`, close: () => bare.close() };
+}
+
+/**
+ * The busiest reads through the real server, under `connections` concurrent clients, against a
+ * bare Fastify route in the same process sending the same bytes: getFeed (limit 50) of a heavy
+ * user and of everyone, getSongs `title==*love*`, over a realistic seed.
+ */
+export async function hotReadsBenchmark(): Promise<void> {
+  const heavyPlays = Number(process.env.BENCH_HEAVY_PLAYS ?? 100_000);
+  const year = new Date().getUTCFullYear() - 1;
+  console.log(`hot reads: ${LOAD.connections} connections, ${LOAD.rounds} x ${LOAD.seconds} s each way; a heavy user with ${heavyPlays} plays in ${year}`);
+  process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
+  const generator = startLoadGenerator();
+  try {
+    for (const backend of testBackends()) {
+      const app = await startTestApp(backend);
+      try {
+        const seeded = await seedRealistic(app.ctx.db, { heavy: [{ handle: 'heavy', plays: heavyPlays, year }] });
+        const xrpc = (nsid: string, params: Record<string, string>) => `${app.apiUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`;
+        const targets: [string, string][] = [
+          ['getFeed of a heavy user', xrpc('app.svc.feed.getFeed', { feed: `earshot:feed:user:${seeded.heavy.heavy!.did}`, limit: '50' })],
+          ['getFeed recent', xrpc('app.svc.feed.getFeed', { feed: 'earshot:feed:recent', limit: '50' })],
+          ['getSongs title==*love*', xrpc('app.svc.song.getSongs', { filter: 'title==*love*', limit: '50' })],
+        ];
+        for (const [label, url] of targets) {
+          const twin = await bareTwin(url);
+          try {
+            const request: LoadRequest = { url };
+            await compareUnderLoad(generator, `${backend.name} ${label}`, request, 'bare Fastify route', { url: twin.url }, LOAD);
+          } finally {
+            await twin.close();
+          }
+        }
+      } finally {
+        await app.close();
+      }
+    }
+  } finally {
+    generator.close();
+  }
+}
