@@ -1,44 +1,71 @@
+import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Database } from '../src/db/index.ts';
-import { wrappedFor } from '../src/stats/index.ts';
-import { benchTargets, compare, seedScrobbles } from './harness.ts';
+import { rebuildRollups, wrappedFor } from '../src/stats/index.ts';
+import { statsWindow } from '../src/stats/window.ts';
+import { wrappedFromHistory } from '../src/stats/wrapped-from-history.ts';
+import { benchTargets, compare } from './harness.ts';
+import { seedRealistic } from './seed.ts';
 
-const YEAR = 2024;
+const YEAR = 2025;
+const ZONE = 'Asia/Kolkata';
 
-/** The same aggregates as getWrapped, one plain statement each, over the calendar year in UTC. */
-async function rawSqlWrapped(db: Database, userId: string): Promise<void> {
-  const inYear = sql`s.user_id = ${userId} and s.listened_at >= '2024-01-01T00:00:00Z' and s.listened_at < '2025-01-01T00:00:00Z'`;
-  const plays = sql`scrobbles s join tracks t on t.id = s.track_id`;
-  const statements = [
-    sql`select count(*), coalesce(sum(t.duration), 0) / 60000 from ${plays} where ${inYear}`,
-    sql`select a.id, a.name, a.picture, a.uri, count(*) c from ${plays} join artists a on a.id = t.artist_id where ${inYear} group by a.id order by c desc, a.name, a.id limit 5`,
-    sql`select t.id, t.title, t.artist, t.album_art, t.uri, count(*) c from ${plays} where ${inYear} group by t.id order by c desc, t.title, t.id limit 5`,
-    sql`select al.id, al.title, count(*) c from ${plays} join albums al on al.id = t.album_id where ${inYear} group by al.id order by c desc, al.title, al.id limit 6`,
-    sql`select t.genre, count(*) c from ${plays} where ${inYear} and t.genre is not null group by t.genre order by c desc, t.genre limit 10`,
-    sql`select extract(month from s.listened_at at time zone 'UTC') m, count(*) from scrobbles s where ${inYear} group by m order by m`,
-    sql`select (s.listened_at at time zone 'UTC')::date d, count(*) from scrobbles s where ${inYear} group by d order by d`,
-    sql`select extract(hour from s.listened_at at time zone 'UTC') h, count(*) c from scrobbles s where ${inYear} group by h order by c desc, h limit 1`,
-    sql`select count(*) from (select t.artist_id from ${plays} where s.user_id = ${userId} group by t.artist_id
-          having min(s.listened_at) >= '2024-01-01T00:00:00Z' and min(s.listened_at) < '2025-01-01T00:00:00Z') first_heard`,
-    sql`select max(n) from (select count(*) n from (select d, d - (row_number() over (order by d))::int g
-          from (select distinct (s.listened_at at time zone 'UTC')::date d from scrobbles s where ${inYear}) days) runs group by g) streaks`,
-    sql`select t.title, t.artist, s.listened_at, t.uri from ${plays} where ${inYear} order by s.listened_at, s.id limit 1`,
-    sql`select t.title, t.artist, s.listened_at, t.uri from ${plays} where ${inYear} order by s.listened_at desc, s.id desc limit 1`,
-  ];
-  for (const statement of statements) await statement.execute(db);
+const sizes = () => (process.env.BENCH_WRAPPED_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+/** Builds the rollups of the seeded plays (as `earshot stats rebuild` does), then vacuums as autovacuum would. */
+async function rollUpSeed(db: Database, name: string): Promise<void> {
+  const started = performance.now();
+  const counted = await rebuildRollups(db);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`  ${name} rebuild: ${counted} plays in ${seconds.toFixed(1)} s (${Math.round(counted / seconds)} plays/s)`);
+  await sql`vacuum analyze`.execute(db);
 }
 
-/** A calendar-year Wrapped over one user's year of plays: the real service against plain per-aggregate SQL. */
+/** p50 and p99 of `total` getWrapped calls kept `concurrency` at a time. */
+async function concurrentLatencies(call: () => Promise<unknown>, concurrency: number, total: number): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  let started = 0;
+  const worker = async () => {
+    while (started++ < total) {
+      const start = performance.now();
+      await call();
+      times.push(performance.now() - start);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+/**
+ * A calendar-year Wrapped (in a +5:30 zone) for heavy users with 10k, 100k and 1M plays in the
+ * year among many other users' plays, interleaved in time: from the rollups against the single
+ * statement over the raw history that served it before them. Then 32 at once.
+ */
 export async function wrappedBenchmark(): Promise<void> {
-  const count = Number(process.env.BENCH_WRAPPED_SCROBBLES ?? process.env.BENCH_SCROBBLES ?? 100_000);
-  const runs = Number(process.env.BENCH_RUNS ?? 11);
-  console.log(`wrapped: calendar year ${YEAR} over ${count} scrobbles of one user`);
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
+  const heavy = sizes().map((plays) => ({ handle: `heavy${plays}`, plays, year: YEAR }));
+  console.log(`wrapped: calendar year ${YEAR} in ${ZONE} for users with ${sizes().join(', ')} plays in it (and a quarter as many before), among other users' plays`);
   for await (const target of benchTargets()) {
     try {
-      const userId = await seedScrobbles(target.db, count, 1000, new Date(`${YEAR + 1}-01-01T00:00:00Z`));
-      const { did } = await target.db.selectFrom('users').select('did').where('id', '=', userId).executeTakeFirstOrThrow();
-      const viaService = () => wrappedFor(target.db, { actor: did, period: 'year', year: YEAR, timeZone: 'UTC' });
-      await compare(`${target.name} getWrapped service`, viaService, 'raw SQL', () => rawSqlWrapped(target.db, userId), runs);
+      const seeded = await seedRealistic(target.db, { heavy });
+      await rollUpSeed(target.db, target.name);
+      const medians: number[] = [];
+      for (const { handle, plays } of heavy) {
+        const user = seeded.heavy[handle]!;
+        const window = await statsWindow(target.db, 'year', YEAR, ZONE);
+        const fromRollups = () => wrappedFor(target.db, { actor: user.did, period: 'year', year: YEAR, timeZone: ZONE });
+        const fromHistory = () => wrappedFromHistory(target.db, user.id, window, ZONE);
+        const ratio = await compare(`${target.name} ${plays} plays: rollups`, fromRollups, 'raw history', fromHistory, runs);
+        console.log(`    ${(1 / ratio).toFixed(1)}x faster`);
+        const start = performance.now();
+        for (let i = 0; i < 9; i++) await fromRollups();
+        medians.push((performance.now() - start) / 9);
+      }
+      console.log(`  ${target.name} flatness: ${sizes().map((plays, i) => `${plays}: ${medians[i]!.toFixed(1)} ms`).join(', ')}; largest/smallest ${(medians.at(-1)! / medians[0]!).toFixed(2)}x`);
+      const busiest = seeded.heavy[heavy.at(-1)!.handle]!;
+      const { p50, p99 } = await concurrentLatencies(() => wrappedFor(target.db, { actor: busiest.did, period: 'year', year: YEAR, timeZone: ZONE }), 32, 320);
+      console.log(`  ${target.name} 32 concurrent (${heavy.at(-1)!.plays} plays): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (p99/p50 ${(p99 / p50).toFixed(2)})`);
     } finally {
       await target.close();
     }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { quarterPlays } from './rollups/reads.ts';
+import { localPlays } from './rollups/reads.ts';
 import { withTimeZone } from './time-zone.ts';
 import { localDaysWindow } from './window.ts';
 
@@ -18,8 +18,8 @@ export async function scrobblesPerDay(db: Database, query: ChartQuery): Promise<
   const window = await localDaysWindow(db, query.startDate, query.endDate, query.timeZone);
   const { rows } = await withTimeZone(query.timeZone, () =>
     sql<{ date: string; count: number }>`
-      select to_char((q.at at time zone ${query.timeZone}::text)::date, 'YYYY-MM-DD') as date, sum(q.plays)::int as count
-      from (${quarterPlays(query.userId ?? null, window)}) q
+      select to_char(q.local_at::date, 'YYYY-MM-DD') as date, sum(q.plays)::int as count
+      from (${localPlays(query.userId ?? null, window, query.timeZone)}) q
       group by 1 having sum(q.plays) > 0 order by 1`.execute(db),
   );
   return rows;

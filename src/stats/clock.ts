@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
-import { quarterPlays } from './rollups/reads.ts';
+import { localPlays } from './rollups/reads.ts';
 import { withTimeZone } from './time-zone.ts';
 import { localDaysWindow } from './window.ts';
 
@@ -22,12 +22,12 @@ export interface ClockCell {
 /** One user's plays by local weekday and hour; only cells with plays, Monday 00:00 first. */
 export async function listeningClock(db: Database, query: ClockQuery): Promise<ClockCell[]> {
   const window = await localDaysWindow(db, query.startDate, query.endDate, query.timeZone);
-  // Raw SQL: the grouping is on the local wall-clock time of each quarter hour from the hourly rollup.
+  // Raw SQL: the grouping is on the local wall-clock time of the rows of the hourly rollup.
   // isodow counts Monday as 1 and Sunday as 7, so Monday becomes 0.
   const { rows } = await withTimeZone(query.timeZone, () =>
     sql<ClockCell>`
       select (extract(isodow from local_time)::int - 1) as weekday, extract(hour from local_time)::int as hour, sum(plays)::int as count
-      from (select q.at at time zone ${query.timeZone}::text as local_time, q.plays from (${quarterPlays(query.userId, window)}) q) plays
+      from (select q.local_at as local_time, q.plays from (${localPlays(query.userId, window, query.timeZone)}) q) plays
       group by 1, 2 having sum(plays) > 0 order by 1, 2`.execute(db),
   );
   return rows;

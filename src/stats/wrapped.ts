@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { isoDateTime } from '../api/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
-import { quarterPlays, trackPlays } from './rollups/reads.ts';
+import { localPlays, trackPlays } from './rollups/reads.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -17,7 +17,7 @@ export type Aggregates = Omit<Wrapped, 'year' | 'period' | 'startDate' | 'endDat
 export const jsonList = (row: RawBuilder<unknown>, source: RawBuilder<unknown>) =>
   sql`(select coalesce(json_agg(json_strip_nulls(${row}) order by ordinal), '[]') from (${source}) ranked)`;
 
-/** The first or last play in `plays` (a relation with track_id, listened_at and id) as a Wrapped moment. */
+/** The first or last play in `plays` (a relation, or a table with its where clause, with track_id, listened_at and id) as a Wrapped moment. */
 export function moment(plays: RawBuilder<unknown>, direction: 'asc' | 'desc') {
   return sql`(select json_build_object('trackTitle', t.title, 'artistName', t.artist, 'timestamp', to_char(p.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'trackUri', t.uri)
     from (select track_id, listened_at from ${plays} order by listened_at ${sql.raw(direction)}, id ${sql.raw(direction)} limit 1) p
@@ -30,8 +30,8 @@ const contenders = (counts: string, n: number) =>
 
 /**
  * Every aggregate of a Wrapped in one statement, from the rollups (src/stats/rollups/): the
- * window's plays per track (`counts`) give totals and top lists, its plays per quarter hour
- * (`quarters`) give every local-time statistic, and first plays per track say which artists are
+ * window's plays per track (`played`) give totals and top lists, its plays by local time
+ * (`local`) give every local-time statistic, and first plays per track say which artists are
  * new. Top lists rank on counts, then join the catalog for names; ties go to the name (title),
  * then the id. Raw SQL, as statistics are: aggregates over CTEs the builder would only obscure.
  */
@@ -40,13 +40,14 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
   const end = sql`${window.end}::timestamptz`;
   const zone = sql`${timeZone}::text`;
   const pendingTracks = sql`(select q.track_id from stats_queue q where q.user_id = ${userId})`;
+  // First and last play: one step down scrobbles_user_time_idx each.
+  const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
   return sql<Aggregates>`
-    with counts as materialized (${trackPlays(userId, window)}),
-    played as materialized (
+    with played as materialized (
       select c.track_id, c.plays, t.artist_id, t.album_id, t.duration, coalesce(t.genre, al.genre) as genre
-      from counts c join tracks t on t.id = c.track_id left join albums al on al.id = t.album_id
+      from (${trackPlays(userId, window)}) c join tracks t on t.id = c.track_id left join albums al on al.id = t.album_id
     ),
-    local as materialized (select q.at, q.at at time zone ${zone} as local_at, q.plays from (${quarterPlays(userId, window)}) q),
+    local as materialized (${localPlays(userId, window, timeZone)}),
     track_counts as (select track_id, plays as play_count from played),
     artist_counts as (select artist_id, sum(plays)::int as play_count from played where artist_id is not null group by 1),
     album_counts as (select album_id, sum(plays)::int as play_count from played where album_id is not null group by 1),
@@ -61,8 +62,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
       union all
       select t.artist_id from tracks t where t.id in ${pendingTracks}
         and exists (select 1 from scrobbles s where s.user_id = ${userId} and s.track_id = t.id and s.listened_at < ${start})
-    ),
-    in_window as (select s.id, s.track_id, s.listened_at from scrobbles s where s.user_id = ${userId} and s.listened_at >= ${start} and s.listened_at < ${end})
+    )
     select
       totals.scrobbles as "totalScrobbles",
       totals.minutes as "totalListeningTimeMinutes",
@@ -104,8 +104,8 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
       (select count(*)::int from (select distinct artist_id from played where artist_id is not null) heard
         where heard.artist_id not in (select artist_id from earlier where artist_id is not null)) as "newArtistsCount",
       coalesce((select max(length) from streaks), 0) as "longestStreak",
-      ${moment(sql`in_window`, 'asc')} as "firstScrobble",
-      ${moment(sql`in_window`, 'desc')} as "lastScrobble"
+      ${moment(inWindow, 'asc')} as "firstScrobble",
+      ${moment(inWindow, 'desc')} as "lastScrobble"
     from totals`;
 }
 

@@ -9,7 +9,7 @@ export const statsRebuild: Command = {
   async run(args) {
     parseCommandArgs(this, args, {}, 0);
     const started = Date.now();
-    const folded = await onDatabase((db) => rebuildRollups(db));
-    console.log(`Rebuilt the rollups from ${folded} plays in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const counted = await onDatabase((db) => rebuildRollups(db));
+    console.log(`Rebuilt the rollups from ${counted} plays in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   },
 };

@@ -2,10 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
 
 /**
- * What statistics read instead of the raw history: a window's plays per track, and its plays per
- * quarter hour, from the rollups plus the changes still queued for the fold (so a play counts the
- * moment it is stored) plus raw plays at the window's edges. Raw SQL: each is a union of weighted
- * range joins over a VALUES list of pieces, which the query builder cannot say more plainly.
+ * What statistics read instead of the raw history: a window's plays per track, and its plays by
+ * local time, from the rollups plus the changes still queued for the fold (so a play counts the
+ * moment it is stored) plus raw plays at the window's edges. Raw SQL: unions of range scans,
+ * one per piece with its bounds as constants so each is an index range scan.
  */
 export interface PlaysWindow {
   start: Date;
@@ -15,58 +15,76 @@ export interface PlaysWindow {
 /** All time: wider than any play. */
 export const ALL_TIME: PlaysWindow = { start: new Date(Date.UTC(1000, 0, 1)), end: new Date(Date.UTC(9999, 0, 1)) };
 
-function piecesTable(pieces: Piece[]) {
-  const rows = pieces.map((piece) => sql`(${piece.source}::text, ${piece.from.toISOString()}::timestamptz, ${piece.to.toISOString()}::timestamptz, ${piece.weight}::int)`);
-  return sql`(values ${sql.join(rows)}) p (source, from_at, to_at, weight)`;
-}
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const within = (column: RawBuilder<unknown>, from: Date, to: Date) => sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
 
-const inPiece = (column: RawBuilder<unknown>) => sql`${column} >= p.from_at and ${column} < p.to_at`;
+/** One piece's plays per track, times its weight. */
+function piecePlays(userId: string, piece: Piece) {
+  const weight = sql.lit(piece.weight);
+  if (piece.source === 'raw') {
+    return [sql`select track_id, ${weight} as plays from scrobbles where user_id = ${userId} and ${within(sql`listened_at`, piece.from, piece.to)}`];
+  }
+  return [
+    sql`select track_id, plays * ${weight} from stats_track_counts
+        where user_id = ${userId} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`,
+    sql`select track_id, delta * ${weight} from stats_queue where user_id = ${userId} and ${within(sql`listened_at`, piece.from, piece.to)}`,
+  ];
+}
 
 /** (track_id, plays) for each track `userId` played in the window, plays > 0. */
 export function trackPlays(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
-  const pieces = windowPieces(window.start, window.end);
-  const rolled = pieces.filter((piece) => piece.source !== 'raw');
-  const raw = pieces.filter((piece) => piece.source === 'raw');
-  const branches = [
-    ...(rolled.length > 0
-      ? [
-          sql`select c.track_id, c.plays * p.weight as plays from ${piecesTable(rolled)}
-              join stats_track_counts c on c.user_id = ${userId} and c.grain = p.source::"char" and ${inPiece(sql`c.period_start`)}`,
-          sql`select q.track_id, q.delta * p.weight from ${piecesTable(rolled)}
-              join stats_queue q on q.user_id = ${userId} and ${inPiece(sql`q.listened_at`)}`,
-        ]
-      : []),
-    ...(raw.length > 0
-      ? [sql`select s.track_id, p.weight from ${piecesTable(raw)} join scrobbles s on s.user_id = ${userId} and ${inPiece(sql`s.listened_at`)}`]
-      : []),
-  ];
+  const branches = windowPieces(window.start, window.end).flatMap((piece) => piecePlays(userId, piece));
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays where false`;
-  return sql`select track_id, sum(plays)::int as plays from (${sql.join(branches, sql` union all `)}) counted group by track_id having sum(plays) > 0`;
+  return sql`select track_id, sum(plays)::int as plays from (${sql.join(branches, sql` union all `)}) counted (track_id, plays) group by track_id having sum(plays) > 0`;
 }
 
 /**
- * (at, plays) per quarter hour with plays in the window (at: the quarter's start, or a raw play's
- * own time at the edges), for one user or, with `userId` null, everyone. Any zone offset by a
- * multiple of 15 minutes puts a whole quarter in one local hour and day.
+ * The hourly rollup in local time: an hour whose offset holds throughout and lies wholly in the
+ * window is one or two rows (split where the local hour turns, at :15, :30 or :45 in zones so
+ * offset); an hour at the window's edge or with an offset change inside it is its quarters, each
+ * converted on its own. Converting twice per hour instead of per quarter is most of the read.
  */
-export function quarterPlays(userId: string | null, window: PlaysWindow): RawBuilder<{ at: Date; plays: number }> {
+function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBuilder<unknown>) {
+  const quarter = sql`interval '15 minutes'`;
+  return sql`
+    with hours as materialized (
+      select h.hour, h.q0, h.q1, h.q2, h.q3, l.local_start,
+        l.steady and h.hour >= ${at(from)} and h.hour + interval '1 hour' <= ${at(to)} as whole,
+        ((60 - extract(minute from l.local_start)::int) % 60) / 15 as turn
+      from stats_hours h
+      cross join lateral (select h.hour at time zone ${zone} as local_start,
+        (h.hour + interval '45 minutes') at time zone ${zone} - h.hour at time zone ${zone} = interval '45 minutes' as steady) l
+      where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)}
+    )
+    select hour as at, local_start as local_at,
+      case turn when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays
+    from hours where whole and turn > 0
+    union all
+    select hour + turn * ${quarter}, local_start + turn * ${quarter},
+      case turn when 0 then q0 + q1 + q2 + q3 when 1 then q1 + q2 + q3 when 2 then q2 + q3 else q3 end
+    from hours where whole
+    union all
+    select hour + v.i * ${quarter}, (hour + v.i * ${quarter}) at time zone ${zone}, v.plays
+    from hours cross join lateral (values (0, q0), (1, q1), (2, q2), (3, q3)) v (i, plays)
+    where not whole and hour + v.i * ${quarter} >= ${at(from)} and hour + v.i * ${quarter} < ${at(to)}`;
+}
+
+/**
+ * (at, local_at, plays) for the window's plays by local time in `zone`: `at` the instant a row's
+ * plays start (a quarter or part of an hour from the hourly rollup, or a raw or queued play's own
+ * time), `local_at` its wall-clock time. For one user or, with `userId` null, everyone. Exact in
+ * every zone whose offsets and changes fall on quarter hours, which all current ones do.
+ */
+export function localPlays(userId: string | null, window: PlaysWindow, zone: string): RawBuilder<{ at: Date; local_at: Date; plays: number }> {
   const span = quarterSpan(window.start, window.end);
-  const ofUser = (column: RawBuilder<unknown>) => (userId === null ? sql`true` : sql`${column} = ${userId}`);
-  const [from, to] = [span.from.toISOString(), span.to.toISOString()];
+  const tz = sql`${zone}::text`;
+  const ofUser = (column: string) => (userId === null ? sql`true` : sql`${sql.ref(column)} = ${userId}`);
+  const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
+    sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser('user_id')} and ${within(sql`listened_at`, from, to)}`;
   const branches = [
-    ...(span.from < span.to
-      ? [
-          sql`select h.hour + v.i * interval '15 minutes' as at, v.plays
-              from stats_hours h cross join lateral (values (0, h.q0), (1, h.q1), (2, h.q2), (3, h.q3)) v (i, plays)
-              where ${ofUser(sql`h.user_id`)} and h.hour >= date_trunc('hour', ${from}::timestamptz, 'UTC') and h.hour < ${to}::timestamptz and v.plays <> 0
-                and h.hour + v.i * interval '15 minutes' >= ${from}::timestamptz and h.hour + v.i * interval '15 minutes' < ${to}::timestamptz`,
-          sql`select q.listened_at, q.delta from stats_queue q where ${ofUser(sql`q.user_id`)} and q.listened_at >= ${from}::timestamptz and q.listened_at < ${to}::timestamptz`,
-        ]
-      : []),
-    ...(span.raw.length > 0
-      ? [sql`select s.listened_at, 1 from ${piecesTable(span.raw)} join scrobbles s on ${ofUser(sql`s.user_id`)} and ${inPiece(sql`s.listened_at`)}`]
-      : []),
+    ...(span.from < span.to ? [sql`select * from (${hourRows(ofUser('h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)] : []),
+    ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];
-  if (branches.length === 0) return sql`select null::timestamptz as at, 0 as plays where false`;
-  return sql`select at, plays from (${sql.join(branches, sql` union all `)}) counted`;
+  if (branches.length === 0) return sql`select null::timestamptz as at, null::timestamp as local_at, 0 as plays where false`;
+  return sql`select * from (${sql.join(branches, sql` union all `)}) counted (at, local_at, plays)`;
 }
