@@ -10,6 +10,7 @@ import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { listenBrainzSubmitBenchmark } from './listenbrainz-submit.ts';
 import { mixedLoadBenchmark } from './mixed-load.ts';
+import { rollupIngestBenchmark } from './rollup-ingest.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { subsonicLibraryBenchmark } from './subsonic-library.ts';
 import { wrappedBenchmark } from './wrapped.ts';
@@ -25,6 +26,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'listenbrainz-listens': listenBrainzListensBenchmark,
   'listenbrainz-submit': listenBrainzSubmitBenchmark,
   'mixed-load': mixedLoadBenchmark,
+  'rollup-ingest': rollupIngestBenchmark,
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   'subsonic-library': subsonicLibraryBenchmark,

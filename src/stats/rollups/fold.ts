@@ -3,8 +3,12 @@ import type { BackgroundJob } from '../../background.ts';
 import { inTransaction, type Database, type DB } from '../../db/index.ts';
 import { asHeavyWork } from '../../db/pglite-pool.ts';
 
-/** Queued changes folded per transaction: big enough to amortize the upserts, small enough to keep transactions short. */
-const BATCH = 5_000;
+/**
+ * Queued changes folded per transaction: enough to amortize a statement, few enough that the
+ * embedded database (one connection, statements run to the end) is never held for long: about
+ * 0.2 s on PGlite, 0.1 s on PostgreSQL.
+ */
+const BATCH = 1_000;
 /** How often a serving process looks for queued changes; a read never waits for the fold, so this only bounds the queue's length. */
 const FOLD_INTERVAL_MS = 1_000;
 
