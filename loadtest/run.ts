@@ -33,7 +33,10 @@ async function scrobblerUrlOf(options: LoadTestOptions, apiUrl: string): Promise
 }
 
 async function loadTest(options: LoadTestOptions, target: Target): Promise<LoadTestReport> {
-  const log = (line: string) => !options.json && console.error(line);
+  // Progress goes to stderr, and not at all with --json, so stdout holds only the report.
+  const log = (line: string) => {
+    if (!options.json) console.error(line);
+  };
   log(`Seeding ${target.apiUrl} through its APIs…`);
   const seeded = await seedServer({ apiUrl: target.apiUrl, scrobblerUrl: target.scrobblerUrl, musicFiles: target.musicFiles });
   const rssBeforeKiB = target.pid === undefined ? null : rssKiB(target.pid);
