@@ -17,8 +17,10 @@ export interface MeasuredScenario {
   rateLimited: number;
   /** Other non-2xx answers, by status. */
   failedStatuses: Record<string, number>;
-  /** Connection errors and timeouts. */
+  /** Connection errors, timeouts included. */
   errors: number;
+  /** Requests unanswered after autocannon's 10 s. */
+  timeouts: number;
   /** 2xx answers whose body was wrong (a Subsonic failure document instead of audio). */
   wrongBodies: number;
   /** The server's peak VmRSS while the scenario ran, in KiB; null when unknown. */
@@ -72,6 +74,7 @@ export async function runScenario(scenario: Scenario, server: SeededServer, sett
     rateLimited: result.statusCodeStats?.[`${RATE_LIMITED}`]?.count ?? 0,
     failedStatuses: failedStatuses(result),
     errors: result.errors,
+    timeouts: result.timeouts,
     wrongBodies: result.mismatches,
     peakRssKiB,
     ...(problem && { problem }),

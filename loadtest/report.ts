@@ -43,7 +43,7 @@ function row(result: ScenarioResult): Record<string, string> {
     '2xx': String(result.ok),
     '429': String(result.rateLimited),
     failed: failures(result),
-    errors: String(result.errors),
+    errors: result.timeouts > 0 ? `${result.errors} (${result.timeouts} timed out)` : String(result.errors),
     'peak RSS MiB': mib(result.peakRssKiB),
   };
 }
