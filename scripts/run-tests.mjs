@@ -1,4 +1,4 @@
-// Runs every *.test.ts under src/ with Node's test runner (tsx loads TypeScript).
+// Runs every *.test.ts under src/ and loadtest/ with Node's test runner (tsx loads TypeScript).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ function testFiles(dir) {
 }
 
 const only = process.argv.slice(2);
-const files = only.length > 0 ? only : testFiles('src').sort();
+const files = only.length > 0 ? only : ['src', 'loadtest'].flatMap(testFiles).sort();
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
