@@ -3,7 +3,7 @@ import type { Database } from '../db/index.ts';
 import type { Wrapped } from './schemas.ts';
 import { withTimeZone } from './time-zone.ts';
 import type { StatsWindow } from './window.ts';
-import { assembleWrapped, jsonList, moment, type Aggregates } from './wrapped.ts';
+import { assembleWrapped, jsonList, moment, topLists, type Aggregates } from './wrapped.ts';
 
 /**
  * Every aggregate of a Wrapped in one statement: the window's plays are read
@@ -28,26 +28,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     select
       totals.scrobbles as "totalScrobbles",
       totals.minutes as "totalListeningTimeMinutes",
-      ${jsonList(
-        sql`json_build_object('id', id, 'name', name, 'picture', picture, 'uri', uri, 'playCount', play_count)`,
-        sql`select a.id, a.name, a.picture, a.uri, c.play_count, row_number() over (order by c.play_count desc, a.name, a.id) as ordinal
-          from (select artist_id, count(*)::int as play_count from plays group by artist_id) c join artists a on a.id = c.artist_id
-          order by ordinal limit 5`,
-      )} as "topArtists",
-      ${jsonList(
-        sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
-        sql`select t.id, t.title, t.artist, coalesce(t.album_art, al.album_art) as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
-            c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
-          from (select track_id, count(*)::int as play_count from plays group by track_id) c join tracks t on t.id = c.track_id
-          left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id
-          order by ordinal limit 5`,
-      )} as "topTracks",
-      ${jsonList(
-        sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'playCount', play_count)`,
-        sql`select al.id, al.title, al.artist, al.album_art, al.uri, c.play_count, row_number() over (order by c.play_count desc, al.title, al.id) as ordinal
-          from (select album_id, count(*)::int as play_count from plays group by album_id) c join albums al on al.id = c.album_id
-          order by ordinal limit 6`,
-      )} as "topAlbums",
+      ${topLists({ artists: sql`(select artist_id, count(*)::int as play_count from plays group by artist_id)`, tracks: sql`(select track_id, count(*)::int as play_count from plays group by track_id)`, albums: sql`(select album_id, count(*)::int as play_count from plays group by album_id)` })},
       ${jsonList(
         sql`json_build_object('genre', genre, 'count', count)`,
         sql`select genre, count(*)::int as count, row_number() over (order by count(*) desc, genre) as ordinal

@@ -17,6 +17,31 @@ export type Aggregates = Omit<Wrapped, 'year' | 'period' | 'startDate' | 'endDat
 export const jsonList = (row: RawBuilder<unknown>, source: RawBuilder<unknown>) =>
   sql`(select coalesce(json_agg(json_strip_nulls(${row}) order by ordinal), '[]') from (${source}) ranked)`;
 
+/**
+ * topArtists, topTracks and topAlbums as a Wrapped shows them, from relations of (artist_id |
+ * track_id | album_id, play_count): ranked by plays, ties to the name (title), then the id.
+ */
+export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuilder<unknown>; albums: RawBuilder<unknown> }) {
+  return sql`${jsonList(
+    sql`json_build_object('id', id, 'name', name, 'picture', picture, 'uri', uri, 'playCount', play_count)`,
+    sql`select a.id, a.name, a.picture, a.uri, c.play_count, row_number() over (order by c.play_count desc, a.name, a.id) as ordinal
+      from ${counts.artists} c join artists a on a.id = c.artist_id order by ordinal limit 5`,
+  )} as "topArtists",
+  ${jsonList(
+    sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
+    sql`select t.id, t.title, t.artist, coalesce(t.album_art, al.album_art) as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
+        c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
+      from ${counts.tracks} c join tracks t on t.id = c.track_id
+      left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id
+      order by ordinal limit 5`,
+  )} as "topTracks",
+  ${jsonList(
+    sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'playCount', play_count)`,
+    sql`select al.id, al.title, al.artist, al.album_art, al.uri, c.play_count, row_number() over (order by c.play_count desc, al.title, al.id) as ordinal
+      from ${counts.albums} c join albums al on al.id = c.album_id order by ordinal limit 6`,
+  )} as "topAlbums"`;
+}
+
 /** The first or last play in `plays` (a relation, or a table with its where clause, with track_id, listened_at and id) as a Wrapped moment. */
 export function moment(plays: RawBuilder<unknown>, direction: 'asc' | 'desc') {
   return sql`(select json_build_object('trackTitle', t.title, 'artistName', t.artist, 'timestamp', to_char(p.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'trackUri', t.uri)
@@ -66,24 +91,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     select
       totals.scrobbles as "totalScrobbles",
       totals.minutes as "totalListeningTimeMinutes",
-      ${jsonList(
-        sql`json_build_object('id', id, 'name', name, 'picture', picture, 'uri', uri, 'playCount', play_count)`,
-        sql`select a.id, a.name, a.picture, a.uri, c.play_count, row_number() over (order by c.play_count desc, a.name, a.id) as ordinal
-          from ${contenders('artist_counts', 5)} c join artists a on a.id = c.artist_id order by ordinal limit 5`,
-      )} as "topArtists",
-      ${jsonList(
-        sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
-        sql`select t.id, t.title, t.artist, coalesce(t.album_art, al.album_art) as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
-            c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
-          from ${contenders('track_counts', 5)} c join tracks t on t.id = c.track_id
-          left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id
-          order by ordinal limit 5`,
-      )} as "topTracks",
-      ${jsonList(
-        sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'playCount', play_count)`,
-        sql`select al.id, al.title, al.artist, al.album_art, al.uri, c.play_count, row_number() over (order by c.play_count desc, al.title, al.id) as ordinal
-          from ${contenders('album_counts', 6)} c join albums al on al.id = c.album_id order by ordinal limit 6`,
-      )} as "topAlbums",
+      ${topLists({ artists: contenders('artist_counts', 5), tracks: contenders('track_counts', 5), albums: contenders('album_counts', 6) })},
       ${jsonList(
         sql`json_build_object('genre', genre, 'count', play_count)`,
         sql`select genre, play_count, row_number() over (order by play_count desc, genre) as ordinal from genre_counts order by ordinal limit 10`,
