@@ -32,7 +32,9 @@ async function durablePglite(): Promise<BenchTarget> {
  */
 export async function* benchTargets(options: { durable?: boolean } = {}): AsyncGenerator<BenchTarget> {
   process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
-  for (const backend of testBackends()) {
+  // BENCH_BACKENDS=postgres (or pglite) measures on one only: seeding millions of plays takes minutes.
+  const only = process.env.BENCH_BACKENDS?.split(',');
+  for (const backend of testBackends().filter((candidate) => !only || only.includes(candidate.name))) {
     const { db, close } = await backend.open();
     yield { name: backend.name, db, close };
     if (backend.name === 'pglite' && options.durable) yield await durablePglite();

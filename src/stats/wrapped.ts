@@ -150,6 +150,14 @@ export async function wrappedFor(db: Database, request: WrappedRequest): Promise
 
 /** A user's Wrapped over a window; days, months and hours are counted in `timeZone`, scrobblesPerDay in UTC. */
 export async function wrappedOf(db: Database, userId: string, window: StatsWindow, timeZone: string): Promise<Wrapped> {
-  const { rows } = await withTimeZone(timeZone, () => aggregatesQuery(userId, window, timeZone).execute(db));
+  const { rows } = await withTimeZone(timeZone, () =>
+    db.transaction().execute(async (tx) => {
+      // The planner cannot tell how many tracks a union of rollup ranges yields (it guesses 67)
+      // and would look each of tens of thousands up in tracks and albums one by one; hash joins
+      // read them once (on PGlite, 100k plays: 313 -> 230 ms).
+      await sql`set local enable_nestloop = off`.execute(tx);
+      return aggregatesQuery(userId, window, timeZone).execute(tx);
+    }),
+  );
   return assembleWrapped(window, rows[0]!);
 }
