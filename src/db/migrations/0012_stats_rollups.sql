@@ -19,16 +19,18 @@ create index stats_queue_user_idx on stats_queue (user_id, listened_at);
 -- Plays per user, track and UTC period: grain 'y' (year), 'm' (month), 'd' (day); period_start is
 -- the period's first instant. A window is read as whole periods plus raw plays at its edges.
 -- track_id has no foreign key: a merged-away track's rows drop to zero when the queued
--- re-pointing is folded. The count stays out of the index and pages keep room, so the fold's
--- increments are HOT updates (covering the count in the index halved the fold's rate).
+-- re-pointing is folded. The rollups' indexes cover their counts: a window is read from a few
+-- adjacent index pages, never from heap pages scattered by years of folding (measured on a
+-- 2.4M-play table with a cold cache: 5 s for one user's year from the heap). That makes every
+-- fold's increment a new index entry, which halves the fold's rate; folding is background work.
 create table stats_track_counts (
   user_id      uuid not null references users (id) on delete cascade,
   grain        "char" not null check (grain in ('y', 'm', 'd')),
   period_start timestamptz not null,
   track_id     uuid not null,
   plays        integer not null,
-  primary key (user_id, grain, period_start, track_id)
-) with (fillfactor = 80);
+  primary key (user_id, grain, period_start, track_id) include (plays)
+);
 
 -- Plays per user and UTC hour, by quarter hour: local days, months and hours in zones offset by
 -- :30 or :45 (and their DST changes) fall on quarter-hour boundaries, so every zone counts exactly.
@@ -39,8 +41,8 @@ create table stats_hours (
   q1      integer not null default 0,
   q2      integer not null default 0,
   q3      integer not null default 0,
-  primary key (user_id, hour)
-) with (fillfactor = 80);
+  primary key (user_id, hour) include (q0, q1, q2, q3)
+);
 
 -- Each user's first play of each track: an artist is new in a window when none of its tracks was
 -- played before it (keyed by track so merging artists needs no rewrite here).
@@ -48,7 +50,7 @@ create table stats_first_plays (
   user_id  uuid not null references users (id) on delete cascade,
   track_id uuid not null,
   first_at timestamptz not null,
-  primary key (user_id, track_id)
+  primary key (user_id, track_id) include (first_at)
 );
 
 create function stats_queue_inserted() returns trigger language plpgsql as $$
