@@ -98,11 +98,12 @@ export function startLoadGenerator(): LoadGenerator {
     run(request, { connections, seconds }) {
       const key = `${request.method} ${request.url}`;
       return new Promise((resolve, reject) => {
+        child.once('error', reject);
         child.once('message', (result: LoadResult & { nextN: number }) => {
+          child.off('error', reject);
           nextN.set(key, result.nextN);
           resolve(result);
         });
-        child.once('error', reject);
         child.send({ request, connections, seconds, firstN: nextN.get(key) ?? request.firstN ?? 1 } satisfies LoadJob);
       });
     },

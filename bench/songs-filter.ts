@@ -18,7 +18,7 @@ export async function songsFilterBenchmark(): Promise<void> {
         sql`select page.*, plays.play_count, plays.unique_listeners,
               (select count(*)::int from stars where subject_kind = 'song' and subject_id = page.id) as "likesCount", false as liked
             from (select t.* from tracks t where t.title ilike '%love%'
-                    and (exists (select 1 from scrobbles s where s.track_id = t.id offset 0) or exists (select 1 from filehost_files f where f.track_id = t.id offset 0))
+                    and (exists (select 1 from scrobbles s where s.track_id = t.id offset 0) or exists (select 1 from library_files f where f.track_id = t.id offset 0))
                   order by t.created_at desc, t.id desc limit 50) page
             cross join lateral (
               select count(*)::int as play_count, count(distinct s.user_id)::int as unique_listeners from scrobbles s where s.track_id = page.id

@@ -6,7 +6,7 @@ import { sealAudioscrobblerDigest } from './audioscrobbler-digest.ts';
 import { sha256Hex } from './hashing.ts';
 import { sealSubsonicKey } from './subsonic-key.ts';
 import type { ServerKeys } from './keys.ts';
-import { recordCredentialUse } from './usage.ts';
+import { recordCredentialUse, useStampDue } from './usage.ts';
 import type { Viewer } from './viewer.ts';
 
 export interface ApiKey {
@@ -111,10 +111,11 @@ export async function authenticateApiKey(db: Database, key: string): Promise<Api
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id as apiKeyId', 'users.id as userId', 'users.did', 'users.handle'])
+    .select(['api_keys.id as apiKeyId', 'users.id as userId', 'users.did', 'users.handle', 'api_keys.last_used_at'])
     .where('api_keys.key_hash', '=', sha256Hex(key))
     .executeTakeFirst();
   if (!row) return null;
-  await recordCredentialUse(db, 'api_keys', row.apiKeyId);
-  return { ...row, credential: 'api-key' };
+  const { last_used_at, ...owner } = row;
+  if (useStampDue(last_used_at)) await recordCredentialUse(db, 'api_keys', owner.apiKeyId);
+  return { ...owner, credential: 'api-key' };
 }

@@ -1,12 +1,10 @@
 import type { Database } from '../db/index.ts';
 import { invalidToken, notFound } from '../api/errors.ts';
 import { SESSION_LIFETIME_SECONDS, signSessionToken } from './tokens.ts';
-import { recordCredentialUse } from './usage.ts';
+import { recordCredentialUse, useStampDue } from './usage.ts';
 
 /** Longest User-Agent kept: enough to tell clients apart, bounded so a client cannot bloat the row. */
 const USER_AGENT_MAX_LENGTH = 200;
-/** recordCredentialUse stamps at most this often; checked here first so most requests stay one read. */
-const USE_STAMP_INTERVAL_MS = 60_000;
 
 export interface SignInSession {
   id: string;
@@ -43,7 +41,7 @@ export async function sessionUser(db: Database, sessionId: string, did: string):
     .where('sign_in_sessions.expires_at', '>', new Date())
     .executeTakeFirst();
   if (!row || row.did !== did) throw invalidToken('This sign-in session has ended (signed out, password changed or account deleted); sign in again');
-  if (Date.now() - row.last_used_at.getTime() >= USE_STAMP_INTERVAL_MS) await recordCredentialUse(db, 'sign_in_sessions', sessionId);
+  if (useStampDue(row.last_used_at)) await recordCredentialUse(db, 'sign_in_sessions', sessionId);
   return { id: row.id, did: row.did, handle: row.handle };
 }
 

@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 
+/** recordCredentialUse stamps at most this often. */
+const USE_STAMP_INTERVAL_MS = 60_000;
+
+/** Whether a credential last used at `lastUsedAt` is due a stamp: checked on the row a lookup read anyway, so most requests stay one read. */
+export const useStampDue = (lastUsedAt: Date | null): boolean => lastUsedAt === null || Date.now() - lastUsedAt.getTime() >= USE_STAMP_INTERVAL_MS;
+
 /**
  * Stamps a credential's last use. At most once a minute per credential, so
  * authenticating a request stays a read in the common case.

@@ -32,7 +32,7 @@ export const allSongs = (db: Database): SongSource => db.selectFrom('tracks as t
 /**
  * Whether the track `alias` names was played or is in someone's library. Now-playing
  * reports and loves create catalog tracks too, but a track with only those is not
- * listed. Two index probes a row (scrobbles_track_idx, library_files_track_idx): `offset 0`
+ * listed. Two index probes a row (scrobbles_track_user_idx, library_files_track_idx): `offset 0`
  * keeps PostgreSQL from planning the EXISTS as a hash of every scrobble, which it otherwise builds
  * for each query (6x slower on `npm run bench songs-filter`, and growing with the scrobbles).
  */

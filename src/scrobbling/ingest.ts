@@ -30,8 +30,10 @@ type Tx = Transaction<DB>;
  * Stores listens for one user: each is matched against the catalog (created
  * there when missing, unless UNMATCHED_SCROBBLES=skip), and a listen already
  * stored (same user, track and time) is reported as a duplicate. Outcomes are
- * in input order. Matching runs in short transactions and the scrobbles are
- * written in one more, so a large batch never holds the database for long.
+ * in input order. A few listens (a scrobbler's usual call) are matched and
+ * stored in one short transaction: one commit, not two. A larger batch is
+ * matched in short transactions and the scrobbles written in one more, so it
+ * never holds the database for long.
  */
 export async function ingestListens(
   ctx: AppContext,
@@ -39,6 +41,9 @@ export async function ingestListens(
   listens: readonly Listen[],
   source: ListenSource,
 ): Promise<ListenOutcome[]> {
+  if (listens.length <= RESOLVE_CHUNK) {
+    return inTransaction(ctx.db, async (tx) => storeListens(tx, userId, listens, await resolveListenTracks(ctx.db, ctx.config, listens, tx), source));
+  }
   const tracks = await resolveListenTracks(ctx.db, ctx.config, listens);
   return inTransaction(ctx.db, (tx) => storeListens(tx, userId, listens, tracks, source));
 }
@@ -89,9 +94,16 @@ const RESOLVE_CHUNK = 20;
  * advisory lock. Only the rest, which may create catalog entries, run in
  * transactions of RESOLVE_CHUNK distinct listens, each retried on its own:
  * finding or creating a catalog entry is idempotent, so a listen resolved in
- * a committed transaction stays resolved whatever happens next.
+ * a committed transaction stays resolved whatever happens next. Given `within`,
+ * everything runs in that transaction instead, and its caller retries it whole.
  */
-export async function resolveListenTracks(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<ListenTrack[]> {
+export async function resolveListenTracks(
+  db: Database,
+  config: Pick<Config, 'unmatchedScrobbles'>,
+  listens: readonly Listen[],
+  within?: Tx,
+): Promise<ListenTrack[]> {
+  const run = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => (within ? work(within) : inTransaction(db, work));
   const createUnmatched = config.unmatchedScrobbles === 'store';
   // The rules again, whatever the protocol checked: ingest is the one door to the database.
   const reasons = listens.map((listen) => listenProblem(listen));
@@ -103,11 +115,11 @@ export async function resolveListenTracks(db: Database, config: Pick<Config, 'un
   const items = [...distinct.values()];
   // A batch that fits one chunk (a single scrobble) is left whole to resolveTracks, which
   // settles its hits set-based too: a separate pass for them would only add a transaction.
-  const tracks: (ResolvedTrack | null | undefined)[] = items.length > RESOLVE_CHUNK ? await inTransaction(db, (tx) => resolveKnownTracks(tx, items)) : [];
+  const tracks: (ResolvedTrack | null | undefined)[] = items.length > RESOLVE_CHUNK ? await run((tx) => resolveKnownTracks(tx, items)) : [];
   const misses = items.flatMap((_, i) => (tracks[i] ? [] : [i]));
   for (let start = 0; start < misses.length; start += RESOLVE_CHUNK) {
     const chunk = misses.slice(start, start + RESOLVE_CHUNK);
-    const resolved = await inTransaction(db, (tx) => resolveTracks(tx, chunk.map((i) => items[i]!), createUnmatched));
+    const resolved = await run((tx) => resolveTracks(tx, chunk.map((i) => items[i]!), createUnmatched));
     chunk.forEach((item, j) => (tracks[item] = resolved[j]));
   }
   const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
