@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/index.ts';
 import { testBackends } from '../src/db/testing.ts';
 
@@ -76,25 +75,4 @@ export async function compare(
   const ratio = measuredMs / baselineMs;
   console.log(`  ${label}: ${measuredMs.toFixed(2)} ms  | ${baselineLabel}: ${baselineMs.toFixed(2)} ms  | ratio ${ratio.toFixed(2)}x`);
   return ratio;
-}
-
-/** One user with `count` scrobbles over `tracks` tracks, spread over the year before `end`, inserted set-based. */
-export async function seedScrobbles(db: Database, count: number, tracks = 1000, end = new Date()): Promise<string> {
-  const user = await db
-    .insertInto('users')
-    .values({ did: `did:plc:bench${Date.now()}`, handle: `bench${Date.now()}` })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, ${Math.ceil(tracks / 10)}) i`.execute(db);
-  await sql`insert into tracks (title, title_key, artist, artist_id, duration)
-    select 'Track ' || i, 'track ' || i, a.name, a.id, 180000 + i
-    from generate_series(1, ${tracks}) i
-    join artists a on a.name = 'Artist ' || (1 + i % ${Math.ceil(tracks / 10)})`.execute(db);
-  await sql`insert into scrobbles (user_id, track_id, listened_at)
-    select ${user.id}, t.id, ${end.toISOString()}::timestamptz - (i || ' seconds')::interval * (31536000 / ${count})
-    from generate_series(1, ${count}) i
-    join (select id, row_number() over (order by id) - 1 as n from tracks) t on t.n = i % ${tracks}`.execute(db);
-  // Fresh statistics, as autovacuum would gather them on a live database.
-  await sql`analyze`.execute(db);
-  return user.id;
 }
