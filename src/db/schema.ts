@@ -106,7 +106,6 @@ export interface ScrobblesTable {
 
 /** A change to scrobbles the statistics' fold has not taken yet (migration 0012). */
 export interface StatsQueueTable {
-  id: Generated<string>;
   user_id: string;
   track_id: string;
   listened_at: Timestamp;

@@ -6,8 +6,9 @@
 -- into the rollups; readers add the rows still queued, so a play counts the moment it is stored.
 -- The queue has no foreign key: an account's deletion cascades to its scrobbles and queues their
 -- removal after the user row is gone; the fold drops rows of users that no longer exist.
+-- No key and no sequence: every play pays for this row, and the fold needs no order (counts add
+-- up in any order; first plays are looked up afresh), so it takes rows by their place in the heap.
 create table stats_queue (
-  id          bigint generated always as identity primary key,
   user_id     uuid not null,
   track_id    uuid not null,
   listened_at timestamptz not null,

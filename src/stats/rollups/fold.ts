@@ -30,7 +30,7 @@ interface Folded {
  */
 const takeAndFold = sql<Folded>`
   with taken as (
-    delete from stats_queue where id in (select id from stats_queue order by id limit ${BATCH} for update skip locked)
+    delete from stats_queue where ctid = any(array(select ctid from stats_queue limit ${BATCH} for update skip locked))
     returning user_id, track_id, listened_at, delta
   ),
   live as (select t.* from taken t where exists (select 1 from users u where u.id = t.user_id)),

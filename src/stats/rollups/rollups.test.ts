@@ -170,6 +170,22 @@ for (const backend of testBackends()) {
       assert.equal(rows[0]!.queued, 0);
     });
 
+    test('two processes folding one queue side by side fold every change once', { skip: backend.name !== 'postgres' && 'PGlite has one process' }, async () => {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      const other = await openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, schema: rows[0]!.schema });
+      try {
+        const random = seededPicker(7);
+        for (let change = 0; change < 40; change++) await randomChange(db, random, users, tracks);
+        const [mine, theirs] = await Promise.all([foldAll(db), foldAll(other)]);
+        assert.ok(mine + theirs > 0);
+        const folded = await rollupTables(db);
+        await rebuildRollups(db);
+        assert.deepEqual(folded, await rollupTables(db));
+      } finally {
+        await other.destroy();
+      }
+    });
+
     test("a deleted account's rollups and queued changes go with it", async () => {
       const gone = await createUser(db, 'gone');
       await db.insertInto('scrobbles').values({ user_id: gone, track_id: tracks[0]!, listened_at: new Date('2024-02-02T02:02:00Z') }).execute();
