@@ -156,8 +156,7 @@ export async function wrappedOf(db: Database, userId: string, window: StatsWindo
       // and would look each of tens of thousands up in tracks and albums one by one; hash joins
       // read them once (on PGlite, 100k plays: 313 -> 230 ms). Parallel workers cost more to
       // start than the few thousand rows each part reads (1M plays: 220 -> 140 ms).
-      await sql`set local enable_nestloop = off`.execute(tx);
-      await sql`set local max_parallel_workers_per_gather = 0`.execute(tx);
+      await sql`select set_config('enable_nestloop', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(tx);
       return aggregatesQuery(userId, window, timeZone).execute(tx);
     }),
   );
