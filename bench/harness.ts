@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase, type Database } from '../src/db/index.ts';
-import { testBackends } from '../src/db/testing.ts';
+import { testBackends, type TestBackend } from '../src/db/testing.ts';
 
 export interface BenchTarget {
   name: string;
@@ -25,15 +25,19 @@ async function durablePglite(): Promise<BenchTarget> {
   };
 }
 
+/** The backends to measure on; BENCH_BACKENDS=postgres (or pglite) picks one: seeding millions of plays takes minutes. */
+export function benchBackends(): TestBackend[] {
+  process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
+  const only = process.env.BENCH_BACKENDS?.split(',');
+  return testBackends().filter((candidate) => !only || only.includes(candidate.name));
+}
+
 /**
  * Fresh databases to measure on: PGlite in memory, plus the PostgreSQL server named by
  * TEST_DATABASE_URL or DATABASE_URL; `durable` adds PGlite on disk, for benchmarks of writes.
  */
 export async function* benchTargets(options: { durable?: boolean } = {}): AsyncGenerator<BenchTarget> {
-  process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
-  // BENCH_BACKENDS=postgres (or pglite) measures on one only: seeding millions of plays takes minutes.
-  const only = process.env.BENCH_BACKENDS?.split(',');
-  for (const backend of testBackends().filter((candidate) => !only || only.includes(candidate.name))) {
+  for (const backend of benchBackends()) {
     const { db, close } = await backend.open();
     yield { name: backend.name, db, close };
     if (backend.name === 'pglite' && options.durable) yield await durablePglite();

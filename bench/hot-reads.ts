@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
-import { startTestApp, testBackends } from '../src/testing.ts';
-import { compareUnderLoad, startLoadGenerator, type LoadRequest } from './http-load.ts';
+import { startTestApp, type TestApp } from '../src/testing.ts';
+import { benchBackends } from './harness.ts';
+import { compareUnderLoad, startLoadGenerator, type LoadGenerator, type LoadRequest } from './http-load.ts';
 import { seedRealistic } from './seed.ts';
 
 export const LOAD = {
@@ -8,6 +9,26 @@ export const LOAD = {
   seconds: Number(process.env.BENCH_SECONDS ?? 3),
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
 };
+
+/**
+ * Runs `measure` against a real server on each bench backend, with one load generator for all:
+ * the frame every benchmark under load shares.
+ */
+export async function onEachServer(measure: (app: TestApp, generator: LoadGenerator, backend: string) => Promise<void>): Promise<void> {
+  const generator = startLoadGenerator();
+  try {
+    for (const backend of benchBackends()) {
+      const app = await startTestApp(backend);
+      try {
+        await measure(app, generator, backend.name);
+      } finally {
+        await app.close();
+      }
+    }
+  } finally {
+    generator.close();
+  }
+}
 
 /** A bare Fastify route answering exactly the bytes a real request got, with its content type. */
 async function bareTwin(url: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -30,33 +51,22 @@ export async function hotReadsBenchmark(): Promise<void> {
   const heavyPlays = Number(process.env.BENCH_HEAVY_PLAYS ?? 100_000);
   const year = new Date().getUTCFullYear() - 1;
   console.log(`hot reads: ${LOAD.connections} connections, ${LOAD.rounds} x ${LOAD.seconds} s each way; a heavy user with ${heavyPlays} plays in ${year}`);
-  process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
-  const generator = startLoadGenerator();
-  try {
-    for (const backend of testBackends()) {
-      const app = await startTestApp(backend);
+  await onEachServer(async (app, generator, backend) => {
+    const seeded = await seedRealistic(app.ctx.db, { heavy: [{ handle: 'heavy', plays: heavyPlays, year }] });
+    const xrpc = (nsid: string, params: Record<string, string>) => `${app.apiUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`;
+    const targets: [string, string][] = [
+      ['getFeed of a heavy user', xrpc('app.svc.feed.getFeed', { feed: `earshot:feed:user:${seeded.heavy.heavy!.did}`, limit: '50' })],
+      ['getFeed recent', xrpc('app.svc.feed.getFeed', { feed: 'earshot:feed:recent', limit: '50' })],
+      ['getSongs title==*love*', xrpc('app.svc.song.getSongs', { filter: 'title==*love*', limit: '50' })],
+    ];
+    for (const [label, url] of targets) {
+      const twin = await bareTwin(url);
       try {
-        const seeded = await seedRealistic(app.ctx.db, { heavy: [{ handle: 'heavy', plays: heavyPlays, year }] });
-        const xrpc = (nsid: string, params: Record<string, string>) => `${app.apiUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`;
-        const targets: [string, string][] = [
-          ['getFeed of a heavy user', xrpc('app.svc.feed.getFeed', { feed: `earshot:feed:user:${seeded.heavy.heavy!.did}`, limit: '50' })],
-          ['getFeed recent', xrpc('app.svc.feed.getFeed', { feed: 'earshot:feed:recent', limit: '50' })],
-          ['getSongs title==*love*', xrpc('app.svc.song.getSongs', { filter: 'title==*love*', limit: '50' })],
-        ];
-        for (const [label, url] of targets) {
-          const twin = await bareTwin(url);
-          try {
-            const request: LoadRequest = { url };
-            await compareUnderLoad(generator, `${backend.name} ${label}`, request, 'bare Fastify route', { url: twin.url }, LOAD);
-          } finally {
-            await twin.close();
-          }
-        }
+        const request: LoadRequest = { url };
+        await compareUnderLoad(generator, `${backend} ${label}`, request, 'bare Fastify route', { url: twin.url }, LOAD);
       } finally {
-        await app.close();
+        await twin.close();
       }
     }
-  } finally {
-    generator.close();
-  }
+  });
 }

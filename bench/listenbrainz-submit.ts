@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import type { Database } from '../src/db/index.ts';
-import { startTestApp, testBackends } from '../src/testing.ts';
-import { LOAD } from './hot-reads.ts';
-import { closedLoop, compareUnderLoad, startLoadGenerator } from './http-load.ts';
+import { LOAD, onEachServer } from './hot-reads.ts';
+import { closedLoop, compareUnderLoad } from './http-load.ts';
 import { seedRealistic } from './seed.ts';
 
 interface Play {
@@ -48,41 +47,30 @@ async function rawInserter(db: Database, backend: string, connections: number): 
  */
 export async function listenBrainzSubmitBenchmark(): Promise<void> {
   console.log(`listenbrainz submit: single listens, ${LOAD.connections} connections, ${LOAD.rounds} x ${LOAD.seconds} s each way`);
-  process.env.TEST_DATABASE_URL ||= process.env.DATABASE_URL ?? '';
-  const generator = startLoadGenerator();
-  try {
-    for (const backend of testBackends()) {
-      const app = await startTestApp(backend);
-      try {
-        const seeded = await seedRealistic(app.ctx.db);
-        const user = seeded.users[0]!;
-        const { key } = await createApiKey(app.ctx.db, app.ctx.keys, { userId: user.id, accessTokenId: undefined }, { name: 'bench', description: '' });
-        // A song the catalog knows, as most listens are: matching finds it, nothing new is created.
-        const track = await app.ctx.db.selectFrom('tracks').select(['id', 'artist', 'title', 'album']).orderBy('title').executeTakeFirstOrThrow();
-        const metadata = { artist_name: track.artist, track_name: track.title, release_name: track.album };
-        const body = JSON.stringify({ listen_type: 'single', payload: [{ listened_at: '{{n}}', track_metadata: metadata }] }).replace('"{{n}}"', '{{n}}');
-        // Every listen is new: one second apart, counting up from some hundred days back (raw ones from further back).
-        const firstSecond = Math.floor(Date.now() / 1000) - 300 * 24 * 3600;
-        let rawSecond = firstSecond - 10_000_000;
-        const submitted = JSON.stringify({ artist: track.artist, title: track.title, album: track.album });
-        const raw = await rawInserter(app.ctx.db, backend.name, LOAD.connections);
-        try {
-          const rawInserts = () =>
-            closedLoop(LOAD.connections, LOAD.seconds, async () => {
-              await raw.insert({ userId: user.id, trackId: track.id, second: ++rawSecond, submitted });
-              return 200;
-            });
-          const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
-          const submit = { url: `${app.scrobblerUrl}/1/submit-listens`, method: 'POST' as const, headers, body, firstN: firstSecond };
-          await compareUnderLoad(generator, `${backend.name} POST /1/submit-listens`, submit, 'raw single-row INSERT', rawInserts, LOAD);
-        } finally {
-          await raw.close();
-        }
-      } finally {
-        await app.close();
-      }
+  await onEachServer(async (app, generator, backend) => {
+    const seeded = await seedRealistic(app.ctx.db);
+    const user = seeded.users[0]!;
+    const { key } = await createApiKey(app.ctx.db, app.ctx.keys, { userId: user.id, accessTokenId: undefined }, { name: 'bench', description: '' });
+    // A song the catalog knows, as most listens are: matching finds it, nothing new is created.
+    const track = await app.ctx.db.selectFrom('tracks').select(['id', 'artist', 'title', 'album']).orderBy('title').executeTakeFirstOrThrow();
+    const metadata = { artist_name: track.artist, track_name: track.title, release_name: track.album };
+    const body = JSON.stringify({ listen_type: 'single', payload: [{ listened_at: '{{n}}', track_metadata: metadata }] }).replace('"{{n}}"', '{{n}}');
+    // Every listen is new: one second apart, counting up from some hundred days back (raw ones from further back).
+    const firstSecond = Math.floor(Date.now() / 1000) - 300 * 24 * 3600;
+    let rawSecond = firstSecond - 10_000_000;
+    const submitted = JSON.stringify({ artist: track.artist, title: track.title, album: track.album });
+    const raw = await rawInserter(app.ctx.db, backend, LOAD.connections);
+    try {
+      const rawInserts = () =>
+        closedLoop(LOAD.connections, LOAD.seconds, async () => {
+          await raw.insert({ userId: user.id, trackId: track.id, second: ++rawSecond, submitted });
+          return 200;
+        });
+      const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
+      const submit = { url: `${app.scrobblerUrl}/1/submit-listens`, method: 'POST' as const, headers, body, firstN: firstSecond };
+      await compareUnderLoad(generator, `${backend} POST /1/submit-listens`, submit, 'raw single-row INSERT', rawInserts, LOAD);
+    } finally {
+      await raw.close();
     }
-  } finally {
-    generator.close();
-  }
+  });
 }
