@@ -20,8 +20,9 @@ function weightedCount(pieces: Piece[], plays: number[]): number {
   let total = 0;
   for (const piece of pieces) {
     const [from, to] = [piece.from.getTime(), piece.to.getTime()];
-    const inPiece = plays.filter((ms) => (piece.source === 'raw' ? ms : periodOf(piece.source, ms)) >= from && (piece.source === 'raw' ? ms : periodOf(piece.source, ms)) < to);
-    total += piece.weight * inPiece.length;
+    // A rollup row counts the plays of its whole period: it is read when the period starts in the piece.
+    const filedAt = (ms: number) => (piece.source === 'raw' ? ms : periodOf(piece.source, ms));
+    total += piece.weight * plays.filter((ms) => filedAt(ms) >= from && filedAt(ms) < to).length;
   }
   return total;
 }
