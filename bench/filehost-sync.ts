@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { parseFromTokenizer } from 'music-metadata';
 import { tokenizer, parseContentRange, type IRangeRequestClient } from '@tokenizer/range';
@@ -14,7 +13,7 @@ import { saveConnection } from '../src/providers/connections.ts';
 import { createFileHostBClient } from '../src/providers/filehost-b/client.ts';
 import { startFakeFileHostB, type FakeFileHostB } from '../src/providers/filehost-b/fake.ts';
 import { startHosts } from '../src/server.ts';
-import { benchTargets, compare } from './harness.ts';
+import { benchTargets, compare, median, timed } from './harness.ts';
 import { generatedMusic, TRACKS_PER_ALBUM } from './music.ts';
 
 const ROOT = '/Music';
@@ -97,17 +96,6 @@ async function rawFolder(db: Database, sourceId: number, path: string): Promise<
     sql`select * from library_directories where parent_id = ${directory.id} order by name`.execute(db),
     sql`select * from library_files where directory_id = ${directory.id} order by name`.execute(db),
   ]);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
 }
 
 /** A user connected to the fake as a completed consent would leave it; answers the user's id. */

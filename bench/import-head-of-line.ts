@@ -4,13 +4,8 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/index.ts';
 import { importBatch, type ImportListen } from '../src/scrobbling/imports/index.ts';
 import { scrobblePage } from '../src/scrobbling/feed/page.ts';
-import { benchTargets } from './harness.ts';
+import { benchTargets, percentile } from './harness.ts';
 import { seedRealistic } from './seed.ts';
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
-}
 
 async function createUser(db: Database): Promise<string> {
   const tag = randomBytes(6).toString('hex');
@@ -73,11 +68,11 @@ export async function importHeadOfLineBenchmark(): Promise<void> {
         loaded.push(...(await latencies(feed, importing, 0)));
         await importing;
       }
-      const [idle50, idle99, loaded50, loaded99] = [percentile(idle, 0.5), percentile(idle, 0.99), percentile(loaded, 0.5), percentile(loaded, 0.99)];
+      const [idle50, idle99, loaded50, loaded99] = [percentile(idle, 50), percentile(idle, 99), percentile(loaded, 50), percentile(loaded, 99)];
       console.log(
         `  ${target.name} feed p50: ${ms(loaded50)} importing | ${ms(idle50)} idle | ratio ${(loaded50 / idle50).toFixed(2)}x;` +
           ` p99: ${ms(loaded99)} | ${ms(idle99)} | ratio ${(loaded99 / idle99).toFixed(2)}x; worst ${ms(Math.max(...loaded))};` +
-          ` import batch median ${ms(percentile(imports, 0.5))}`,
+          ` import batch median ${ms(percentile(imports, 50))}`,
       );
     } finally {
       await target.close();

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/index.ts';
 import { importBatch, type ImportListen } from '../src/scrobbling/imports/index.ts';
-import { benchTargets, compare } from './harness.ts';
+import { benchTargets, compare, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 
 const BATCH = 500;
@@ -17,7 +17,6 @@ function timedInto(times: number[], fn: () => Promise<void>): () => Promise<void
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const INSERT_CHUNK = 1000;
 
 async function createUser(db: Database): Promise<string> {

@@ -1,14 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { jsonRequest, startTestApp, testBackends, type TestApp } from '../src/testing.ts';
+import { percentile } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 
 const YEAR = 2024;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-}
 
 /** Latencies of `samples` getFeed calls, one after another with a short pause, as a person scrolling would make them. */
 async function feedLatencies(app: TestApp, feed: string, samples: number): Promise<number[]> {

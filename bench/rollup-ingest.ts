@@ -7,10 +7,8 @@ import type { Database } from '../src/db/index.ts';
 import { importBatch } from '../src/scrobbling/imports/index.ts';
 import { ingestListens } from '../src/scrobbling/index.ts';
 import { foldAll, rebuildRollups } from '../src/stats/index.ts';
-import { benchTargets } from './harness.ts';
+import { benchTargets, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Turns the triggers that queue plays for the rollups on or off (as before the rollups existed). */
 async function queueTriggers(db: Database, on: boolean): Promise<void> {

@@ -4,14 +4,13 @@ import type { Database } from '../src/db/index.ts';
 import { rebuildRollups, wrappedFor } from '../src/stats/index.ts';
 import { statsWindow } from '../src/stats/window.ts';
 import { wrappedFromHistory } from '../src/stats/wrapped-from-history.ts';
-import { benchTargets, compare } from './harness.ts';
+import { benchTargets, compare, percentile } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 
 const YEAR = 2025;
 const ZONE = 'Asia/Kolkata';
 
 const sizes = () => (process.env.BENCH_WRAPPED_SIZES ?? '10000,100000,1000000').split(',').map(Number);
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 /** Builds the rollups of the seeded plays (as `earshot stats rebuild` does), then vacuums as autovacuum would. */
 async function rollUpSeed(db: Database, name: string): Promise<void> {
