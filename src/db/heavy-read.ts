@@ -43,8 +43,9 @@ function remember(reads: Reads, id: string, value: unknown): void {
 
 /**
  * A heavy, public read (a Wrapped, a chart) named by `key`, its parameters.
- * Computing one occupies the embedded database for hundreds of milliseconds,
- * so anonymous callers must not be able to make it compute the same thing over
+ * Computing one occupies the embedded database for up to a hundred milliseconds
+ * or so even from the rollups (a 1M-play year's Wrapped on PGlite), so anonymous
+ * callers must not be able to make it compute the same thing over
  * and over: concurrent identical requests share one computation, and an answer
  * is reused for a few seconds while nothing has been written since it was
  * computed (its WAL position is part of the key), so it is exactly what a new
