@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp } from '../testing.ts';
+import { hashPassword, needsRehash } from './passwords.ts';
 
 describeWithApp('sign-up and sign-in', (app) => {
   test('sign-up creates a user with a did:plc DID and returns a working JWT', async () => {
@@ -51,6 +52,24 @@ describeWithApp('sign-up and sign-in', (app) => {
       assert.equal(bad.status, 401);
       assert.deepEqual(bad.body, { error: 'AuthenticationFailed', message: 'Invalid handle or password' });
     }
+  });
+
+  test('a password hashed at an older scrypt cost is rehashed at the current one on the next sign-in', async () => {
+    const user = await app().signup('erin', 'erin password 1');
+    const storedHash = () => app().ctx.db.selectFrom('users').select('password_hash').where('did', '=', user.did).executeTakeFirstOrThrow();
+    const old = await hashPassword('erin password 1', { N: 1024, r: 8, p: 1 });
+    await app().ctx.db.updateTable('users').set({ password_hash: old }).where('did', '=', user.did).execute();
+    const wrong = await app().request('POST', '/auth/login', { body: { identifier: 'erin', password: 'not erin password' } });
+    assert.equal(wrong.status, 401);
+    assert.equal((await storedHash()).password_hash, old, 'a failed sign-in changes nothing');
+    const ok = await app().request('POST', '/auth/login', { body: { identifier: 'erin', password: 'erin password 1' } });
+    assert.equal(ok.status, 200);
+    const rehashed = (await storedHash()).password_hash!;
+    assert.equal(needsRehash(rehashed), false);
+    assert.notEqual(rehashed, old);
+    const again = await app().request('POST', '/auth/login', { body: { identifier: 'erin', password: 'erin password 1' } });
+    assert.equal(again.status, 200);
+    assert.equal((await storedHash()).password_hash, rehashed, 'a current hash is kept');
   });
 
   test('malformed JSON is 400 InvalidRequest, not a crash', async () => {

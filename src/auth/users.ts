@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { inTransaction, type Database } from '../db/index.ts';
 import { conflict, invalidRequest } from '../api/errors.ts';
 import { generateDid, isHandle, normalizeHandle, parseActor, type Actor } from './identifiers.ts';
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
+import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.ts';
 import { endOtherSessions } from './sessions.ts';
 
 export interface User {
@@ -104,17 +104,25 @@ export async function findUserByActor(db: Database, actor: string): Promise<User
   return row ? toUser(row) : null;
 }
 
-/** Spent on unknown users too, so response time does not reveal which handles exist. */
-const DUMMY_PASSWORD_HASH = hashPassword('dummy password for timing');
+/** Spent on unknown users too, so response time does not reveal which handles exist; made on first use, not at start. */
+let dummyPasswordHash: Promise<string> | undefined;
 
-/** The user whose handle or DID and password match, else null. */
+/** The user whose handle or DID and password match, else null. A match hashed at an old cost is rehashed at today's. */
 export async function verifyLogin(db: Database, identifier: string, password: string): Promise<User | null> {
   const parsed = parseActor(identifier);
   const row = parsed
     ? await usersNamed(db, parsed).select([...USER_COLUMNS, 'password_hash']).executeTakeFirst()
     : undefined;
-  const matches = await verifyPassword(password, row?.password_hash ?? (await DUMMY_PASSWORD_HASH));
-  return row?.password_hash && matches ? toUser(row) : null;
+  const matches = await verifyPassword(password, row?.password_hash ?? (await (dummyPasswordHash ??= hashPassword('dummy password for timing'))));
+  if (!row?.password_hash || !matches) return null;
+  if (needsRehash(row.password_hash)) await rehashPassword(db, row.id, row.password_hash, password);
+  return toUser(row);
+}
+
+/** Replaces the hash only if it is still the one verified, so a password changed meanwhile is kept. */
+async function rehashPassword(db: Database, userId: string, verifiedHash: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', verifiedHash).execute();
 }
 
 /** Whether `password` is the user's password. */
