@@ -1,6 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from '../config.ts';
 
 /** Purpose-bound keys derived from one server secret. */
 export interface ServerKeys {
@@ -31,7 +32,7 @@ export function deriveKeys(secret: string): ServerKeys {
  */
 export function loadServerSecret(explicit: string | undefined, dataDir: string): string {
   if (explicit) {
-    if (explicit.length < 32) throw new Error('EARSHOT_SECRET must be at least 32 characters');
+    if (explicit.length < 32) throw new ConfigError(`EARSHOT_SECRET must be at least 32 characters (it has ${explicit.length}); make one with: openssl rand -hex 32`);
     return explicit;
   }
   const file = path.join(dataDir, 'secret.key');

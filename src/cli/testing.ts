@@ -14,12 +14,14 @@ export function runCli(env: CliEnv, args: string[], input = '') {
 export async function startServe(env: CliEnv): Promise<{ server: ChildProcess; output: string }> {
   const server = spawn(process.execPath, [BIN, 'serve', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let errors = '';
+  server.stderr!.on('data', (chunk) => (errors += chunk));
   await new Promise<void>((resolve, reject) => {
     server.stdout!.on('data', (chunk) => {
       output += chunk;
       if (output.includes('Scrobbler:')) resolve();
     });
-    server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${output}${errors}`)));
   });
   return { server, output };
 }
