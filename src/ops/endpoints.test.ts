@@ -231,6 +231,8 @@ test('background job runs are counted per job and outcome; a run stopped by shut
       [
         { name: 'Works', intervalMs: 0, run: async () => undefined },
         { name: 'Breaks', intervalMs: 0, run: async () => Promise.reject(new Error('expected in this test')) },
+        // Fails only because stop() aborts it.
+        { name: 'Stopped', intervalMs: 0, run: (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) },
       ],
       observer,
     );
@@ -240,6 +242,7 @@ test('background job runs are counted per job and outcome; a run stopped by shut
     assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Works', outcome: 'succeeded' }), 1);
     assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Breaks', outcome: 'failed' }), 1);
     assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Breaks', outcome: 'succeeded' }), undefined);
+    assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Stopped' }), undefined);
   } finally {
     await storage.close();
   }

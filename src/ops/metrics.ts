@@ -26,7 +26,7 @@ export class Metrics implements BackgroundJobObserver {
   });
   readonly #plays = new Counter({
     name: 'earshot_plays_ingested_total',
-    help: 'Plays submitted, by protocol (or import:<format>) and outcome (stored, duplicate, ignored)',
+    help: 'Plays that reached the store, counted once committed, by protocol (or import:<format>) and outcome (stored, duplicate, ignored)',
     labelNames: ['protocol', 'outcome'] as const,
     registers: [this.registry],
   });
