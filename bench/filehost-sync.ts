@@ -15,6 +15,7 @@ import { startFakeFileHostB, type FakeFileHostB } from '../src/providers/filehos
 import { startHosts } from '../src/server.ts';
 import { benchTargets, compare, median, timed } from './harness.ts';
 import { generatedMusic, TRACKS_PER_ALBUM } from './music.ts';
+import { Metrics } from '../src/ops/metrics.ts';
 
 const ROOT = '/Music';
 /** The folder getFiles lists: the first album, 12 songs and a cover. */
@@ -165,6 +166,7 @@ export async function fileHostSyncBenchmark(): Promise<void> {
         config: { ...base, port: 0, providers: { ...base.providers, filehostB: fake.config } },
         db: target.db,
         keys: deriveKeys('bench-secret-'.padEnd(48, 'x')),
+        metrics: new Metrics(target.db),
       };
       const hosts = await startHosts(ctx, ['api'], false);
       try {

@@ -9,6 +9,7 @@ import { isAudioFile } from '../src/library/tags.ts';
 import { reportSummary, scanLibrary } from '../src/library/scan/index.ts';
 import { benchTargets, compare } from './harness.ts';
 import { generatedMusic, TRACKS_PER_ALBUM } from './music.ts';
+import { Metrics } from '../src/ops/metrics.ts';
 
 /** Files written at once while generating the folder. */
 const WRITE_CONCURRENCY = 64;
@@ -65,7 +66,7 @@ export async function libraryScanBenchmark(): Promise<void> {
     console.log(`  music-metadata alone: ${(parsed.ms / 1000).toFixed(2)} s, ${Math.round((count * 1000) / parsed.ms)} files/s`);
     for await (const target of benchTargets({ durable: true })) {
       try {
-        const ctx = { config: { ...loadConfig({}), musicDir: root }, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')) };
+        const ctx = { config: { ...loadConfig({}), musicDir: root }, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
         const first = await timed(() => scanLibrary(ctx));
         if (first.result.added !== count) throw new Error(`first scan added ${first.result.added} of ${count} files: ${reportSummary(first.result)}`);
         console.log(

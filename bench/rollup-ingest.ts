@@ -9,6 +9,7 @@ import { ingestListens } from '../src/scrobbling/index.ts';
 import { foldAll, rebuildRollups } from '../src/stats/index.ts';
 import { benchTargets, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
+import { Metrics } from '../src/ops/metrics.ts';
 
 /** Turns the triggers that queue plays for the rollups on or off (as before the rollups existed). */
 async function queueTriggers(db: Database, on: boolean): Promise<void> {
@@ -47,7 +48,7 @@ export async function rollupIngestBenchmark(): Promise<void> {
       const { users } = await seedRealistic(target.db);
       await rebuildRollups(target.db);
       const tracks = await target.db.selectFrom('tracks').select(['artist', 'title']).orderBy('title').limit(2000).execute();
-      const ctx = { config, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')) };
+      const ctx = { config, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
       let second = Date.UTC(2010, 0, 1) / 1000;
       const listen = (i: number) => ({ artist: tracks[i % tracks.length]!.artist, title: tracks[i % tracks.length]!.title, listenedAt: new Date(++second * 1000) });
       await withAndWithout(target.db, `${target.name} single listen`, runs, () => ingestListens(ctx, users[0]!.id, [listen(second)], 'api'));

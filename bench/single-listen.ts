@@ -4,6 +4,7 @@ import { deriveKeys } from '../src/auth/index.ts';
 import { ingestListens } from '../src/scrobbling/index.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
+import { Metrics } from '../src/ops/metrics.ts';
 
 /**
  * One acknowledged listen (catalog match, duplicate check, insert, commit): what every
@@ -17,7 +18,7 @@ export async function singleListenBenchmark(): Promise<void> {
     try {
       const userId = (await seedRealistic(target.db)).users[0]!.id;
       const track = await target.db.selectFrom('tracks').select(['id', 'artist', 'title']).orderBy('title').executeTakeFirstOrThrow();
-      const ctx = { config: loadConfig({}), db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')) };
+      const ctx = { config: loadConfig({}), db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
       let second = Date.UTC(2010, 0, 1) / 1000;
       const viaIngest = () => ingestListens(ctx, userId, [{ artist: track.artist, title: track.title, listenedAt: new Date(++second * 1000) }], 'api');
       const viaRawInsert = () =>

@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/index.ts';
 import { startHosts } from '../src/server.ts';
 import { benchTargets, compare } from './harness.ts';
+import { Metrics } from '../src/ops/metrics.ts';
 
 /**
  * Subsonic browsing over a realistic library: getAlbumList2 (several types) and search3 through
@@ -16,7 +17,7 @@ export async function subsonicLibraryBenchmark(): Promise<void> {
   const albums = Math.max(1, Math.round(tracks / 10));
   console.log(`subsonic library: ${tracks} tracks in ${albums} albums, HTTP against raw SQL`);
   for await (const target of benchTargets()) {
-    const ctx = { config: { ...loadConfig({}), port: 0 }, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')) };
+    const ctx = { config: { ...loadConfig({}), port: 0 }, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
     const hosts = await startHosts(ctx, ['api'], false);
     try {
       const { userId, key, handle } = await seedLibrary(target.db, ctx.keys, tracks, albums);

@@ -16,7 +16,14 @@ export interface RunningJobs {
   stop(): Promise<void>;
 }
 
-export function startBackgroundJobs(jobs: readonly BackgroundJob[]): RunningJobs {
+export type JobOutcome = 'succeeded' | 'failed';
+
+/** Told how each run ended (the metrics count them); a run that fails because `stop` aborted it is not counted. */
+export interface BackgroundJobObserver {
+  jobRan(job: string, outcome: JobOutcome): void;
+}
+
+export function startBackgroundJobs(jobs: readonly BackgroundJob[], observer: BackgroundJobObserver): RunningJobs {
   const controller = new AbortController();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
@@ -24,9 +31,12 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): RunningJobs
     const run = job.run(controller.signal).then(
       (summary) => {
         if (summary) console.log(`${job.name}: ${summary}`);
+        observer.jobRan(job.name, 'succeeded');
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) console.error(`${job.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (controller.signal.aborted) return;
+        console.error(`${job.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        observer.jobRan(job.name, 'failed');
       },
     );
     running.add(run);

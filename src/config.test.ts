@@ -60,3 +60,12 @@ test('providers: off without a client id, on with id and secret at the public en
   assert.throws(() => loadConfig({ FILEHOSTA_CLIENT_ID: 'id', FILEHOSTA_CLIENT_SECRET: 's', FILEHOSTA_API_URL: 'ftp://x' }), /FILEHOSTA_API_URL must be an http\(s\) URL/);
   assert.throws(() => loadConfig({ MUSICSTREAM_POLL_SECONDS: '1' }), /MUSICSTREAM_POLL_SECONDS/);
 });
+
+test('metrics: on the public hosts with no token by default; a token, and a listener of their own on loopback unless told', () => {
+  assert.deepEqual(loadConfig({}).metrics, { token: undefined, port: undefined, host: '127.0.0.1' });
+  assert.deepEqual(
+    loadConfig({ EARSHOT_METRICS_TOKEN: 'scrape-secret', EARSHOT_METRICS_PORT: '9464', EARSHOT_METRICS_HOST: '10.0.0.5' }).metrics,
+    { token: 'scrape-secret', port: 9464, host: '10.0.0.5' },
+  );
+  assert.throws(() => loadConfig({ EARSHOT_METRICS_PORT: 'nine' }), /EARSHOT_METRICS_PORT must be a port number/);
+});

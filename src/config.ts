@@ -35,6 +35,16 @@ export interface Config {
   scanIntervalMinutes: number;
   /** Third-party providers; one without a client id is off (providers/registry.ts). */
   providers: ProvidersConfig;
+  /** Who may read /metrics and where it is served (src/ops). */
+  metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  /** When set, /metrics answers only `Authorization: Bearer <token>`. */
+  token: string | undefined;
+  /** When set, /metrics is served on its own listener at `host`:`port` instead of on the public hosts. */
+  port: number | undefined;
+  host: string;
 }
 
 export type ProviderName = 'filehostA' | 'filehostB' | 'musicstream';
@@ -187,6 +197,15 @@ function providersFrom(env: NodeJS.ProcessEnv): ProvidersConfig {
   };
 }
 
+function metricsFrom(env: NodeJS.ProcessEnv): MetricsConfig {
+  return {
+    token: env.EARSHOT_METRICS_TOKEN || undefined,
+    port: env.EARSHOT_METRICS_PORT ? integerFrom(env, 'EARSHOT_METRICS_PORT', 0) : undefined,
+    // Loopback unless asked: a separate listener exists to keep metrics off the public interface.
+    host: env.EARSHOT_METRICS_HOST || '127.0.0.1',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = integerFrom(env, 'PORT', 8000);
@@ -207,5 +226,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
     scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
     providers: providersFrom(env),
+    metrics: metricsFrom(env),
   };
 }

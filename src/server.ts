@@ -8,6 +8,8 @@ import { sealLegacyAudioscrobblerDigests } from './auth/audioscrobbler-digest.ts
 import { buildApiServer, operations, routes } from './api/index.ts';
 import { buildScrobblerServer } from './scrobbling/index.ts';
 import { settleDetached } from './background.ts';
+import { Metrics } from './ops/metrics.ts';
+import { startMetricsListener } from './ops/metrics-listener.ts';
 
 export type HostName = 'api' | 'scrobbler';
 
@@ -36,6 +38,7 @@ export async function openAppContext(config: Config, target: StorageTarget = sto
       config,
       db,
       keys,
+      metrics: new Metrics(db),
       async close() {
         await db.destroy();
         unlock();
@@ -48,8 +51,15 @@ export async function openAppContext(config: Config, target: StorageTarget = sto
 }
 
 export interface RunningHosts {
-  urls: Partial<Record<HostName, string>>;
+  /** `metrics`: the metrics listener, when EARSHOT_METRICS_PORT gives it one. */
+  urls: Partial<Record<HostName | 'metrics', string>>;
   close(): Promise<void>;
+}
+
+function listeningUrl(app: FastifyInstance, host: string): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyInstance {
@@ -60,15 +70,18 @@ function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyIns
 /** Starts the requested hosts on the configured ports; the caller owns the context's database. */
 export async function startHosts(ctx: AppContext, hosts: readonly HostName[], logger: boolean): Promise<RunningHosts> {
   const started: FastifyInstance[] = [];
-  const urls: Partial<Record<HostName, string>> = {};
+  const urls: RunningHosts['urls'] = {};
   try {
     for (const host of hosts) {
       const app = buildHost(ctx, host, logger);
       started.push(app);
       await app.listen({ host: ctx.config.host, port: host === 'api' ? ctx.config.port : ctx.config.scrobblerPort });
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      urls[host] = `http://${ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host}:${port}`;
+      urls[host] = listeningUrl(app, ctx.config.host);
+    }
+    const metrics = await startMetricsListener(ctx);
+    if (metrics) {
+      started.push(metrics);
+      urls.metrics = listeningUrl(metrics, ctx.config.metrics.host);
     }
   } catch (error) {
     await Promise.all(started.map((app) => app.close()));

@@ -8,6 +8,7 @@ import type { AppContext } from './context.ts';
 import { deriveKeys } from './auth/index.ts';
 import { testBackends, type TestBackend } from './db/testing.ts';
 import { startHosts } from './server.ts';
+import { Metrics } from './ops/metrics.ts';
 
 export { testBackends, type TestBackend };
 
@@ -27,6 +28,8 @@ export interface TestApp {
   ctx: AppContext;
   apiUrl: string;
   scrobblerUrl: string;
+  /** The separate metrics listener, when the config gives it a port. */
+  metricsUrl: string | undefined;
   /** JSON request to the API host; `path` may carry a query string. */
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
   /** GET /xrpc/<nsid> with query parameters. */
@@ -120,13 +123,14 @@ export async function startTestApp(backend: TestBackend, overrides: Partial<Conf
   const storage = await backend.open();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-test-'));
   const config: Config = { ...loadConfig({}), port: 0, scrobblerPort: 0, dataDir, ...overrides };
-  const ctx: AppContext = { config, db: storage.db, keys: deriveKeys('test-secret-'.padEnd(48, 'x')) };
+  const ctx: AppContext = { config, db: storage.db, keys: deriveKeys('test-secret-'.padEnd(48, 'x')), metrics: new Metrics(storage.db) };
   const hosts = await startHosts(ctx, ['api', 'scrobbler'], false);
   const apiUrl = hosts.urls.api!;
   const app: TestApp = {
     ctx,
     apiUrl,
     scrobblerUrl: hosts.urls.scrobbler!,
+    metricsUrl: hosts.urls.metrics,
     request: (method, requestPath, options) => jsonRequest(`${apiUrl}${requestPath}`, method, options),
     query: (nsid, params = {}, token) => jsonRequest(`${apiUrl}/xrpc/${nsid}${searchParams(params)}`, 'GET', { token }),
     procedure: (nsid, input, token) => jsonRequest(`${apiUrl}/xrpc/${nsid}`, 'POST', { token, body: input ?? {} }),

@@ -31,6 +31,8 @@ export const XRPC_ERROR_NAMES = [
   'NoActiveDevice',
   'ProviderRefused',
   'ProviderUnavailable',
+  /** 503 from /ready: the database is unreachable or lacks migrations this code ships. */
+  'NotReady',
   'InternalServerError',
 ] as const;
 export type XrpcErrorName = (typeof XRPC_ERROR_NAMES)[number];

@@ -17,6 +17,7 @@ import { redirects, type AnyRoute, type Download } from './route.ts';
 import { serveWebApp } from '../web/static.ts';
 import { redactUrl } from './redact.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
+import { registerOperationsEndpoints } from '../ops/endpoints.ts';
 
 export interface HttpServerOptions {
   logger: boolean;
@@ -254,13 +255,13 @@ export function buildApiServer(
   options: HttpServerOptions,
 ): FastifyInstance {
   const app = createHttpServer(options);
+  registerOperationsEndpoints(app, ctx, 'api');
   const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
   const limiter = new HeavyReadLimiter();
   for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
   for (const route of declarations.routes) registerRoute(app, ctx, route);
   registerSubsonic(app, ctx);
   app.get('/openapi.json', async () => openApi);
-  app.get('/health', async () => ({ status: 'ok' }));
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);
     if (served) return served;

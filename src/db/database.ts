@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PGlitePool } from './pglite-pool.ts';
+import { PGlitePool, type PoolUsage } from './pglite-pool.ts';
 import { durablePgliteOptions, syncNewDataDir } from './durable-fs.ts';
 import { migrate } from './migrate.ts';
 import type { DB } from './schema.ts';
@@ -65,10 +65,21 @@ function postgresPool(url: string, schema: string | undefined): pg.Pool {
   return pool;
 }
 
+/** Each open database's pool, read for metrics: Kysely keeps its pool to itself, and nothing else needs pg's. */
+const poolUsages = new WeakMap<Database, () => PoolUsage>();
+
+/** The pool's use now; undefined for a database not opened by openDatabase. */
+export const poolUsage = (db: Database): PoolUsage | undefined => poolUsages.get(db)?.();
+
+function usageOf(pool: PGlitePool | pg.Pool): () => PoolUsage {
+  return pool instanceof PGlitePool ? () => pool.usage() : () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+}
+
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(target: StorageTarget): Promise<Database> {
   const pool = target.kind === 'pglite' ? await pglitePool(target.dataDir) : postgresPool(target.url, target.schema);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  poolUsages.set(db, usageOf(pool));
   try {
     await migrate(db);
   } catch (error) {

@@ -1,4 +1,5 @@
-export { openDatabase, type Database, type StorageTarget } from './database.ts';
+export { openDatabase, poolUsage, type Database, type StorageTarget } from './database.ts';
+export type { PoolUsage } from './pglite-pool.ts';
 export type * from './schema.ts';
 export { clientDataProblem } from './client-data-error.ts';
 export { inTransaction, isRetryable, RetryableConflict } from './retry.ts';

@@ -14,6 +14,13 @@ export function migrationFiles(): string[] {
     .sort();
 }
 
+/** The migrations this code ships that the database has not recorded (readiness, and what migrate applies). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const done = await sql<{ version: string }>`select version from schema_migrations`.execute(db);
+  const applied = new Set(done.rows.map((row) => row.version));
+  return migrationFiles().filter((file) => !applied.has(file));
+}
+
 /** Applies every migration not yet recorded, each in its own transaction. */
 export async function migrate(db: Kysely<any>): Promise<string[]> {
   return db.connection().execute(async (conn) => {
@@ -23,9 +30,7 @@ export async function migrate(db: Kysely<any>): Promise<string[]> {
         version text primary key,
         applied_at timestamptz not null default now()
       )`.execute(conn);
-      const done = await sql<{ version: string }>`select version from schema_migrations`.execute(conn);
-      const applied = new Set(done.rows.map((row) => row.version));
-      const pending = migrationFiles().filter((file) => !applied.has(file));
+      const pending = await pendingMigrations(conn);
       for (const file of pending) {
         const script = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
         await conn.transaction().execute(async (tx) => {

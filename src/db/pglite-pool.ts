@@ -4,6 +4,13 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
 
 const heavyWork = new AsyncLocalStorage<true>();
 
+/** A pool's connections and the clients waiting for one, the same on both backends. */
+export interface PoolUsage {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 /**
  * Runs `work` as heavy work (Wrapped, charts, imports): on the embedded
  * database its statements wait until no interactive statement does. Elsewhere
@@ -48,6 +55,11 @@ export class PGlitePool implements PostgresPool {
   #interactiveStreak = 0;
 
   constructor(private readonly pglite: PGlite) {}
+
+  /** The one connection, whether a client holds it, and the statements queued for it (metrics). */
+  usage(): PoolUsage {
+    return { total: 1, idle: this.#busy ? 0 : 1, waiting: this.#interactive.length + this.#heavy.length };
+  }
 
   async connect(): Promise<PostgresPoolClient> {
     await this.#acquire(heavyWork.getStore() === true);

@@ -41,6 +41,13 @@ export async function ingestListens(
   listens: readonly Listen[],
   source: ListenSource,
 ): Promise<ListenOutcome[]> {
+  const outcomes = await storeCommitted(ctx, userId, listens, source);
+  // Counted once committed: a transaction retried after a conflict must not count twice.
+  ctx.metrics.playsIngested(source, outcomes);
+  return outcomes;
+}
+
+async function storeCommitted(ctx: AppContext, userId: string, listens: readonly Listen[], source: ListenSource): Promise<ListenOutcome[]> {
   if (listens.length <= RESOLVE_CHUNK) {
     return inTransaction(ctx.db, async (tx) => storeListens(tx, userId, listens, await resolveListenTracks(ctx.db, ctx.config, listens, tx), source));
   }

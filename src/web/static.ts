@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** Paths that belong to the API and protocols: unknown ones there answer JSON 404s, never the app. */
-const API_PREFIXES = ['/xrpc/', '/rest/', '/auth/', '/access-tokens', '/providers/', '/export', '/openapi.json', '/health'];
+const API_PREFIXES = ['/xrpc/', '/rest/', '/auth/', '/access-tokens', '/providers/', '/export', '/openapi.json', '/health', '/ready', '/metrics'];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

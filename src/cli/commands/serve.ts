@@ -29,7 +29,7 @@ export const serve: Command = {
     console.log(`Earshot is running (storage: ${storage})`);
     if (running.urls.api) console.log(`  API:       ${running.urls.api}  (open it in a browser for the web app; XRPC at /xrpc, OpenAPI at /openapi.json)`);
     if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
-    const jobs = startBackgroundJobs(backgroundJobs(ctx));
+    const jobs = startBackgroundJobs(backgroundJobs(ctx), ctx.metrics);
     const stop = async () => {
       // A scan or sync stopped here gives its lease back, so the next start takes it at once.
       await jobs.stop();

@@ -16,7 +16,12 @@ export const importListens = defineProcedure({
   errors: ['CheckpointMismatch', 'ImportComplete'],
   bodyLimit: IMPORT_BODY_LIMIT,
   // A batch is one long write transaction: it starts only when no interactive statement waits for the embedded database.
-  handler: ({ input, viewer, ctx }) => asHeavyWork(() => importBatch(ctx.db, ctx.config, viewer.userId, input)),
+  handler: async ({ input, viewer, ctx }) => {
+    const result = await asHeavyWork(() => importBatch(ctx.db, ctx.config, viewer.userId, input));
+    // A dry run stores nothing, so it counts as no play.
+    if (!input.dryRun) ctx.metrics.playsImported(input.format, result);
+    return result;
+  },
 });
 
 export const getImport = defineQuery({
