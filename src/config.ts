@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { corsFrom, rateLimitsFrom, type CorsConfig, type RateLimitConfig } from './ops/limits-config.ts';
 
 export type UnmatchedScrobblePolicy = 'store' | 'skip';
 export type SignupPolicy = 'open' | 'closed';
@@ -35,6 +36,10 @@ export interface Config {
   scanIntervalMinutes: number;
   /** Third-party providers; one without a client id is off (providers/registry.ts). */
   providers: ProvidersConfig;
+  /** Budgets for sign-ins, submissions and reads (ops/rate-limits.ts). */
+  rateLimits: RateLimitConfig;
+  /** Which browser origins may call the API (ops/cors.ts). */
+  cors: CorsConfig;
 }
 
 export type ProviderName = 'filehostA' | 'filehostB' | 'musicstream';
@@ -207,5 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
     scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
     providers: providersFrom(env),
+    rateLimits: rateLimitsFrom(env),
+    cors: corsFrom(env),
   };
 }

@@ -17,6 +17,7 @@ import { redirects, type AnyRoute, type Download } from './route.ts';
 import { serveWebApp } from '../web/static.ts';
 import { redactUrl } from './redact.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
+import { registerOpenAccess } from '../ops/index.ts';
 
 export interface HttpServerOptions {
   logger: boolean;
@@ -254,6 +255,7 @@ export function buildApiServer(
   options: HttpServerOptions,
 ): FastifyInstance {
   const app = createHttpServer(options);
+  registerOpenAccess(app, ctx.config);
   const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
   const limiter = new HeavyReadLimiter();
   for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
