@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit';
 import { XrpcError } from '../api/errors.ts';
 import { rateLimitExceeded } from '../scrobbling/lastfm/errors.ts';
 import { requestParams } from '../scrobbling/lastfm/params.ts';
@@ -8,9 +8,9 @@ import type { RateLimitConfig } from './limits-config.ts';
 import { budgetStore, redisClient } from './rate-limit-store.ts';
 
 const MINUTE_MS = 60_000;
-export const SIGNIN_WINDOW_MS = 15 * MINUTE_MS;
-export const SUBMISSION_WINDOW_MS = 5 * MINUTE_MS;
-export const READ_WINDOW_MS = MINUTE_MS;
+const SIGNIN_WINDOW_MS = 15 * MINUTE_MS;
+const SUBMISSION_WINDOW_MS = 5 * MINUTE_MS;
+const READ_WINDOW_MS = MINUTE_MS;
 
 /** Routes no budget applies to: monitoring must see the server even when clients are refused. */
 const UNLIMITED_PATHS = new Set(['/health', '/ready', '/metrics']);
@@ -85,21 +85,19 @@ function refusal(protocol: Protocol, retryAfterSeconds: number): Error {
   }
 }
 
+type Counted = Extract<Spent, { isAllowed: false }>;
+
 /** The standard headers, and ListenBrainz's own on its routes (Reset there is a Unix time, Reset-In the seconds left). */
-function sendBudgetHeaders(reply: FastifyReply, protocol: Protocol, spent: Spent, exceeded: boolean): void {
-  if (spent.isAllowed) return;
+function sendBudgetHeaders(reply: FastifyReply, protocol: Protocol, spent: Counted): void {
   const resetIn = spent.ttlInSeconds;
-  reply.header('x-ratelimit-limit', spent.max).header('x-ratelimit-remaining', exceeded ? 0 : spent.remaining);
+  reply.header('x-ratelimit-limit', spent.max).header('x-ratelimit-remaining', spent.isExceeded ? 0 : spent.remaining);
   if (protocol === 'listenbrainz') {
     reply.header('x-ratelimit-reset-in', resetIn).header('x-ratelimit-reset', Math.ceil(Date.now() / 1000) + resetIn);
   } else {
     reply.header('x-ratelimit-reset', resetIn);
   }
-  if (exceeded) reply.header('retry-after', resetIn);
+  if (spent.isExceeded) reply.header('retry-after', resetIn);
 }
-
-/** Whether the spend went over its budget. */
-const exceeded = (spent: Spent) => !spent.isAllowed && spent.isExceeded;
 
 /** A sign-in refused (401 or 403, in every protocol that signs in) counts against the account. */
 const signInFailed = (reply: FastifyReply) => reply.statusCode === 401 || reply.statusCode === 403;
@@ -115,8 +113,11 @@ class RouteLimits {
 
   createBudgets(app: FastifyInstance): void {
     const keyGenerator = (request: FastifyRequest) => this.keys.get(request)!;
-    const budget = (max: number, timeWindow: number, continueExceeding = false) =>
-      app.createRateLimit({ max, timeWindow, keyGenerator, skipOnError: true, ...(continueExceeding ? { continueExceeding } : {}) } as never);
+    // skipOnError: a store that fails (Redis gone) lets requests through rather than failing them.
+    const budget = (max: number, timeWindow: number, continueExceeding = false) => {
+      const options: RateLimitOptions = { max, timeWindow, keyGenerator, skipOnError: true, continueExceeding };
+      return app.createRateLimit(options);
+    };
     this.budgets = {
       reads: budget(this.limits.reads, READ_WINDOW_MS),
       submissions: budget(this.limits.submissions, SUBMISSION_WINDOW_MS),
@@ -134,8 +135,9 @@ class RouteLimits {
   /** Spends one unit of a budget; over it, answers 429 through the route's error handler. */
   private async charge(name: BudgetName, plan: RoutePlan, request: FastifyRequest, reply: FastifyReply, key: string): Promise<void> {
     const spent = await this.spend(name, request, key);
-    sendBudgetHeaders(reply, plan.protocol, spent, exceeded(spent));
-    if (exceeded(spent)) throw refusal(plan.protocol, (spent as { ttlInSeconds: number }).ttlInSeconds);
+    if (spent.isAllowed) return;
+    sendBudgetHeaders(reply, plan.protocol, spent);
+    if (spent.isExceeded) throw refusal(plan.protocol, spent.ttlInSeconds);
   }
 
   /**
@@ -152,7 +154,8 @@ class RouteLimits {
     this.failureKeys.set(request, key);
   }
 
-  async onRequest(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Spends what the route's plan says, before its handler runs. */
+  async chargeRoute(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const ip = normalizeIP(request.ip);
     if (plan.spend === 'read') return this.charge('reads', plan, request, reply, ip);
     const credential = plan.credential?.(request);
@@ -164,13 +167,17 @@ class RouteLimits {
     }
   }
 
-  async onSend(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Counts a refused sign-in against its account, before the answer leaves (so the next attempt sees it). */
+  async countSignInOutcome(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = this.failureKeys.get(request);
     if (key !== undefined && signInFailed(reply)) await this.spend('signinFailures', request, key);
   }
 }
 
-/** Routes whose budget key is read from the body are charged once it is parsed; the others before it is read. */
+/**
+ * Sign-ins (the account is in the body), Last.fm calls and Audioscrobbler submissions (their key is a
+ * form parameter) are charged once the body is parsed; reads and token-keyed submissions before it is read.
+ */
 const keyInBody = (plan: RoutePlan) => plan.spend !== 'read' && plan.credential !== authorizationOf;
 
 function prepend<T>(hooks: T | T[] | undefined, hook: T): T[] {
@@ -194,9 +201,9 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig
   app.addHook('onRoute', (route) => {
     const plan = planFor(route);
     if (!plan) return;
-    const charge = async (request: FastifyRequest, reply: FastifyReply) => routeLimits.onRequest(plan, request, reply);
+    const charge = async (request: FastifyRequest, reply: FastifyReply) => routeLimits.chargeRoute(plan, request, reply);
     if (keyInBody(plan)) route.preHandler = prepend(route.preHandler, charge as never);
     else route.onRequest = prepend(route.onRequest, charge as never);
-    if (plan.account) route.onSend = prepend(route.onSend, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.onSend(request, reply)) as never);
+    if (plan.account) route.onSend = prepend(route.onSend, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.countSignInOutcome(request, reply)) as never);
   });
 }
