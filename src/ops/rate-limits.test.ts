@@ -95,7 +95,7 @@ describe('sign-in limits: attempts per IP', () => {
   });
 });
 
-describe('sign-in limits: Last.fm auth.getMobileSession', () => {
+describe('sign-in limits: Last.fm getMobileSession and the authorization page', () => {
   const app = withApp(limits({ signinFailures: 2 }));
   let dave: ClientAccount;
   const mobileSession = (password: string, format?: 'json') =>
@@ -113,6 +113,16 @@ describe('sign-in limits: Last.fm auth.getMobileSession', () => {
     const xml = await mobileSession(PASSWORD);
     assert.equal(xml.status, 429);
     assert.match(xml.body, /<lfm status="failed">\s*<error code="29">/);
+  });
+
+  test('the lock holds on every door that checks the password: the authorization page too', async () => {
+    const { body } = await lastfmCall(app(), { method: 'auth.getToken', api_key: dave.key, format: 'json' }, { secret: dave.sharedSecret });
+    const page = await jsonRequest<any>(`${app().scrobblerUrl}/api/auth/`, 'POST', {
+      body: new URLSearchParams({ api_key: dave.key, token: body.token, identifier: dave.handle, password: PASSWORD }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(page.status, 429);
+    assert.equal(page.body.error, 'RateLimitExceeded');
   });
 });
 
