@@ -161,7 +161,8 @@ export async function fileHostSyncBenchmark(): Promise<void> {
     // One warm-up, as compare() makes: the first round of connections and parser code is not the floor.
     await readAllRemotely(fake, baselineToken, files);
     for await (const target of benchTargets({ durable: true })) {
-      const base = loadConfig({});
+      // Limits off: a bench measures the server, not the budget of one busy client address.
+      const base = loadConfig({ EARSHOT_RATE_LIMITS: 'off' });
       const ctx: AppContext = {
         config: { ...base, port: 0, providers: { ...base.providers, filehostB: fake.config } },
         db: target.db,

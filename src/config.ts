@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { corsFrom, rateLimitsFrom, type CorsConfig, type RateLimitConfig } from './ops/limits-config.ts';
 
 export type UnmatchedScrobblePolicy = 'store' | 'skip';
 export type SignupPolicy = 'open' | 'closed';
@@ -37,6 +38,10 @@ export interface Config {
   providers: ProvidersConfig;
   /** Who may read /metrics and where it is served (src/ops). */
   metrics: MetricsConfig;
+  /** Budgets for sign-ins, submissions and reads (ops/rate-limits.ts). */
+  rateLimits: RateLimitConfig;
+  /** Which browser origins may call the API (ops/cors.ts). */
+  cors: CorsConfig;
 }
 
 export interface MetricsConfig {
@@ -227,5 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
     providers: providersFrom(env),
     metrics: metricsFrom(env),
+    rateLimits: rateLimitsFrom(env),
+    cors: corsFrom(env),
   };
 }

@@ -122,7 +122,8 @@ function searchParams(params: Record<string, string | number | boolean | string[
 export async function startTestApp(backend: TestBackend, overrides: Partial<Config> = {}): Promise<TestApp> {
   const storage = await backend.open();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-test-'));
-  const config: Config = { ...loadConfig({}), port: 0, scrobblerPort: 0, dataDir, ...overrides };
+  // Tests sign in and submit far more often than any client from one address; limit tests turn them on.
+  const config: Config = { ...loadConfig({ EARSHOT_RATE_LIMITS: 'off' }), port: 0, scrobblerPort: 0, dataDir, ...overrides };
   const ctx: AppContext = { config, db: storage.db, keys: deriveKeys('test-secret-'.padEnd(48, 'x')), metrics: new Metrics(storage.db) };
   const hosts = await startHosts(ctx, ['api', 'scrobbler'], false);
   const apiUrl = hosts.urls.api!;

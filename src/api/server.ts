@@ -17,7 +17,7 @@ import { redirects, type AnyRoute, type Download } from './route.ts';
 import { serveWebApp } from '../web/static.ts';
 import { redactUrl } from './redact.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
-import { registerOperationsEndpoints } from '../ops/endpoints.ts';
+import { registerHostOperations } from '../ops/index.ts';
 
 export interface HttpServerOptions {
   logger: boolean;
@@ -255,7 +255,7 @@ export function buildApiServer(
   options: HttpServerOptions,
 ): FastifyInstance {
   const app = createHttpServer(options);
-  registerOperationsEndpoints(app, ctx, 'api');
+  registerHostOperations(app, ctx, 'api');
   const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
   const limiter = new HeavyReadLimiter();
   for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);

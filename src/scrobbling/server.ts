@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer, type HttpServerOptions } from '../api/server.ts';
 import type { AppContext } from '../context.ts';
-import { registerOperationsEndpoints } from '../ops/endpoints.ts';
+import { registerHostOperations } from '../ops/index.ts';
 import { registerListenBrainz } from './listenbrainz/routes.ts';
 import { registerLastfm } from './lastfm/index.ts';
 import { registerAudioscrobbler } from './audioscrobbler/index.ts';
@@ -19,7 +19,7 @@ const SCROBBLER_PROTOCOLS: readonly ScrobblerProtocolRegistrar[] = [registerList
 /** The scrobble-submission host that existing scrobbler clients are repointed to. */
 export function buildScrobblerServer(ctx: AppContext, options: HttpServerOptions): FastifyInstance {
   const app = createHttpServer(options);
-  registerOperationsEndpoints(app, ctx, 'scrobbler');
+  registerHostOperations(app, ctx, 'scrobbler');
   app.get('/', async () => ({ service: 'earshot scrobbler', api: ctx.config.publicUrl }));
   for (const register of SCROBBLER_PROTOCOLS) register(app, ctx);
   return app;

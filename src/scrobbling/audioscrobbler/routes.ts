@@ -27,8 +27,10 @@ function sendLines(reply: FastifyReply, ...lines: string[]): FastifyReply {
 function sendFailure(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const problem = clientDataProblem(error);
   if (problem) return sendLines(reply.status(400), `FAILED ${problem}`);
-  if (error instanceof InvalidParameter || ((error as FastifyError).statusCode ?? 500) < 500) {
-    return sendLines(reply.status(400), `FAILED ${error.message}`);
+  const status = (error as FastifyError).statusCode ?? 500;
+  if (error instanceof InvalidParameter || status < 500) {
+    // A rate limit keeps its 429 (with Retry-After); every other client error is a 400.
+    return sendLines(reply.status(status === 429 ? 429 : 400), `FAILED ${error.message}`);
   }
   request.log.error({ err: error }, 'Audioscrobbler request failed');
   return sendLines(reply.status(503), 'FAILED temporary server error, try again later');

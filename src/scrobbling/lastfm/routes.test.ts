@@ -3,7 +3,6 @@ import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { currentNowPlaying } from '../ingest.ts';
 import { describeWithApp, jsonRequest } from '../../testing.ts';
-import { lastfmRateLimiter } from './rate-limit.ts';
 import { createClientAccount, lastfmCall, type ClientAccount } from './test-support.ts';
 
 const unix = (iso: string) => String(Date.parse(iso) / 1000);
@@ -240,15 +239,6 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     } finally {
       await sql`alter table stars_away rename to stars`.execute(app().ctx.db);
     }
-  });
-
-  test('an API key over its request rate gets error 29', async () => {
-    const busy = await createClientAccount(app(), 'lfm-busy');
-    for (let i = 0; i < lastfmRateLimiter.limit; i++) lastfmRateLimiter.take(busy.apiKeyId);
-    const result = await lastfmCall(app(), { method: 'auth.getToken', api_key: busy.key, format: 'json' }, { secret: busy.sharedSecret });
-    assert.deepEqual([result.status, result.body.error], [429, 29]);
-    const others = await call({ method: 'auth.getToken', format: 'json' });
-    assert.equal(others.status, 200, 'other keys are not affected');
   });
 
   test('desktop flow: getToken, approval on /api/auth/, getSession', async () => {

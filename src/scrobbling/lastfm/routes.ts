@@ -9,11 +9,9 @@ import {
   invalidSessionKey,
   invalidSignature,
   LastfmError,
-  rateLimitExceeded,
   temporarilyUnavailable,
 } from './errors.ts';
 import { findMethod } from './methods.ts';
-import { lastfmRateLimiter } from './rate-limit.ts';
 import { clientDataProblem } from '../../db/index.ts';
 import { acceptFormBodies, InvalidParameter, requestParams, type Params } from './params.ts';
 import { sendError, sendResult, type Element, type ResponseFormat } from './response.ts';
@@ -24,13 +22,15 @@ function formatOf(params: Params): ResponseFormat {
   return params.get('format') === 'json' ? 'json' : 'xml';
 }
 
-/** Checks, in Last.fm's order: method, HTTP verb, API key (and its rate), signature, session key; then runs the method. */
+/**
+ * Checks, in Last.fm's order: method, HTTP verb, API key, signature, session key; then runs the method.
+ * The key's request rate (error 29) is counted before, with every other budget (ops/rate-limits.ts).
+ */
 async function dispatch(ctx: AppContext, request: FastifyRequest, params: Params): Promise<Element | null> {
   const method = findMethod(params.get('method'));
   if (method.postOnly && request.method !== 'POST') throw invalidMethod(`${method.name} must be called with POST`);
   const owner = await authenticateApiKey(ctx.db, params.get('api_key') ?? '');
   if (!owner) throw invalidApiKey();
-  if (!lastfmRateLimiter.take(owner.apiKeyId)) throw rateLimitExceeded();
   if (!hasValidSignature(params, sharedSecretFor(ctx.keys.apiKeySharedSecret, owner.apiKeyId))) throw invalidSignature();
   if (method.auth === 'signed') return method.handler({ ctx, params, apiKeyId: owner.apiKeyId, session: null });
   const sessionKey = params.get('sk');

@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import { Redis } from 'ioredis';
+import { jsonRequest, startTestApp, testBackends, type HttpResult, type TestApp } from '../testing.ts';
+import { createClientAccount, lastfmCall, type ClientAccount } from '../scrobbling/lastfm/test-support.ts';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './limits-config.ts';
+import { registerRateLimits } from './rate-limits.ts';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const PASSWORD = 'correct horse battery';
+
+/** Limits are about requests, not storage: one backend is enough. */
+const backend = testBackends().find((candidate) => candidate.name === 'pglite')!;
+
+/** Defaults no test reaches, lowered by each suite for the budget it tests. */
+const limits = (overrides: Partial<RateLimitConfig>): RateLimitConfig => ({
+  ...DEFAULT_RATE_LIMITS,
+  redisUrl: undefined,
+  signinAttempts: 1000,
+  ...overrides,
+});
+
+/** One app per suite, with the given limits. */
+function withApp(rateLimits: RateLimitConfig): () => TestApp {
+  let app: TestApp | undefined;
+  before(async () => {
+    app = await startTestApp(backend, { rateLimits });
+  });
+  after(() => app?.close());
+  return () => app!;
+}
+
+const login = (app: TestApp, identifier: string, password: string) => app.request('POST', '/auth/login', { body: { identifier, password } });
+
+/** A sign-in from another loopback address, as a second client would come. */
+function loginFrom(localAddress: string, app: TestApp, identifier: string, password: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ identifier, password });
+    const request = http.request(`${app.apiUrl}/auth/login`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+function assertRefused(result: HttpResult, limit: number): void {
+  assert.equal(result.status, 429);
+  assert.match(result.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+  assert.equal(result.headers.get('x-ratelimit-limit'), String(limit));
+  assert.equal(result.headers.get('x-ratelimit-remaining'), '0');
+}
+
+describe('sign-in limits: failures per account and IP', () => {
+  const app = withApp(limits({ signinFailures: 3 }));
+
+  test('failures lock the account from that IP, in the XRPC error shape with Retry-After; the right password waits too', async () => {
+    await app().signup('rl-alice', PASSWORD);
+    for (let i = 0; i < 3; i++) assert.equal((await login(app(), 'rl-alice', 'wrong')).status, 401);
+    const locked = await login(app(), 'rl-alice', PASSWORD);
+    assertRefused(locked, 3);
+    assert.equal(locked.body.error, 'RateLimitExceeded');
+    assert.match(locked.body.message, /retry in \d+ seconds/);
+    assert.equal((await login(app(), '@RL-Alice', PASSWORD)).status, 429, 'the same account however it is written');
+  });
+
+  test("others' failures do not lock the owner out: another address still signs in", async () => {
+    assert.equal(await loginFrom('127.0.0.2', app(), 'rl-alice', PASSWORD), 200);
+  });
+
+  test('successful sign-ins and other accounts are not counted', async () => {
+    await app().signup('rl-bob', PASSWORD);
+    for (let i = 0; i < 5; i++) assert.equal((await login(app(), 'rl-bob', PASSWORD)).status, 200);
+    assert.equal((await login(app(), 'rl-bob', 'wrong')).status, 401);
+  });
+});
+
+describe('sign-in limits: attempts per IP', () => {
+  const app = withApp(limits({ signinAttempts: 3 }));
+
+  test('sign-ups and sign-ins share the budget; each answer tells what is left', async () => {
+    const first = await app().request('POST', '/auth/signup', { body: { handle: 'rl-carol', password: PASSWORD } });
+    assert.equal(first.status, 201);
+    assert.deepEqual(['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)), ['3', '2']);
+    assert.match(first.headers.get('x-ratelimit-reset') ?? '', /^\d+$/);
+    assert.equal((await login(app(), 'rl-carol', PASSWORD)).status, 200);
+    assert.equal((await login(app(), 'nobody', PASSWORD)).status, 401);
+    const refused = await login(app(), 'rl-carol', PASSWORD);
+    assertRefused(refused, 3);
+    assert.equal(refused.body.error, 'RateLimitExceeded');
+  });
+});
+
+describe('sign-in limits: Last.fm getMobileSession and the authorization page', () => {
+  const app = withApp(limits({ signinFailures: 2 }));
+  let dave: ClientAccount;
+  const mobileSession = (password: string, format?: 'json') =>
+    lastfmCall(app(), { method: 'auth.getMobileSession', api_key: dave.key, username: dave.handle, password, ...(format ? { format } : {}) }, { secret: dave.sharedSecret });
+
+  before(async () => {
+    dave = await createClientAccount(app(), 'rl-dave');
+  });
+
+  test('wrong passwords lock it with error 29, in JSON or XML as asked', async () => {
+    for (let i = 0; i < 2; i++) assert.deepEqual((await mobileSession('wrong', 'json')).body.error, 4);
+    const json = await mobileSession(PASSWORD, 'json');
+    assert.deepEqual([json.status, json.body.error], [429, 29]);
+    assert.match(json.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    const xml = await mobileSession(PASSWORD);
+    assert.equal(xml.status, 429);
+    assert.match(xml.body, /<lfm status="failed">\s*<error code="29">/);
+  });
+
+  test('the lock holds on every door that checks the password: the authorization page too', async () => {
+    const { body } = await lastfmCall(app(), { method: 'auth.getToken', api_key: dave.key, format: 'json' }, { secret: dave.sharedSecret });
+    const page = await jsonRequest<any>(`${app().scrobblerUrl}/api/auth/`, 'POST', {
+      body: new URLSearchParams({ api_key: dave.key, token: body.token, identifier: dave.handle, password: PASSWORD }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(page.status, 429);
+    assert.equal(page.body.error, 'RateLimitExceeded');
+  });
+});
+
+describe('submission limits per API key', () => {
+  const app = withApp(limits({ submissions: 2 }));
+  let erin: ClientAccount;
+  let frank: ClientAccount;
+
+  before(async () => {
+    erin = await createClientAccount(app(), 'rl-erin');
+    frank = await createClientAccount(app(), 'rl-frank');
+  });
+
+  test("ListenBrainz: LB's headers, then a 429 in LB's shape; another key is not affected", async () => {
+    const submit = (key: string) =>
+      jsonRequest<any>(`${app().scrobblerUrl}/1/submit-listens`, 'POST', {
+        headers: { authorization: `Token ${key}` },
+        body: { listen_type: 'playing_now', payload: [{ track_metadata: { artist_name: 'Daft Punk', track_name: 'Get Lucky' } }] },
+      });
+    const first = await submit(erin.key);
+    assert.equal(first.status, 200);
+    assert.deepEqual(['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)), ['2', '1']);
+    const resetIn = Number(first.headers.get('x-ratelimit-reset-in'));
+    assert.ok(resetIn > 0);
+    assert.ok(Number(first.headers.get('x-ratelimit-reset')) > Date.now() / 1000, 'Reset is a Unix time');
+    assert.equal((await submit(erin.key)).status, 200);
+    const refused = await submit(erin.key);
+    assertRefused(refused, 2);
+    assert.deepEqual(refused.body, { code: 429, error: refused.body.error });
+    assert.match(refused.body.error, /Rate limit exceeded/);
+    assert.equal((await submit(frank.key)).status, 200);
+  });
+
+  test('Last.fm: every call with the key counts; over it, error 29', async () => {
+    const call = (account: ClientAccount) => lastfmCall(app(), { method: 'auth.getToken', api_key: account.key, format: 'json' }, { secret: account.sharedSecret });
+    assert.equal((await call(frank)).status, 200, "frank's ListenBrainz submission spent one of the same key's two");
+    const refused = await call(frank);
+    assert.deepEqual([refused.status, refused.body.error], [429, 29]);
+    assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+  });
+
+  test('Audioscrobbler: a FAILED line with status 429', async () => {
+    const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+    const t = String(Math.floor(Date.now() / 1000));
+    const handshake = await jsonRequest<string>(`${app().scrobblerUrl}/?hs=true&p=1.2&c=tst&v=1.0&u=${erin.handle}&t=${t}&a=${md5(md5(erin.key) + t)}`, 'GET');
+    const session = handshake.body.split('\n')[1]!;
+    const nowPlaying = () =>
+      jsonRequest<string>(`${app().scrobblerUrl}/np_1.2`, 'POST', {
+        body: new URLSearchParams({ s: session, a: 'Daft Punk', t: 'Get Lucky' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    for (let i = 0; i < 2; i++) assert.equal((await nowPlaying()).body, 'OK\n');
+    const refused = await nowPlaying();
+    assertRefused(refused, 2);
+    assert.match(refused.body, /^FAILED Rate limit exceeded, retry in \d+ seconds\n$/);
+  });
+
+  test('XRPC createScrobble counts per credential', async () => {
+    const play = { title: 'One More Time', artist: 'Daft Punk' };
+    for (let i = 0; i < 2; i++) assert.equal((await app().procedure('app.svc.scrobble.createScrobble', play, erin.token)).status, 200);
+    const refused = await app().procedure('app.svc.scrobble.createScrobble', play, erin.token);
+    assertRefused(refused, 2);
+    assert.equal(refused.body.error, 'RateLimitExceeded');
+  });
+});
+
+describe('read limits per IP', () => {
+  const app = withApp(limits({ reads: 2 }));
+
+  test('public reads spend the budget, then 429; health checks never do', async () => {
+    const first = await app().request('GET', '/openapi.json');
+    assert.deepEqual(['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)), ['2', '1']);
+    assert.equal((await app().query('app.svc.server.getInfo')).headers.get('x-ratelimit-remaining'), '0');
+    const refused = await app().request('GET', '/openapi.json');
+    assertRefused(refused, 2);
+    assert.equal(refused.body.error, 'RateLimitExceeded');
+    assert.equal((await app().request('GET', '/health')).status, 200);
+  });
+
+  test("Subsonic answers its own failed document (code 0, HTTP 200 as its clients expect) with Retry-After", async () => {
+    // The test before spent this address's reads.
+    const refused = await app().request('GET', '/rest/ping.view?f=json&u=x&p=y&v=1.16.1&c=test');
+    assert.equal(refused.status, 200);
+    assert.equal(refused.body['subsonic-response'].status, 'failed');
+    assert.equal(refused.body['subsonic-response'].error.code, 0);
+    assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+  });
+
+  test('ListenBrainz reads on the scrobbler host have their own budget in memory', async () => {
+    const count = await jsonRequest(`${app().scrobblerUrl}/1/user/nobody/listen-count`, 'GET');
+    assert.equal(count.headers.get('x-ratelimit-limit'), '2');
+    assert.equal(count.headers.get('x-ratelimit-reset-in') !== null, true);
+  });
+});
+
+describe('a shared Redis store', () => {
+  const redisPrefix = `earshot-test:${randomUUID()}:`;
+  const shared = limits({ reads: 3, signinFailures: 2, redisUrl: REDIS_URL, redisPrefix });
+  const first = withApp(shared);
+  const second = withApp(shared);
+  const redis = new Redis(REDIS_URL);
+
+  after(async () => {
+    const keys = await redis.keys(`${redisPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  test('two servers sharing REDIS_URL share one budget', async () => {
+    assert.equal((await first().request('GET', '/openapi.json')).headers.get('x-ratelimit-remaining'), '2');
+    assert.equal((await second().request('GET', '/openapi.json')).headers.get('x-ratelimit-remaining'), '1');
+    assert.equal((await first().request('GET', '/openapi.json')).headers.get('x-ratelimit-remaining'), '0');
+    assertRefused(await second().request('GET', '/openapi.json'), 3);
+  });
+
+  test('keys carry the prefix and never a credential or a handle in clear', async () => {
+    const keys = await redis.keys(`${redisPrefix}*`);
+    assert.ok(keys.length > 0);
+    for (const key of keys) assert.match(key.slice(redisPrefix.length), /^(reads|submissions|signinAttempts|signinFailures):[0-9a-f.:]+$/);
+  });
+
+  test('an attempt while locked out restarts the lockout; once it ends, the right password works', async () => {
+    await first().signup('rl-gina', PASSWORD);
+    for (let i = 0; i < 2; i++) assert.equal((await login(first(), 'rl-gina', 'wrong')).status, 401);
+    assert.equal((await login(second(), 'rl-gina', PASSWORD)).status, 429, 'the lock is seen by the other server');
+    const [lock] = await redis.keys(`${redisPrefix}signinFailures:*`);
+    // As if the lockout had almost run out: a further attempt puts it back to a whole window.
+    await redis.pexpire(lock!, 1000);
+    assert.equal((await login(first(), 'rl-gina', PASSWORD)).status, 429);
+    assert.ok((await redis.pttl(lock!)) > 1000);
+    await redis.del(lock!);
+    assert.equal((await login(first(), 'rl-gina', PASSWORD)).status, 200);
+  });
+});
+
+test('an unreachable REDIS_URL stops the start with one clear line', async () => {
+  const app = Fastify();
+  registerRateLimits(app, limits({ redisUrl: 'redis://:hunter2@127.0.0.1:1' }));
+  await assert.rejects(async () => app.ready(), (error: Error) => {
+    assert.match(error.message, /^REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*unset REDIS_URL/);
+    assert.doesNotMatch(error.message, /hunter2|\n/);
+    return true;
+  });
+  await app.close();
+});
+
+test('EARSHOT_RATE_LIMITS=off sends no rate-limit header', async () => {
+  const app = await startTestApp(backend, { rateLimits: limits({ enabled: false, reads: 1 }) });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const result = await app.request('GET', '/openapi.json');
+      assert.deepEqual([result.status, result.headers.get('x-ratelimit-limit')], [200, null]);
+    }
+  } finally {
+    await app.close();
+  }
+});
