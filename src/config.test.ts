@@ -69,3 +69,11 @@ test('metrics: on the public hosts with no token by default; a token, and a list
   );
   assert.throws(() => loadConfig({ EARSHOT_METRICS_PORT: 'nine' }), /EARSHOT_METRICS_PORT must be a port number/);
 });
+
+test('EARSHOT_TRUST_PROXY: off by default; true, a number of hops, or proxy addresses', () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ EARSHOT_TRUST_PROXY: 'true' }).trustProxy, true);
+  assert.equal(loadConfig({ EARSHOT_TRUST_PROXY: '2' }).trustProxy, 2);
+  assert.deepEqual(loadConfig({ EARSHOT_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
+  assert.throws(() => loadConfig({ EARSHOT_TRUST_PROXY: 'nginx' }), /EARSHOT_TRUST_PROXY must be/);
+});

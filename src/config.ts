@@ -30,6 +30,8 @@ export interface Config {
   signup: SignupPolicy;
   unmatchedScrobbles: UnmatchedScrobblePolicy;
   httpTimeouts: HttpTimeouts;
+  /** Which peers' X-Forwarded-For is believed (EARSHOT_TRUST_PROXY): the client address rate limits and logs use. */
+  trustProxy: TrustProxy;
   /** The local music folder (EARSHOT_MUSIC_DIR), absolute; whether it exists is checked when a scan starts. */
   musicDir: string | undefined;
   /** Minutes between the server's incremental rescans of the music folder; 0: only at start. */
@@ -112,6 +114,21 @@ const minutesFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => 
 
 /** Generous enough for a 10 MB submission over a slow link, short enough that idle or trickling connections are not held for minutes. */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 20_000, requestMs: 120_000, idleMs: 30_000 };
+
+/** Fastify's trustProxy: off, every peer, the nearest N hops, or the listed addresses and CIDR ranges. */
+export type TrustProxy = boolean | number | string[];
+
+function trustProxyFrom(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.EARSHOT_TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const addresses = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  if (addresses.some((address) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(address))) {
+    throw new ConfigError(`EARSHOT_TRUST_PROXY must be true, a number of proxy hops, or comma-separated proxy addresses (CIDR allowed), got "${raw}"`);
+  }
+  return addresses;
+}
 
 function httpTimeoutsFrom(env: NodeJS.ProcessEnv): HttpTimeouts {
   const timeouts = {
@@ -228,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signup: oneOf(env, 'EARSHOT_SIGNUP', ['open', 'closed'] as const, 'open'),
     unmatchedScrobbles: oneOf(env, 'UNMATCHED_SCROBBLES', ['store', 'skip'] as const, 'store'),
     httpTimeouts: httpTimeoutsFrom(env),
+    trustProxy: trustProxyFrom(env),
     musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
     scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
     providers: providersFrom(env),

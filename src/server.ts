@@ -63,7 +63,7 @@ function listeningUrl(app: FastifyInstance, host: string): string {
 }
 
 function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyInstance {
-  const options = { logger, timeouts: ctx.config.httpTimeouts };
+  const options = { logger, timeouts: ctx.config.httpTimeouts, trustProxy: ctx.config.trustProxy };
   return host === 'api' ? buildApiServer(ctx, { operations, routes }, options) : buildScrobblerServer(ctx, options);
 }
 

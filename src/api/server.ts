@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../config.ts';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type TrustProxy } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { authorize } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
@@ -23,6 +23,8 @@ export interface HttpServerOptions {
   logger: boolean;
   /** The configured ones when absent. */
   timeouts?: HttpTimeouts | undefined;
+  /** Whose X-Forwarded-For gives the client's address; off when absent. */
+  trustProxy?: TrustProxy | undefined;
 }
 
 /**
@@ -101,12 +103,18 @@ function tooDeep(): Error {
   return Object.assign(new Error(`the body is nested deeper than ${MAX_BODY_DEPTH} levels`), { statusCode: 400 });
 }
 
+/** Fastify's types take hops as a function: trust the nearest `n` proxies in front of the server. */
+function fastifyTrustProxy(trust: TrustProxy) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** A Fastify instance with the error conventions of the spec: every non-2xx body is `{ error, message? }`. */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     ...connectionLimits(options.timeouts ?? DEFAULT_HTTP_TIMEOUTS),
     bodyLimit: DEFAULT_BODY_LIMIT,
     clientErrorHandler: answerClientError,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     logger: options.logger
       ? { level: 'info', serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }) } }
       : false,

@@ -280,3 +280,19 @@ test('EARSHOT_RATE_LIMITS=off sends no rate-limit header', async () => {
     await app.close();
   }
 });
+
+test('behind a trusted reverse proxy (EARSHOT_TRUST_PROXY) each forwarded client has its own budget; an untrusted header is ignored', async () => {
+  const read = (app: TestApp, forwardedFor: string) => app.request('GET', '/openapi.json', { headers: { 'x-forwarded-for': forwardedFor } });
+  const behindProxy = await startTestApp(backend, { rateLimits: limits({ reads: 1 }), trustProxy: ['127.0.0.1'] });
+  const direct = await startTestApp(backend, { rateLimits: limits({ reads: 1 }) });
+  try {
+    assert.equal((await read(behindProxy, '203.0.113.7')).status, 200);
+    assert.equal((await read(behindProxy, '203.0.113.8')).status, 200);
+    assert.equal((await read(behindProxy, '203.0.113.7')).status, 429);
+    // Without a trusted proxy, anyone could name a fresh address per request to escape the limit.
+    assert.equal((await read(direct, '203.0.113.7')).status, 200);
+    assert.equal((await read(direct, '203.0.113.8')).status, 429);
+  } finally {
+    await Promise.all([behindProxy.close(), direct.close()]);
+  }
+});
