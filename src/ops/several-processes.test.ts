@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
 import { startServe, stopServe } from '../cli/testing.ts';
@@ -52,6 +53,7 @@ function importListen(n: number) {
 describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TEST_DATABASE_URL' }, () => {
   const database = `earshot_procs_${process.pid}_${randomBytes(3).toString('hex')}`;
   const databaseUrl = Object.assign(new URL(baseUrl ?? 'postgres://x/'), { pathname: `/${database}` }).toString();
+  const redisPrefix = `${database}:`;
   const dirs: string[] = [];
   const processes: Running[] = [];
   let musicstream: FakeMusicstream;
@@ -68,6 +70,9 @@ describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TE
     EARSHOT_SCRYPT_LOG2_N: '12',
     PORT: '0',
     MUSICSTREAM_POLL_SECONDS: '10',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    EARSHOT_REDIS_PREFIX: redisPrefix,
+    EARSHOT_RATE_LIMIT_SIGNIN: '3',
     MUSICSTREAM_CLIENT_ID: musicstream.config.clientId,
     MUSICSTREAM_CLIENT_SECRET: musicstream.config.clientSecret,
     MUSICSTREAM_AUTHORIZE_URL: musicstream.config.authorizeUrl,
@@ -96,6 +101,10 @@ describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TE
     await musicstream?.close();
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     await withAdmin(baseUrl!, (admin) => admin.query(`drop database if exists ${database} with (force)`));
+    const redis = new Redis('redis://127.0.0.1:6379');
+    const keys = await redis.keys(`${redisPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
   });
 
   const [a, b] = [() => processes[0]!, () => processes[1]!];
@@ -110,6 +119,15 @@ describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TE
     const created = await jsonRequest<any>(`${a().api}/xrpc/app.svc.apikey.createApikey`, 'POST', { body: { name: 'both processes' }, token });
     assert.equal(created.status, 200);
     key = created.body.key;
+  });
+
+  test('wrong passwords spread over both processes spend one budget (REDIS_URL)', async () => {
+    const attempt = (api: string) => jsonRequest<any>(`${api}/auth/login`, 'POST', { body: { identifier: 'alice', password: 'not her password' } });
+    for (const { api } of [a(), b(), a()]) assert.equal((await attempt(api)).status, 401);
+    const refused = await attempt(b().api);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, 'RateLimitExceeded');
+    assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
   });
 
   test('every ListenBrainz batch sent to both processes at once is stored once', async () => {
