@@ -8,8 +8,10 @@ import { jsonRequest, startTestApp, testBackends, type HttpResult, type TestApp 
 import { createClientAccount, lastfmCall, type ClientAccount } from '../scrobbling/lastfm/test-support.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './limits-config.ts';
 import { registerRateLimits } from './rate-limits.ts';
+import { testRedisReachable, TEST_REDIS_URL } from './redis-testing.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
+const redisReachable = await testRedisReachable();
 const PASSWORD = 'correct horse battery';
 
 /** Limits are about requests, not storage: one backend is enough. */
@@ -218,7 +220,7 @@ describe('read limits per IP', () => {
   });
 });
 
-describe('a shared Redis store', () => {
+describe('a shared Redis store', { skip: !redisReachable && `no Redis at ${REDIS_URL}` }, () => {
   const redisPrefix = `earshot-test:${randomUUID()}:`;
   const shared = limits({ reads: 3, signinFailures: 2, redisUrl: REDIS_URL, redisPrefix });
   const first = withApp(shared);

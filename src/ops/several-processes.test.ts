@@ -18,6 +18,7 @@ import { saveConnection } from '../providers/connections.ts';
 import { startFakeMusicstream, type FakeMusicstream } from '../providers/musicstream/fake.ts';
 import { openAppContext, type OwnedAppContext } from '../server.ts';
 import { jsonRequest } from '../testing.ts';
+import { testRedisReachable, TEST_REDIS_URL } from './redis-testing.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 if (!baseUrl && process.env.CI === 'true') throw new Error('TEST_DATABASE_URL is not set: CI runs the several-processes test on PostgreSQL');
@@ -50,7 +51,9 @@ function importListen(n: number) {
   return { artist: `Imported ${n % 3}`, title: `Imported song ${n}`, listenedAt, submitted: { n } };
 }
 
-describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TEST_DATABASE_URL' }, () => {
+const redisReachable = await testRedisReachable();
+
+describe('two server processes on one PostgreSQL', { skip: (!baseUrl && 'needs TEST_DATABASE_URL') || (!redisReachable && `needs Redis at ${TEST_REDIS_URL}`) }, () => {
   const database = `earshot_procs_${process.pid}_${randomBytes(3).toString('hex')}`;
   const databaseUrl = Object.assign(new URL(baseUrl ?? 'postgres://x/'), { pathname: `/${database}` }).toString();
   const redisPrefix = `${database}:`;
@@ -70,7 +73,7 @@ describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TE
     EARSHOT_SCRYPT_LOG2_N: '12',
     PORT: '0',
     MUSICSTREAM_POLL_SECONDS: '10',
-    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_URL: TEST_REDIS_URL,
     EARSHOT_REDIS_PREFIX: redisPrefix,
     EARSHOT_RATE_LIMIT_SIGNIN: '3',
     MUSICSTREAM_CLIENT_ID: musicstream.config.clientId,
@@ -101,7 +104,7 @@ describe('two server processes on one PostgreSQL', { skip: !baseUrl && 'needs TE
     await musicstream?.close();
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     await withAdmin(baseUrl!, (admin) => admin.query(`drop database if exists ${database} with (force)`));
-    const redis = new Redis('redis://127.0.0.1:6379');
+    const redis = new Redis(TEST_REDIS_URL);
     const keys = await redis.keys(`${redisPrefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
