@@ -1,7 +1,12 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 export type UnmatchedScrobblePolicy = 'store' | 'skip';
 export type SignupPolicy = 'open' | 'closed';
+
+/** pino's levels, most severe first; `silent` logs nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** How long a client may take over each part of an HTTP exchange before its connection is closed. */
 export interface HttpTimeouts {
@@ -35,6 +40,10 @@ export interface Config {
   scanIntervalMinutes: number;
   /** Third-party providers; one without a client id is off (providers/registry.ts). */
   providers: ProvidersConfig;
+  /** The HTTP hosts' request log (LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** How long a stopping server waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 export type ProviderName = 'filehostA' | 'filehostB' | 'musicstream';
@@ -187,6 +196,14 @@ function providersFrom(env: NodeJS.ProcessEnv): ProvidersConfig {
   };
 }
 
+/**
+ * Reads `.env` from the working directory into process.env when there is one, with Node's own
+ * loader: a variable already set in the environment (even to "") keeps its value.
+ */
+export function loadEnvFile(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = integerFrom(env, 'PORT', 8000);
@@ -207,5 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     musicDir: env.EARSHOT_MUSIC_DIR ? path.resolve(env.EARSHOT_MUSIC_DIR) : undefined,
     scanIntervalMinutes: minutesFrom(env, 'EARSHOT_SCAN_INTERVAL_MINUTES', 60),
     providers: providersFrom(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    shutdownTimeoutMs: millisecondsFrom(env, 'EARSHOT_SHUTDOWN_TIMEOUT_MS', 10_000),
   };
 }
