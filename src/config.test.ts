@@ -60,3 +60,15 @@ test('providers: off without a client id, on with id and secret at the public en
   assert.throws(() => loadConfig({ FILEHOSTA_CLIENT_ID: 'id', FILEHOSTA_CLIENT_SECRET: 's', FILEHOSTA_API_URL: 'ftp://x' }), /FILEHOSTA_API_URL must be an http\(s\) URL/);
   assert.throws(() => loadConfig({ MUSICSTREAM_POLL_SECONDS: '1' }), /MUSICSTREAM_POLL_SECONDS/);
 });
+
+test('LOG_LEVEL: info by default, any pino level, anything else a configuration error listing the levels', () => {
+  assert.equal(loadConfig({}).logLevel, 'info');
+  for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) assert.equal(loadConfig({ LOG_LEVEL: level }).logLevel, level);
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), (error: Error) => error instanceof ConfigError && /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/.test(error.message));
+});
+
+test('EARSHOT_SHUTDOWN_TIMEOUT_MS: ten seconds by default, whole milliseconds above 0 otherwise', () => {
+  assert.equal(loadConfig({}).shutdownTimeoutMs, 10_000);
+  assert.equal(loadConfig({ EARSHOT_SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs, 2500);
+  assert.throws(() => loadConfig({ EARSHOT_SHUTDOWN_TIMEOUT_MS: '0' }), /EARSHOT_SHUTDOWN_TIMEOUT_MS/);
+});

@@ -67,15 +67,15 @@ const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST']);
 /** A failure to create or write the data directory `dataDir` (EARSHOT_DATA_DIR). */
 export function dataDirFailure(error: unknown, dataDir: string): unknown {
   const code = codeOf(error);
-  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error);
+  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, (error as SystemError).path ?? dataDir);
   const where = (error as SystemError).path ?? dataDir;
   return new OperatingError('data-dir-unwritable', `cannot write the data directory ${dataDir} (${code} on ${where}): make it writable by this user, or set EARSHOT_DATA_DIR to a directory it can write`, { cause: error });
 }
 
-/** A full disk, here (ENOSPC) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged. */
-export function diskFull(error: unknown): unknown {
+/** A full disk, here (ENOSPC, while writing `where` when known) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged. */
+export function diskFull(error: unknown, where = (error as SystemError | undefined)?.path): unknown {
   const code = codeOf(error);
-  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full (writing ${(error as SystemError).path ?? 'data'}): free some space, then start again`, { cause: error });
+  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${where ? ` (writing ${where})` : ''}: free some space, then start again`, { cause: error });
   if (code === '53100') return new OperatingError('disk-full', "the PostgreSQL server's disk is full: free some space there, then start again", { cause: error });
   return error;
 }
