@@ -5,20 +5,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { newestSource } from './newest-source.mjs';
 
 const web = path.resolve('web');
 const dist = path.join(web, 'dist');
 const stamp = path.join(dist, 'index.html');
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 // The app also bundles pure modules of the server (import readers, listen rules) and its types.
 const sources = [web, path.resolve('src')];

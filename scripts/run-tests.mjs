@@ -11,6 +11,12 @@ function testFiles(dir) {
   });
 }
 
+// Some tests spawn the real bin/earshot.js, which runs the compiled dist/: bring it up to date
+// first, so a test file run by hand (`node scripts/run-tests.mjs src/cli/cli.test.ts`) never
+// exercises an old build. The tests themselves load the TypeScript sources.
+const build = spawnSync(process.execPath, [path.resolve('scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const only = process.argv.slice(2);
 const files = only.length > 0 ? only : ['src', 'loadtest'].flatMap(testFiles).sort();
 const result = spawnSync(

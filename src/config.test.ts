@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 
 test('defaults: API on 8000, scrobbler on the next port, embedded storage, open sign-up, store unmatched', () => {
   const config = loadConfig({});
@@ -76,4 +79,34 @@ test('EARSHOT_TRUST_PROXY: off by default; true, a number of hops, or proxy addr
   assert.equal(loadConfig({ EARSHOT_TRUST_PROXY: '2' }).trustProxy, 2);
   assert.deepEqual(loadConfig({ EARSHOT_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
   assert.throws(() => loadConfig({ EARSHOT_TRUST_PROXY: 'nginx' }), /EARSHOT_TRUST_PROXY must be/);
+});
+
+test('LOG_LEVEL: info by default, any pino level, anything else a configuration error listing the levels', () => {
+  assert.equal(loadConfig({}).logLevel, 'info');
+  for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) assert.equal(loadConfig({ LOG_LEVEL: level }).logLevel, level);
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), (error: Error) => error instanceof ConfigError && /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/.test(error.message));
+});
+
+test('EARSHOT_SHUTDOWN_TIMEOUT_MS: ten seconds by default, whole milliseconds above 0 otherwise', () => {
+  assert.equal(loadConfig({}).shutdownTimeoutMs, 10_000);
+  assert.equal(loadConfig({ EARSHOT_SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs, 2500);
+  assert.throws(() => loadConfig({ EARSHOT_SHUTDOWN_TIMEOUT_MS: '0' }), /EARSHOT_SHUTDOWN_TIMEOUT_MS/);
+});
+
+test('.env.example documents every variable the configuration reads', () => {
+  const read = new Set<string>();
+  // Every provider on, so each provider variable is read too.
+  const env = new Proxy<NodeJS.ProcessEnv>(
+    { FILEHOSTA_CLIENT_ID: 'a', FILEHOSTA_CLIENT_SECRET: 'a', FILEHOSTB_CLIENT_ID: 'b', FILEHOSTB_CLIENT_SECRET: 'b', MUSICSTREAM_CLIENT_ID: 'm', MUSICSTREAM_CLIENT_SECRET: 'm' },
+    {
+      get(target, name) {
+        if (typeof name === 'string') read.add(name);
+        return Reflect.get(target, name);
+      },
+    },
+  );
+  loadConfig(env);
+  const documented = new Set([...fs.readFileSync(path.join(PACKAGE_ROOT, '.env.example'), 'utf8').matchAll(/^#?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+  assert.ok(read.size > 20);
+  assert.deepEqual([...read].filter((name) => !documented.has(name)), []);
 });

@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { corsFrom, rateLimitsFrom, type CorsConfig, type RateLimitConfig } from './ops/limits-config.ts';
 
 export type UnmatchedScrobblePolicy = 'store' | 'skip';
 export type SignupPolicy = 'open' | 'closed';
+
+/** pino's levels, most severe first; `silent` logs nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** How long a client may take over each part of an HTTP exchange before its connection is closed. */
 export interface HttpTimeouts {
@@ -44,6 +49,10 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** Which browser origins may call the API (ops/cors.ts). */
   cors: CorsConfig;
+  /** The HTTP hosts' request log (LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** How long a stopping server waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 export interface MetricsConfig {
@@ -228,6 +237,14 @@ function metricsFrom(env: NodeJS.ProcessEnv): MetricsConfig {
   };
 }
 
+/**
+ * Reads `.env` from the working directory into process.env when there is one, with Node's own
+ * loader: a variable already set in the environment (even to "") keeps its value.
+ */
+export function loadEnvFile(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = integerFrom(env, 'PORT', 8000);
@@ -252,5 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: metricsFrom(env),
     rateLimits: rateLimitsFrom(env),
     cors: corsFrom(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    shutdownTimeoutMs: millisecondsFrom(env, 'EARSHOT_SHUTDOWN_TIMEOUT_MS', 10_000),
   };
 }

@@ -10,8 +10,12 @@ import { buildScrobblerServer } from './scrobbling/index.ts';
 import { settleDetached } from './background.ts';
 import { Metrics } from './ops/metrics.ts';
 import { startMetricsListener } from './ops/metrics-listener.ts';
+import { listenFailure, storageFailure } from './operating-errors.ts';
 
 export type HostName = 'api' | 'scrobbler';
+
+/** The variable that sets each host's port (config.ts), named when the port cannot be had. */
+const PORT_VARIABLE: Record<HostName, string> = { api: 'PORT', scrobbler: 'SCROBBLER_PORT' };
 
 export function storageTargetFor(config: Config): StorageTarget {
   return config.databaseUrl
@@ -26,6 +30,10 @@ export interface OwnedAppContext extends AppContext {
 
 /** Opens storage for a long-running process (server or CLI command) and derives its keys. */
 export async function openAppContext(config: Config, target: StorageTarget = storageTargetFor(config)): Promise<OwnedAppContext> {
+  return openStorage(config, target).catch((error: unknown) => Promise.reject(storageFailure(error, config.dataDir, target.kind === 'postgres' ? target.url : undefined)));
+}
+
+async function openStorage(config: Config, target: StorageTarget): Promise<OwnedAppContext> {
   const keys = deriveKeys(loadServerSecret(config.secret, config.dataDir));
   const unlock = target.kind === 'pglite' && target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
@@ -53,6 +61,12 @@ export async function openAppContext(config: Config, target: StorageTarget = sto
 export interface RunningHosts {
   /** `metrics`: the metrics listener, when EARSHOT_METRICS_PORT gives it one. */
   urls: Partial<Record<HostName | 'metrics', string>>;
+  /** Client connections open now, idle or not. */
+  connections(): Promise<number>;
+  /**
+   * Stops accepting, lets requests in flight finish for up to the configured shutdown timeout
+   * (idle kept-alive connections close at once), then closes whatever connection is left.
+   */
   close(): Promise<void>;
 }
 
@@ -63,7 +77,7 @@ function listeningUrl(app: FastifyInstance, host: string): string {
 }
 
 function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyInstance {
-  const options = { logger, timeouts: ctx.config.httpTimeouts, trustProxy: ctx.config.trustProxy };
+  const options = { logger: logger && ctx.config.logLevel, timeouts: ctx.config.httpTimeouts, trustProxy: ctx.config.trustProxy };
   return host === 'api' ? buildApiServer(ctx, { operations, routes }, options) : buildScrobblerServer(ctx, options);
 }
 
@@ -75,7 +89,8 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
     for (const host of hosts) {
       const app = buildHost(ctx, host, logger);
       started.push(app);
-      await app.listen({ host: ctx.config.host, port: host === 'api' ? ctx.config.port : ctx.config.scrobblerPort });
+      const port = host === 'api' ? ctx.config.port : ctx.config.scrobblerPort;
+      await app.listen({ host: ctx.config.host, port }).catch((error: unknown) => Promise.reject(listenFailure(error, ctx.config.host, port, PORT_VARIABLE[host])));
       urls[host] = listeningUrl(app, ctx.config.host);
     }
     const metrics = await startMetricsListener(ctx);
@@ -89,8 +104,14 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
   }
   return {
     urls,
+    async connections() {
+      const counts = await Promise.all(started.map((app) => new Promise<number>((resolve) => app.server.getConnections((error, count) => resolve(error ? 0 : count)))));
+      return counts.reduce((sum, count) => sum + count, 0);
+    },
     async close() {
+      const deadline = setTimeout(() => started.forEach((app) => app.server.closeAllConnections()), ctx.config.shutdownTimeoutMs);
       await Promise.all(started.map((app) => app.close()));
+      clearTimeout(deadline);
       // Work requests started and left running (a first file host sync) ends before the database does.
       await settleDetached();
     },

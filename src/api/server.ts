@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type TrustProxy } from '../config.ts';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type LogLevel, type TrustProxy } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { authorize } from '../auth/authenticate.ts';
 import type { Viewer } from '../auth/viewer.ts';
@@ -15,12 +15,13 @@ import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
 import { redirects, type AnyRoute, type Download } from './route.ts';
 import { serveWebApp } from '../web/static.ts';
-import { redactUrl } from './redact.ts';
+import { loggerOptions } from '../logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 import { registerHostOperations } from '../ops/index.ts';
 
 export interface HttpServerOptions {
-  logger: boolean;
+  /** The request log's level (config.ts LOG_LEVEL), or false for none. */
+  logger: LogLevel | false;
   /** The configured ones when absent. */
   timeouts?: HttpTimeouts | undefined;
   /** Whose X-Forwarded-For gives the client's address; off when absent. */
@@ -115,9 +116,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     bodyLimit: DEFAULT_BODY_LIMIT,
     clientErrorHandler: answerClientError,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
-    logger: options.logger
-      ? { level: 'info', serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }) } }
-      : false,
+    logger: loggerOptions(options.logger),
   });
   const queryAjv = ajvFor(true);
   const bodyAjv = ajvFor(false);

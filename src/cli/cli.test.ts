@@ -62,6 +62,10 @@ describe('earshot CLI end to end', () => {
     assert.equal(key.status, 0, key.stderr);
     assert.match(key.stdout, /key: +[0-9a-f]{32}/);
     assert.match(earshot(['key', 'list']).stdout, /Phone +pano/);
+    const keys = JSON.parse(earshot(['key', 'list', '--json']).stdout) as { name: string; description: string }[];
+    assert.deepEqual(keys.map(({ name, description }) => ({ name, description })), [{ name: 'Phone', description: 'pano' }]);
+    assert.deepEqual(JSON.parse(earshot(['token', 'list', '--json']).stdout), []);
+    assert.deepEqual(JSON.parse(earshot(['provider', 'list', '--json']).stdout), { available: [], connections: [] });
   });
 
   test('logout ends the session on the server, not only on this machine', async () => {
@@ -86,4 +90,25 @@ describe('earshot CLI end to end', () => {
     assert.equal(direct.status, 1);
     assert.match(direct.stderr, /in use by process/);
   });
+});
+
+test('help and version answer without a server: every command, a group of commands, one command', () => {
+  const env = { ...process.env } as Record<string, string>;
+  const version = runCli(env, ['--version']);
+  assert.equal(version.stdout.trim(), JSON.parse(fs.readFileSync('package.json', 'utf8')).version);
+  const help = runCli(env, ['--help']);
+  assert.equal(help.status, 0);
+  for (const command of ['serve', 'user create', 'key list', 'import', 'stats rebuild']) assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+
+  for (const args of [['key'], ['key', '--help']]) {
+    const group = runCli(env, args);
+    assert.equal(group.status, 0, group.stderr);
+    assert.deepEqual(group.stdout.match(/^  \S+ \S+/gm), ['  key list', '  key create', '  key remove']);
+  }
+  const one = runCli(env, ['token', 'create', '--help']);
+  assert.equal(one.status, 0);
+  assert.equal(one.stdout, 'usage: earshot token create <name> [--server URL]\n\nCreate a personal access token (the secret is shown once)\n');
+  const unknown = runCli(env, ['key', 'rotate']);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /^unknown command: key rotate\n\nusage: earshot key <command>/);
 });

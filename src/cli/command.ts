@@ -1,12 +1,19 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usageError } from './errors.ts';
 
-export interface Command {
+/** What the CLI knows of a command without loading its module: enough to dispatch and to print help. */
+export interface CommandInfo {
   /** Words that select it, e.g. ['token', 'create']. */
   path: string[];
   usage: string;
   summary: string;
-  run(args: string[]): Promise<void>;
+}
+
+export type CommandRun = (args: string[], command: CommandInfo) => Promise<void>;
+
+export interface Command extends CommandInfo {
+  /** Imports the implementation only when the command runs, so `earshot --help` loads no database or server code. */
+  load(): Promise<CommandRun>;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -14,8 +21,13 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** `--server URL`, accepted by every command that talks to a running server. */
 export const serverOption = { server: { type: 'string' } } as const;
 
+/** `--json`, accepted by the list commands: the server's answer as JSON on stdout, for scripts. */
+export const jsonOption = { json: { type: 'boolean', default: false } } as const;
+
+export const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
 /** parseArgs with usage errors instead of exceptions, and an exact positional count (or at least `min`). */
-export function parseCommandArgs<O extends Options>(command: { usage: string }, args: string[], options: O, positionals: number | { min: number }) {
+export function parseCommandArgs<O extends Options>(command: CommandInfo, args: string[], options: O, positionals: number | { min: number }) {
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });

@@ -1,29 +1,46 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
+// The real bin runs the compiled dist/; scripts/run-tests.mjs rebuilds it first when a source is newer,
+// so these tests always exercise the sources as they are (run test files through that script).
 const BIN = path.resolve('bin/earshot.js');
 
 export type CliEnv = Record<string, string>;
 
-/** Runs the real `earshot` binary to completion with `input` on its stdin. */
-export function runCli(env: CliEnv, args: string[], input = '') {
-  return spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8' });
+/** Runs the real `earshot` binary to completion with `input` on its stdin, in `cwd` (where a .env is looked for). */
+export function runCli(env: CliEnv, args: string[], input = '', cwd?: string) {
+  return spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8', cwd });
 }
 
-/** Starts `earshot serve` and resolves once both hosts are listening, with what it printed. */
-export async function startServe(env: CliEnv): Promise<{ server: ChildProcess; output: string }> {
-  const server = spawn(process.execPath, [BIN, 'serve', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface Serving {
+  server: ChildProcess;
+  /** What it printed up to the moment both hosts listened. */
+  output: string;
+  /** Resolves with everything printed so far once it matches `pattern`. */
+  printed(pattern: RegExp): Promise<string>;
+}
+
+/** Starts `earshot serve` (quiet: no request log) and resolves once both hosts are listening. */
+export async function startServe(env: CliEnv, quiet = true): Promise<Serving> {
+  const server = spawn(process.execPath, [BIN, 'serve', ...(quiet ? ['--quiet'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   server.stderr!.on('data', (chunk) => (errors += chunk));
-  await new Promise<void>((resolve, reject) => {
-    server.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Scrobbler:')) resolve();
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  const printed = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(output)) return;
+        server.stdout!.off('data', check);
+        server.off('exit', exited);
+        resolve(output);
+      };
+      const exited = (code: number | null) => reject(new Error(`serve exited ${code} before printing ${pattern}: ${output}${errors}`));
+      server.stdout!.on('data', check);
+      server.once('exit', exited);
+      check();
     });
-    server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${output}${errors}`)));
-  });
-  return { server, output };
+  return { server, output: await printed(/Scrobbler:/), printed };
 }
 
 /** Stops a server started by startServe and waits until it has released the data directory. */

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
+import { PACKAGE_ROOT } from '../package-root.ts';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+// Read from the sources whether this runs from src/ or compiled in dist/: the .sql files are not built.
+const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src/db/migrations');
 /** Serializes concurrent starts against one server so each migration runs exactly once. */
 const MIGRATION_LOCK_KEY = 7_203_441_905;
 

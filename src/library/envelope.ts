@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { PACKAGE_VERSION } from '../package-root.ts';
 
 /**
  * What every library answer says about the server, on both doors: the Subsonic response root
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
  */
 export const SUBSONIC_API_VERSION = '1.16.1';
 export const SERVER_TYPE = 'earshot';
-export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const SERVER_VERSION = PACKAGE_VERSION;
 
 /** The spec's library envelope of a successful XRPC library operation, around its payload. */
 export function libraryEnvelope<P extends object>(payload: P) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '../api/server.ts';
 import type { AppContext } from '../context.ts';
+import { listenFailure } from '../operating-errors.ts';
 import { registerMetricsEndpoint } from './endpoints.ts';
 
 /**
@@ -17,7 +18,7 @@ export async function startMetricsListener(ctx: AppContext): Promise<FastifyInst
     await app.listen({ host, port });
   } catch (error) {
     await app.close();
-    throw error;
+    throw listenFailure(error, host, port, 'EARSHOT_METRICS_PORT');
   }
   return app;
 }

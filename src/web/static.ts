@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PACKAGE_ROOT } from '../package-root.ts';
 
 /** Where `npm run build:web` writes the app. */
-export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
+export const WEB_DIST = path.join(PACKAGE_ROOT, 'web/dist');
 
 /** Paths that belong to the API and protocols: unknown ones there answer JSON 404s, never the app. */
 const API_PREFIXES = ['/xrpc/', '/rest/', '/auth/', '/access-tokens', '/providers/', '/export', '/openapi.json', '/health', '/ready', '/metrics'];

@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../../config.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from '../../db/backup.ts';
 import { storageTargetFor } from '../../server.ts';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { CliError } from '../errors.ts';
 
 /** The embedded database's directory, or how to back up the PostgreSQL server instead. */
@@ -14,28 +14,18 @@ function embeddedDataDir(config: Config, action: 'back up' | 'restore'): string 
 
 const asCliError = (error: unknown) => (error instanceof BackupError ? new CliError(error.message) : error);
 
-export const backup: Command = {
-  path: ['backup'],
-  usage: 'backup [--out FILE]',
-  summary: 'Back up the embedded database to one file (stop the server first); for PostgreSQL, says how to use pg_dump',
-  async run(args) {
-    const { values } = parseCommandArgs(this, args, { out: { type: 'string' } }, 0);
-    const dataDir = embeddedDataDir(loadConfig(), 'back up');
-    const out = values.out ?? `earshot-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`;
-    const bytes = await backupEmbedded(dataDir, out).catch((error: unknown) => Promise.reject(asCliError(error)));
-    console.log(`Backed up ${dataDir} to ${out} (${(bytes / 1_048_576).toFixed(1)} MiB); \`earshot restore ${out}\` brings it back`);
-  },
+export const backup: CommandRun = async (args, command) => {
+  const { values } = parseCommandArgs(command, args, { out: { type: 'string' } }, 0);
+  const dataDir = embeddedDataDir(loadConfig(), 'back up');
+  const out = values.out ?? `earshot-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`;
+  const bytes = await backupEmbedded(dataDir, out).catch((error: unknown) => Promise.reject(asCliError(error)));
+  console.log(`Backed up ${dataDir} to ${out} (${(bytes / 1_048_576).toFixed(1)} MiB); \`earshot restore ${out}\` brings it back`);
 };
 
-export const restore: Command = {
-  path: ['restore'],
-  usage: 'restore FILE [--replace]',
-  summary: 'Restore the embedded database from a backup (stop the server first); --replace moves an existing database aside',
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(this, args, { replace: { type: 'boolean', default: false } }, 1);
-    const dataDir = embeddedDataDir(loadConfig(), 'restore');
-    const restored = await restoreEmbedded(dataDir, positionals[0]!, values.replace).catch((error: unknown) => Promise.reject(asCliError(error)));
-    const aside = restored.movedAside ? `; the database that was there is now ${restored.movedAside}` : '';
-    console.log(`Restored ${dataDir} from ${positionals[0]} (${restored.users} users)${aside}`);
-  },
+export const restore: CommandRun = async (args, command) => {
+  const { values, positionals } = parseCommandArgs(command, args, { replace: { type: 'boolean', default: false } }, 1);
+  const dataDir = embeddedDataDir(loadConfig(), 'restore');
+  const restored = await restoreEmbedded(dataDir, positionals[0]!, values.replace).catch((error: unknown) => Promise.reject(asCliError(error)));
+  const aside = restored.movedAside ? `; the database that was there is now ${restored.movedAside}` : '';
+  console.log(`Restored ${dataDir} from ${positionals[0]} (${restored.users} users)${aside}`);
 };

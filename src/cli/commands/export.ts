@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { archiveName, exportArchive } from '../../export/index.ts';
 import { authenticatedClient } from '../api-client.ts';
-import { parseCommandArgs, serverOption, type Command } from '../command.ts';
+import { parseCommandArgs, serverOption, type CommandRun } from '../command.ts';
 import { withDirectUser } from '../direct.ts';
 
 /** Writes the archive to `out`, replacing it only once complete (a failed export leaves no half file). */
@@ -31,13 +31,8 @@ function fromDatabase(handle: string | undefined, out: string | undefined): Prom
   });
 }
 
-export const exportData: Command = {
-  path: ['export'],
-  usage: 'export [--out FILE] [--server URL] [--direct [--user HANDLE]]',
-  summary: 'Download all your data (profile, likes, playlists, every play as ListenBrainz JSON Lines) as a zip',
-  async run(args) {
-    const { values } = parseCommandArgs(this, args, { ...serverOption, out: { type: 'string' }, direct: { type: 'boolean', default: false }, user: { type: 'string' } }, 0);
-    const { out, bytes } = values.direct ? await fromDatabase(values.user, values.out) : await fromServer(values.server, values.out);
-    console.log(`Saved ${out} (${(bytes / 1_048_576).toFixed(1)} MiB); \`earshot import ${out}\` reads it back`);
-  },
+export const exportData: CommandRun = async (args, command) => {
+  const { values } = parseCommandArgs(command, args, { ...serverOption, out: { type: 'string' }, direct: { type: 'boolean', default: false }, user: { type: 'string' } }, 0);
+  const { out, bytes } = values.direct ? await fromDatabase(values.user, values.out) : await fromServer(values.server, values.out);
+  console.log(`Saved ${out} (${(bytes / 1_048_576).toFixed(1)} MiB); \`earshot import ${out}\` reads it back`);
 };

@@ -9,7 +9,7 @@ import type { FakeFileHost } from '../../providers/fake/file-host.ts';
 import { startFakeFileHostA } from '../../providers/filehost-a/fake.ts';
 import { startFakeFileHostB } from '../../providers/filehost-b/fake.ts';
 import { startFakeMusicstream } from '../../providers/musicstream/fake.ts';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
 const CLIENT = { clientId: 'earshot-fake', clientSecret: 'fake-secret' };
@@ -39,37 +39,32 @@ function environment(name: ProviderName, config: ProviderConfig): string[] {
   ];
 }
 
-export const fakeProviders: Command = {
-  path: ['fake-providers'],
-  usage: 'fake-providers [--port 9101]',
-  summary: 'Run fake filehostA, filehostB and musicstream servers on loopback (ports PORT to PORT+2) to try connections without accounts',
-  async run(args) {
-    const { values } = parseCommandArgs(this, args, { port: { type: 'string', default: '9101' } }, 0);
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65_533) throw usageError(`--port must be a port number, got "${values.port}"`);
-    const fileHostA = await startFakeFileHostA({ ...CLIENT, port });
-    const fileHostB = await startFakeFileHostB({ ...CLIENT, port: port + 1 });
-    const musicstream = await startFakeMusicstream({ ...CLIENT, port: port + 2 });
-    seedMusic(fileHostA);
-    seedMusic(fileHostB);
-    const now = Date.now();
-    for (const [minutesAgo, title] of [[50, 'Morning Tune'], [45, 'Second Wind'], [40, 'Coffee Break']] as const) {
-      musicstream.addRecentPlay({ title, artist: 'Streamed Artist', album: 'Streamed Album', durationMs: 200_000, playedAt: new Date(now - minutesAgo * 60_000) });
-    }
-    musicstream.setPlaying({ title: 'Coffee Break', artist: 'Streamed Artist', album: 'Streamed Album', durationMs: 200_000 }, true);
-    const lines = [
-      ...environment('filehostA', fileHostA.config),
-      ...environment('filehostB', fileHostB.config),
-      ...environment('musicstream', musicstream.config),
-      'MUSICSTREAM_POLL_SECONDS=10',
-    ];
-    console.log(`Fake providers are running (Ctrl-C stops them): filehostA ${fileHostA.url}, filehostB ${fileHostB.url}, musicstream ${musicstream.url}.`);
-    console.log('Each file host has /Music with 12 songs; musicstream has 3 recent plays and a song playing. Start Earshot with:\n');
-    console.log(`${lines.map((line) => `  ${line} \\`).join('\n')}\n  npm start`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    await Promise.all([fileHostA.close(), fileHostB.close(), musicstream.close()]);
-  },
+export const fakeProviders: CommandRun = async (args, command) => {
+  const { values } = parseCommandArgs(command, args, { port: { type: 'string', default: '9101' } }, 0);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65_533) throw usageError(`--port must be a port number, got "${values.port}"`);
+  const fileHostA = await startFakeFileHostA({ ...CLIENT, port });
+  const fileHostB = await startFakeFileHostB({ ...CLIENT, port: port + 1 });
+  const musicstream = await startFakeMusicstream({ ...CLIENT, port: port + 2 });
+  seedMusic(fileHostA);
+  seedMusic(fileHostB);
+  const now = Date.now();
+  for (const [minutesAgo, title] of [[50, 'Morning Tune'], [45, 'Second Wind'], [40, 'Coffee Break']] as const) {
+    musicstream.addRecentPlay({ title, artist: 'Streamed Artist', album: 'Streamed Album', durationMs: 200_000, playedAt: new Date(now - minutesAgo * 60_000) });
+  }
+  musicstream.setPlaying({ title: 'Coffee Break', artist: 'Streamed Artist', album: 'Streamed Album', durationMs: 200_000 }, true);
+  const lines = [
+    ...environment('filehostA', fileHostA.config),
+    ...environment('filehostB', fileHostB.config),
+    ...environment('musicstream', musicstream.config),
+    'MUSICSTREAM_POLL_SECONDS=10',
+  ];
+  console.log(`Fake providers are running (Ctrl-C stops them): filehostA ${fileHostA.url}, filehostB ${fileHostB.url}, musicstream ${musicstream.url}.`);
+  console.log('Each file host has /Music with 12 songs; musicstream has 3 recent plays and a song playing. Start Earshot with:\n');
+  console.log(`${lines.map((line) => `  ${line} \\`).join('\n')}\n  npm start`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await Promise.all([fileHostA.close(), fileHostB.close(), musicstream.close()]);
 };

@@ -14,7 +14,7 @@ import {
   type PlannedImport,
 } from '../../scrobbling/imports/index.ts';
 import { authenticatedClient } from '../api-client.ts';
-import { parseCommandArgs, serverOption, type Command } from '../command.ts';
+import { parseCommandArgs, serverOption, type CommandInfo, type CommandRun } from '../command.ts';
 import { withDirectUser } from '../direct.ts';
 import { CliError, usageError } from '../errors.ts';
 import { progressReporter } from './import-progress.ts';
@@ -85,10 +85,10 @@ function stopOnInterrupt(): { requested: () => boolean; dispose: () => void } {
 }
 
 /** The named format and the paths: a first word that is a format names it; one that is no file and looks like a name is a usage error. */
-function formatAndPaths(positionals: string[]): { format: ImportFormat | undefined; paths: string[] } {
+function formatAndPaths(positionals: string[], command: CommandInfo): { format: ImportFormat | undefined; paths: string[] } {
   const [first, ...rest] = positionals as [string, ...string[]];
   if ((IMPORT_FORMATS as readonly string[]).includes(first)) {
-    if (rest.length === 0) throw usageError(`usage: earshot ${importHistory.usage}`);
+    if (rest.length === 0) throw usageError(`usage: earshot ${command.usage}`);
     return { format: first as ImportFormat, paths: rest };
   }
   if (rest.length > 0 && /^[a-z][a-z0-9-]*$/i.test(first) && !fs.existsSync(first)) {
@@ -128,27 +128,22 @@ async function runAll(imports: PlannedImport[], sink: ImportSink, dryRun: boolea
   }
 }
 
-export const importHistory: Command = {
-  path: ['import'],
-  usage: `import [${IMPORT_FORMATS.join('|')}] <file|folder>... [--dry-run] [--server URL] [--direct [--user HANDLE]]`,
-  summary: 'Import listening history from export files, zip archives or folders; re-running resumes where it stopped',
-  async run(args) {
-    const options = { ...serverOption, direct: { type: 'boolean', default: false }, user: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } as const;
-    const { values, positionals } = parseCommandArgs(this, args, options, { min: 1 });
-    const { format, paths } = formatAndPaths(positionals);
-    const plan = await planImports(paths, format).catch((error: unknown) => {
-      if (error instanceof ImportPlanError || error instanceof ZipError) throw new CliError(error.message);
-      throw error;
-    });
-    for (const { path, reason } of plan.skipped) console.log(`Skipped ${path}: ${reason}.`);
-    if (plan.imports.length === 0) throw new CliError(`nothing to import in ${paths.join(', ')}`);
-    const dryRun = values['dry-run'];
-    const run = (sink: ImportSink) => runAll(plan.imports, sink, dryRun, args);
-    try {
-      await (values.direct ? withDirectSink(values.user, run) : run(apiSink(values.server)));
-    } catch (error) {
-      if (error instanceof ZipError) throw new CliError(error.message);
-      throw error;
-    }
-  },
+export const importHistory: CommandRun = async (args, command) => {
+  const options = { ...serverOption, direct: { type: 'boolean', default: false }, user: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } as const;
+  const { values, positionals } = parseCommandArgs(command, args, options, { min: 1 });
+  const { format, paths } = formatAndPaths(positionals, command);
+  const plan = await planImports(paths, format).catch((error: unknown) => {
+    if (error instanceof ImportPlanError || error instanceof ZipError) throw new CliError(error.message);
+    throw error;
+  });
+  for (const { path, reason } of plan.skipped) console.log(`Skipped ${path}: ${reason}.`);
+  if (plan.imports.length === 0) throw new CliError(`nothing to import in ${paths.join(', ')}`);
+  const dryRun = values['dry-run'];
+  const run = (sink: ImportSink) => runAll(plan.imports, sink, dryRun, args);
+  try {
+    await (values.direct ? withDirectSink(values.user, run) : run(apiSink(values.server)));
+  } catch (error) {
+    if (error instanceof ZipError) throw new CliError(error.message);
+    throw error;
+  }
 };

@@ -1,6 +1,6 @@
 import { PROVIDER_NAMES } from '../../config.ts';
 import { authenticatedClient } from '../api-client.ts';
-import { parseCommandArgs, printTable, serverOption, type Command } from '../command.ts';
+import { jsonOption, parseCommandArgs, printJson, printTable, serverOption, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
 function providerArgument(name: string | undefined): string {
@@ -8,54 +8,35 @@ function providerArgument(name: string | undefined): string {
   return name;
 }
 
-export const providerList: Command = {
-  path: ['provider', 'list'],
-  usage: 'provider list [--server URL]',
-  summary: "The server's providers and your connections to them",
-  async run(args) {
-    const { values } = parseCommandArgs(this, args, serverOption, 0);
-    const { available, connections } = await authenticatedClient(values.server).call('GET', '/xrpc/app.svc.provider.getConnections');
-    console.log(`Offered by this server: ${available.length > 0 ? available.join(', ') : 'none (see the README: Cloud file hosts and the streaming service)'}`);
-    printTable(connections, ['provider', 'status', 'accountName', 'folder', 'lastSyncAt', 'lastPolledAt', 'statusReason']);
-  },
+export const providerList: CommandRun = async (args, command) => {
+  const { values } = parseCommandArgs(command, args, { ...serverOption, ...jsonOption }, 0);
+  const { available, connections } = await authenticatedClient(values.server).call('GET', '/xrpc/app.svc.provider.getConnections');
+  if (values.json) return printJson({ available, connections });
+  console.log(`Offered by this server: ${available.length > 0 ? available.join(', ') : 'none (see the README: Cloud file hosts and the streaming service)'}`);
+  printTable(connections, ['provider', 'status', 'accountName', 'folder', 'lastSyncAt', 'lastPolledAt', 'statusReason']);
 };
 
-export const providerConnect: Command = {
-  path: ['provider', 'connect'],
-  usage: 'provider connect <filehostA|filehostB|musicstream> [--folder /Music] [--server URL]',
-  summary: 'Start connecting an account: prints the consent page to open in a browser',
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(this, args, { ...serverOption, folder: { type: 'string' } }, 1);
-    const provider = providerArgument(positionals[0]);
-    const query = values.folder ? `?folder=${encodeURIComponent(values.folder)}` : '';
-    const { url, expiresAt } = await authenticatedClient(values.server).call('POST', `/providers/${provider}/connect${query}`);
-    console.log(`Open this page in a browser and allow access (before ${expiresAt}):\n  ${url}`);
-  },
+export const providerConnect: CommandRun = async (args, command) => {
+  const { values, positionals } = parseCommandArgs(command, args, { ...serverOption, folder: { type: 'string' } }, 1);
+  const provider = providerArgument(positionals[0]);
+  const query = values.folder ? `?folder=${encodeURIComponent(values.folder)}` : '';
+  const { url, expiresAt } = await authenticatedClient(values.server).call('POST', `/providers/${provider}/connect${query}`);
+  console.log(`Open this page in a browser and allow access (before ${expiresAt}):\n  ${url}`);
 };
 
-export const providerDisconnect: Command = {
-  path: ['provider', 'disconnect'],
-  usage: 'provider disconnect <filehostA|filehostB|musicstream> [--server URL]',
-  summary: "End a connection: its tokens are deleted and a file host's files leave your library",
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(this, args, serverOption, 1);
-    const provider = providerArgument(positionals[0]);
-    await authenticatedClient(values.server).call('POST', '/xrpc/app.svc.provider.disconnect', { provider });
-    console.log(`Disconnected ${provider}`);
-  },
+export const providerDisconnect: CommandRun = async (args, command) => {
+  const { values, positionals } = parseCommandArgs(command, args, serverOption, 1);
+  const provider = providerArgument(positionals[0]);
+  await authenticatedClient(values.server).call('POST', '/xrpc/app.svc.provider.disconnect', { provider });
+  console.log(`Disconnected ${provider}`);
 };
 
-export const providerSync: Command = {
-  path: ['provider', 'sync'],
-  usage: 'provider sync <filehostA|filehostB> [--folder /Music] [--server URL]',
-  summary: "Sync your file host mirror now (only what changed); with --folder, mirror that folder from now on",
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(this, args, { ...serverOption, folder: { type: 'string' } }, 1);
-    const host = positionals[0];
-    if (host !== 'filehostA' && host !== 'filehostB') throw usageError('the file host must be filehostA or filehostB');
-    const report = await authenticatedClient(values.server).call('POST', `/xrpc/app.svc.${host}.sync`, values.folder ? { folder: values.folder } : {});
-    if (report.status === 'already-scanning') return console.log(`${host}: a sync of ${report.folder} is already running`);
-    console.log(`${host} ${report.folder}: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ${report.skippedCount} skipped (${report.durationMs} ms)`);
-    for (const skipped of report.skipped) console.log(`  skipped ${skipped.path}: ${skipped.reason}`);
-  },
+export const providerSync: CommandRun = async (args, command) => {
+  const { values, positionals } = parseCommandArgs(command, args, { ...serverOption, folder: { type: 'string' } }, 1);
+  const host = positionals[0];
+  if (host !== 'filehostA' && host !== 'filehostB') throw usageError('the file host must be filehostA or filehostB');
+  const report = await authenticatedClient(values.server).call('POST', `/xrpc/app.svc.${host}.sync`, values.folder ? { folder: values.folder } : {});
+  if (report.status === 'already-scanning') return console.log(`${host}: a sync of ${report.folder} is already running`);
+  console.log(`${host} ${report.folder}: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ${report.skippedCount} skipped (${report.durationMs} ms)`);
+  for (const skipped of report.skipped) console.log(`  skipped ${skipped.path}: ${skipped.reason}`);
 };

@@ -6,40 +6,40 @@ import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
 import { FILE_HOSTS, syncAllFileHosts } from '../../filehost/index.ts';
 import { musicstreamPollJob } from '../../musicstream/index.ts';
 import { statsFoldJob } from '../../stats/index.ts';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
 const HOSTS: Record<string, HostName[]> = { all: ['api', 'scrobbler'], api: ['api'], scrobbler: ['scrobbler'] };
 
-export const serve: Command = {
-  path: ['serve'],
-  usage: 'serve [--only api|scrobbler] [--quiet]',
-  summary: 'Run the API and the scrobble-submission host',
-  async run(args) {
-    const { values } = parseCommandArgs(this, args, { only: { type: 'string', default: 'all' }, quiet: { type: 'boolean', default: false } }, 0);
-    const hosts = HOSTS[values.only];
-    if (!hosts) throw usageError(`--only must be api or scrobbler, got "${values.only}"`);
-    const config = loadConfig();
-    const ctx = await openAppContext(config);
-    const running = await startHosts(ctx, hosts, !values.quiet).catch(async (error) => {
-      await ctx.close();
-      throw error;
-    });
-    const storage = config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/db`;
-    console.log(`Earshot is running (storage: ${storage})`);
-    if (running.urls.api) console.log(`  API:       ${running.urls.api}  (open it in a browser for the web app; XRPC at /xrpc, OpenAPI at /openapi.json)`);
-    if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
-    const jobs = startBackgroundJobs(backgroundJobs(ctx), ctx.metrics);
-    const stop = async () => {
-      // A scan or sync stopped here gives its lease back, so the next start takes it at once.
-      await jobs.stop();
-      await running.close();
-      await ctx.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  },
+export const serve: CommandRun = async (args, command) => {
+  const { values } = parseCommandArgs(command, args, { only: { type: 'string', default: 'all' }, quiet: { type: 'boolean', default: false } }, 0);
+  const hosts = HOSTS[values.only];
+  if (!hosts) throw usageError(`--only must be api or scrobbler, got "${values.only}"`);
+  const config = loadConfig();
+  const ctx = await openAppContext(config);
+  const running = await startHosts(ctx, hosts, !values.quiet).catch(async (error) => {
+    await ctx.close();
+    throw error;
+  });
+  const storage = config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/db`;
+  console.log(`Earshot is running (storage: ${storage})`);
+  if (running.urls.api) console.log(`  API:       ${running.urls.api}  (open it in a browser for the web app; XRPC at /xrpc, OpenAPI at /openapi.json)`);
+  if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2)`);
+  if (running.urls.metrics) console.log(`  Metrics:   ${running.urls.metrics}/metrics`);
+  const jobs = startBackgroundJobs(backgroundJobs(ctx), ctx.metrics);
+  const stop = async (signal: NodeJS.Signals) => {
+    // A second signal while draining finds no handler and ends the process at once.
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    console.log(`shutting down (${signal}): draining ${await running.connections()} connections, for up to ${config.shutdownTimeoutMs} ms…`);
+    // A scan or sync stopped here gives its lease back, so the next start takes it at once.
+    await Promise.all([running.close(), jobs.stop()]);
+    await ctx.close();
+    console.log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 };
 
 /** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls. */

@@ -1,6 +1,6 @@
 import { createUser, setAdmin } from '../../auth/index.ts';
 import { requestJson, serverUrl } from '../api-client.ts';
-import { parseCommandArgs, serverOption, type Command } from '../command.ts';
+import { parseCommandArgs, serverOption, type CommandRun } from '../command.ts';
 import { readCredentials } from '../credentials.ts';
 import { onDatabase } from '../direct.ts';
 import { CliError } from '../errors.ts';
@@ -9,45 +9,35 @@ import { readPassword } from '../password.ts';
 const createDirectly = (handle: string, password: string, displayName: string | undefined) =>
   onDatabase((db) => createUser(db, { handle, password, displayName }));
 
-export const userCreate: Command = {
-  path: ['user', 'create'],
-  usage: 'user create <handle> [--display-name NAME] [--direct] [--server URL]',
-  summary: 'Create an account (through the running server, or --direct on the database)',
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(
-      this,
-      args,
-      { ...serverOption, 'display-name': { type: 'string' }, direct: { type: 'boolean', default: false } },
-      1,
-    );
-    const handle = positionals[0]!;
-    const password = await readPassword(`Password for ${handle}: `);
-    const displayName = values['display-name'];
-    const user = values.direct
-      ? await createDirectly(handle, password, displayName)
-      : await requestJson<{ did: string; handle: string }>(serverUrl(values.server, readCredentials()), 'POST', '/auth/signup', {
-          handle,
-          password,
-          ...(displayName ? { displayName } : {}),
-        });
-    console.log(`Created ${user.handle} (${user.did})`);
-  },
+export const userCreate: CommandRun = async (args, command) => {
+  const { values, positionals } = parseCommandArgs(
+    command,
+    args,
+    { ...serverOption, 'display-name': { type: 'string' }, direct: { type: 'boolean', default: false } },
+    1,
+  );
+  const handle = positionals[0]!;
+  const password = await readPassword(`Password for ${handle}: `);
+  const displayName = values['display-name'];
+  const user = values.direct
+    ? await createDirectly(handle, password, displayName)
+    : await requestJson<{ did: string; handle: string }>(serverUrl(values.server, readCredentials()), 'POST', '/auth/signup', {
+        handle,
+        password,
+        ...(displayName ? { displayName } : {}),
+      });
+  console.log(`Created ${user.handle} (${user.did})`);
 };
 
 /** `user promote` and `user demote`: whether the user may edit the shared catalog, set on the database. */
-function adminCommand(verb: 'promote' | 'demote', admin: boolean): Command {
-  return {
-    path: ['user', verb],
-    usage: `user ${verb} <handle>`,
-    summary: admin ? 'Make a user an admin, who may merge, fix and undo catalog entries (on the database)' : 'Take the admin role away from a user (on the database)',
-    async run(args) {
-      const { positionals } = parseCommandArgs(this, args, {}, 1);
-      const handle = positionals[0]!;
-      if (!(await onDatabase((db) => setAdmin(db, handle, admin)))) throw new CliError(`no user ${handle}`);
-      console.log(admin ? `${handle} is now an admin` : `${handle} is no longer an admin`);
-    },
+function adminCommand(admin: boolean): CommandRun {
+  return async (args, command) => {
+    const { positionals } = parseCommandArgs(command, args, {}, 1);
+    const handle = positionals[0]!;
+    if (!(await onDatabase((db) => setAdmin(db, handle, admin)))) throw new CliError(`no user ${handle}`);
+    console.log(admin ? `${handle} is now an admin` : `${handle} is no longer an admin`);
   };
 }
 
-export const userPromote = adminCommand('promote', true);
-export const userDemote = adminCommand('demote', false);
+export const userPromote = adminCommand(true);
+export const userDemote = adminCommand(false);

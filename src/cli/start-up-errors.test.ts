@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { runCli, type CliEnv } from './testing.ts';
+
+/** The real `earshot serve` failing to start: one line on stderr saying what to change, status 1, no stack trace. */
+describe('start-up errors', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-startup-'));
+  after(() => fs.rmSync(home, { recursive: true, force: true }));
+
+  const env = (overrides: CliEnv): CliEnv => {
+    const base: Record<string, string | undefined> = { ...process.env, EARSHOT_DATA_DIR: path.join(home, 'data'), PORT: '0', ...overrides };
+    if (!('DATABASE_URL' in overrides)) delete base.DATABASE_URL;
+    return base as CliEnv;
+  };
+
+  function failsWithOneLine(overrides: CliEnv, expected: RegExp): string {
+    const result = runCli(env(overrides), ['serve', '--quiet']);
+    assert.equal(result.status, 1, result.stderr);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
+    assert.match(lines[0]!, expected);
+    return lines[0]!;
+  }
+
+  test('a port in use names the variable that sets it', async () => {
+    const occupier = net.createServer();
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve));
+    const port = String((occupier.address() as net.AddressInfo).port);
+    try {
+      failsWithOneLine({ PORT: port }, new RegExp(`^earshot: port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT to a free port$`));
+      failsWithOneLine({ PORT: '0', SCROBBLER_PORT: port }, /set SCROBBLER_PORT to a free port$/);
+    } finally {
+      await new Promise((resolve) => occupier.close(resolve));
+    }
+  });
+
+  test('an unreachable PostgreSQL server is named by its URL, without the password', () => {
+    const line = failsWithOneLine({ DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/x' }, /^earshot: cannot reach the PostgreSQL server at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x \(ECONNREFUSED\): start it, or correct DATABASE_URL$/);
+    assert.ok(!line.includes('secret'));
+  });
+
+  test('a PostgreSQL server refusing the database names DATABASE_URL, without the password', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' }, () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.password = 'hunter2-not-printed';
+    url.pathname = '/earshot_no_such_database';
+    const line = failsWithOneLine({ DATABASE_URL: url.toString() }, /refused: database "earshot_no_such_database" does not exist: .*DATABASE_URL/);
+    assert.ok(!line.includes('hunter2'));
+  });
+
+  test('a data directory that cannot be written names it and EARSHOT_DATA_DIR', () => {
+    // chmod stops no one running as root (as tests may), so root gets a path through a regular file instead.
+    let dataDir: string;
+    if (process.getuid?.() === 0) {
+      const file = path.join(home, 'a-file');
+      fs.writeFileSync(file, '');
+      dataDir = path.join(file, 'data');
+    } else {
+      const readOnly = path.join(home, 'read-only');
+      fs.mkdirSync(readOnly, { mode: 0o555 });
+      dataDir = path.join(readOnly, 'data');
+    }
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, new RegExp(`^earshot: cannot write the data directory ${dataDir} \\((ENOTDIR|EACCES) .*set EARSHOT_DATA_DIR to a directory it can write$`));
+  });
+
+  test('a .env file in the working directory is read, and the real environment wins over it', () => {
+    const project = fs.mkdtempSync(path.join(home, 'project-'));
+    fs.writeFileSync(path.join(project, '.env'), 'PORT=eighty\nLOG_LEVEL=loud\n');
+    const run = (overrides: CliEnv) => {
+      const base: Record<string, string | undefined> = env(overrides);
+      if (!('PORT' in overrides)) delete base.PORT;
+      return runCli(base as CliEnv, ['serve', '--quiet'], '', project);
+    };
+    assert.match(run({}).stderr, /^earshot: PORT must be a port number \(0-65535\), got "eighty"$/m);
+    assert.match(run({ PORT: '0' }).stderr, /^earshot: LOG_LEVEL must be one of .*, got "loud"$/m);
+  });
+});

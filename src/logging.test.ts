@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { startServe, stopServe } from './cli/testing.ts';
+
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-logging-'));
+after(() => fs.rmSync(home, { recursive: true, force: true }));
+
+test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) holds no password, token, key or secret', async () => {
+  const env: Record<string, string | undefined> = { ...process.env, EARSHOT_DATA_DIR: path.join(home, 'data'), PORT: '0', LOG_LEVEL: 'trace' };
+  delete env.DATABASE_URL;
+  const { server, output, printed } = await startServe(env as Record<string, string>, false);
+  let stderr = '';
+  server.stderr!.on('data', (chunk) => (stderr += chunk));
+  const api = /API: +(\S+)/.exec(output)![1]!;
+  const scrobbler = /Scrobbler: +(\S+)/.exec(output)![1]!;
+  const password = 'correct horse battery staple';
+  const post = (url: string, body: unknown, token?: string) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((response) => response.json() as Promise<Record<string, string>>);
+  try {
+    await post(`${api}/auth/signup`, { handle: 'logged', password });
+    const { token } = await post(`${api}/auth/login`, { identifier: 'logged', password });
+    const { key, sharedSecret } = await post(`${api}/xrpc/app.svc.apikey.createApikey`, { name: 'player' }, token);
+    assert.ok(token && key && sharedSecret);
+    // Each credential also where clients put it: headers, query strings.
+    await fetch(`${api}/xrpc/app.svc.apikey.getApikeys?access_token=${token}`);
+    await fetch(`${scrobbler}/1/validate-token`, { headers: { authorization: `Token ${key}` } });
+    await fetch(`${scrobbler}/1/validate-token?token=${key}`);
+    await fetch(`${scrobbler}/2.0/?method=auth.getMobileSession&api_key=${key}&api_sig=${sharedSecret}&password=${encodeURIComponent(password)}`);
+    server.kill('SIGTERM');
+    const logged = (await printed(/^stopped$/m)) + stderr;
+    assert.match(logged, /"msg":"incoming request"/);
+    for (const secret of [password, token, key, sharedSecret]) assert.ok(!logged.includes(secret), `the log holds ${secret}`);
+  } finally {
+    await stopServe(server);
+  }
+});

@@ -1,0 +1,86 @@
+/**
+ * Failures of the machine or network around the process, not of Earshot: a busy port, a database
+ * that cannot be reached or refuses, a data directory that cannot be written, a full disk. Each is
+ * reported as one line saying what to do, without a stack trace (src/cli/main.ts). Errors not
+ * recognised here pass through unchanged, so a bug still shows its stack.
+ */
+export type OperatingErrorKind = 'port-in-use' | 'port-not-allowed' | 'address-unavailable' | 'database-unreachable' | 'database-refused' | 'data-dir-unwritable' | 'disk-full';
+
+export class OperatingError extends Error {
+  constructor(
+    readonly kind: OperatingErrorKind,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+type SystemError = Error & { code?: string; path?: string };
+
+const codeOf = (error: unknown): string | undefined => (error instanceof Error ? (error as SystemError).code : undefined);
+
+/** A database URL fit to print: its password replaced by ***. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(DATABASE_URL, not a valid URL)';
+  }
+}
+
+/** A failed listen on `host:port`, the port set by the variable `portVariable` (PORT, SCROBBLER_PORT). */
+export function listenFailure(error: unknown, host: string, port: number, portVariable: string): unknown {
+  switch (codeOf(error)) {
+    case 'EADDRINUSE':
+      return new OperatingError('port-in-use', `port ${port} on ${host} is already in use (another Earshot, or another program): stop that, or set ${portVariable} to a free port`, { cause: error });
+    case 'EACCES':
+      return new OperatingError('port-not-allowed', `this user may not listen on port ${port} (ports below 1024 need privileges): set ${portVariable} to 1024 or above and put a reverse proxy in front`, { cause: error });
+    case 'EADDRNOTAVAIL':
+      return new OperatingError('address-unavailable', `${host} is not an address of this machine: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all)`, { cause: error });
+    default:
+      return error;
+  }
+}
+
+/** Codes of a PostgreSQL server that cannot be reached at all. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+
+/** SQLSTATEs of a server that answers but will not let this user in: bad password or role, no such database, not allowed. */
+const REFUSED = new Set(['28P01', '28000', '3D000', '42501']);
+
+/** A failure to connect to the PostgreSQL server at `url` (which is printed without its password). */
+export function databaseFailure(error: unknown, url: string): unknown {
+  const code = codeOf(error) ?? (error instanceof AggregateError ? codeOf(error.errors[0]) : undefined);
+  if (code === undefined) return error;
+  const where = `the PostgreSQL server at ${redactDatabaseUrl(url)}`;
+  if (UNREACHABLE.has(code)) return new OperatingError('database-unreachable', `cannot reach ${where} (${code}): start it, or correct DATABASE_URL`, { cause: error });
+  if (REFUSED.has(code)) return new OperatingError('database-refused', `${where} refused: ${(error as Error).message}: correct the user, password or database name in DATABASE_URL (or create the database)`, { cause: error });
+  return error;
+}
+
+/** Codes meaning a directory cannot be created or written here. */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST']);
+
+/** A failure to create or write the data directory `dataDir` (EARSHOT_DATA_DIR). */
+export function dataDirFailure(error: unknown, dataDir: string): unknown {
+  const code = codeOf(error);
+  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, (error as SystemError).path ?? dataDir);
+  const where = (error as SystemError).path ?? dataDir;
+  return new OperatingError('data-dir-unwritable', `cannot write the data directory ${dataDir} (${code} on ${where}): make it writable by this user, or set EARSHOT_DATA_DIR to a directory it can write`, { cause: error });
+}
+
+/** A full disk, here (ENOSPC, while writing `where` when known) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged. */
+export function diskFull(error: unknown, where = (error as SystemError | undefined)?.path): unknown {
+  const code = codeOf(error);
+  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${where ? ` (writing ${where})` : ''}: free some space, then start again`, { cause: error });
+  if (code === '53100') return new OperatingError('disk-full', "the PostgreSQL server's disk is full: free some space there, then start again", { cause: error });
+  return error;
+}
+
+/** A failure to open storage: the data directory (always used, for the server secret) and, when set, the PostgreSQL server. */
+export function storageFailure(error: unknown, dataDir: string, databaseUrl: string | undefined): unknown {
+  return dataDirFailure(databaseUrl ? databaseFailure(error, databaseUrl) : error, dataDir);
+}
