@@ -10,8 +10,14 @@ import { hasEmbeddedDatabase, openDatabase, openPglite } from './database.ts';
 
 export class BackupError extends Error {}
 
-/** Writes `file` whole or not at all: a failure part-way leaves no half backup under its name. */
+/**
+ * Writes `file` whole or not at all: a failure part-way leaves no half backup under its name.
+ * Only a new or regular file is replaced: the rename would otherwise put the backup in place of
+ * a device (as root, `--out /dev/full` would swap the device for a file) or a directory's link.
+ */
 function writeWhole(file: string, bytes: Uint8Array): void {
+  const existing = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (existing && !existing.isFile()) throw new BackupError(`${file} exists and is not a regular file; name a new file or a backup to replace`);
   const partial = `${file}.partial`;
   fs.writeFileSync(partial, bytes);
   fs.renameSync(partial, file);
