@@ -1,6 +1,7 @@
 /**
- * GET /export end to end: the archive's entries, ListenBrainz-shaped plays month by month, and
- * the round trip (export, import the zip into another account, the same plays).
+ * app.svc.actor.exportData (and GET /export, its older address) end to end: the archive's
+ * entries, ListenBrainz-shaped plays month by month, and the round trip (export, import the zip
+ * into another account, the same plays).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -33,8 +34,10 @@ async function unzip(bytes: Buffer): Promise<Map<string, string>> {
   return entries;
 }
 
-async function download(app: TestApp, token: string | undefined) {
-  const response = await fetch(`${app.apiUrl}/export`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const EXPORT_DATA = '/xrpc/app.svc.actor.exportData';
+
+async function download(app: TestApp, token: string | undefined, at = EXPORT_DATA) {
+  const response = await fetch(`${app.apiUrl}${at}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   return { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -103,10 +106,26 @@ describeWithApp('export', (app) => {
     }
   });
 
-  test('an export needs the account: 401 without credentials; a user without plays gets the documents alone', async () => {
-    assert.equal((await download(app(), undefined)).response.status, 401);
+  test('an export needs the account: 401 in the XRPC error shape without credentials; a user without plays gets the documents alone', async () => {
+    for (const at of [EXPORT_DATA, '/export']) {
+      const { response, bytes } = await download(app(), undefined, at);
+      assert.equal(response.status, 401, at);
+      assert.equal(JSON.parse(bytes.toString()).error, 'AuthMissing', at);
+    }
     const empty = await app().signup('exp-empty');
     const entries = await unzip((await download(app(), empty.token)).bytes);
     assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'likes.json', 'playlists.json', 'user.json']);
+    const older = await download(app(), empty.token, '/export');
+    assert.equal(older.response.headers.get('content-type'), 'application/zip');
+    assert.deepEqual(await unzip(older.bytes), entries);
+  });
+
+  test('exportData is documented as an XRPC query answering a zip', async () => {
+    const { body } = await app().request('GET', '/openapi.json');
+    const entry = body.paths[EXPORT_DATA].get;
+    assert.equal(entry.operationId, 'app.svc.actor.exportData');
+    assert.deepEqual(entry.tags, ['app.svc.actor']);
+    assert.deepEqual(Object.keys(entry.responses['200'].content), ['application/zip']);
+    assert.ok(entry.responses['401'] && entry.responses['403']);
   });
 });
