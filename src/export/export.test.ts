@@ -41,14 +41,25 @@ async function download(app: TestApp, token: string | undefined, at = EXPORT_DAT
   return { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
+/** What a user's plays are: the exact time, the song, and every field of the song. */
 const plays = (app: TestApp, userId: string) =>
   app.ctx.db
     .selectFrom('scrobbles as s')
     .innerJoin('tracks as t', 't.id', 's.track_id')
-    .select(['t.artist', 't.title', 't.album', 's.listened_at'])
+    .select(['s.listened_at', 's.track_id', 's.edited_at', 't.artist', 't.title', 't.album', 't.album_artist', 't.duration', 't.track_number', 't.disc_number', 't.mbid', 't.isrc', 't.album_id', 't.artist_id'])
     .where('s.user_id', '=', userId)
     .orderBy('s.listened_at')
+    .orderBy('s.track_id')
     .execute();
+
+/** An archive's listens, without what names the account and when the server took each play. */
+const exportedListens = (entries: Map<string, string>) =>
+  [...entries].filter(([name]) => name.startsWith('listens/')).flatMap(([, text]) =>
+    text.trim().split('\n').map((line) => {
+      const { user_name, inserted_at, ...listen } = JSON.parse(line);
+      return listen;
+    }),
+  );
 
 describeWithApp('export', (app) => {
   test('the archive holds the profile, likes, playlists and every play as ListenBrainz JSON Lines per UTC month', async () => {
@@ -81,13 +92,20 @@ describeWithApp('export', (app) => {
     const january = entries.get('listens/2024/1.jsonl')!.trim().split('\n').map((line) => JSON.parse(line));
     assert.equal(january.length, 1);
     assert.equal(january[0].listened_at, Date.parse('2024-01-31T23:30:00Z') / 1000);
+    assert.equal(january[0].track_metadata.additional_info.listened_at_iso, '2024-01-31T23:30:00.000Z');
     assert.equal(january[0].user_name, 'exp-me');
     assert.deepEqual([january[0].track_metadata.artist_name, january[0].track_metadata.track_name, january[0].track_metadata.release_name], ['Export Band', 'January Song', 'Winter']);
     assert.equal(entries.get('listens/2024/2.jsonl')!.trim().split('\n').length, 2);
   });
 
-  test('the exported zip imports into another account as the same plays', async () => {
-    const listens = Array.from({ length: 1205 }, (_, i) => ({ artist: `Round Trip ${i % 7}`, title: `Song ${i % 50}`, album: 'Trip', at: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000).toISOString() }));
+  test('the exported zip imports into another account as the same plays, to the millisecond', async () => {
+    const listens = [
+      ...Array.from({ length: 1205 }, (_, i) => ({ artist: `Round Trip ${i % 7}`, title: `Song ${i % 50}`, album: 'Trip', at: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000 + ((i * 37) % 1000)).toISOString() })),
+      // Two plays of one song within one second: in whole seconds they would be one.
+      { artist: 'Round Trip 0', title: 'Song 0', album: 'Trip', at: '2024-06-01T12:00:00.120Z' },
+      { artist: 'Round Trip 0', title: 'Song 0', album: 'Trip', at: '2024-06-01T12:00:00.870Z' },
+      { artist: 'Rich Band', title: 'Rich Song', album: 'Rich Album', albumArtist: 'Various Artists', durationMs: 245_000, trackNumber: 3, discNumber: 2, mbid: 'b1a9c0e9-d987-4042-ae91-78d6a3267d69', isrc: 'USABC2400001', at: '2024-06-02T08:00:00.005Z' },
+    ];
     const source = await listenerWithHistory(app(), 'exp-source', listens);
     const target = await listenerWithHistory(app(), 'exp-target');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-export-'));
@@ -99,8 +117,13 @@ describeWithApp('export', (app) => {
       const sink: ImportSink = { status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint), send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch) };
       let stored = 0;
       for (const planned of plan.imports) stored += (await runImport({ ...planned, sink })).stored;
-      assert.equal(stored, 1205);
-      assert.deepEqual(await plays(app(), target.userId), await plays(app(), source.userId));
+      assert.equal(stored, listens.length);
+      const copied = await plays(app(), target.userId);
+      assert.deepEqual(copied, await plays(app(), source.userId));
+      assert.deepEqual(copied.filter((play) => play.title === 'Song 0' && play.listened_at >= new Date('2024-06-01')).map((play) => play.listened_at.toISOString()), ['2024-06-01T12:00:00.120Z', '2024-06-01T12:00:00.870Z']);
+      // And the copy exports as the original did: the same listens, field for field.
+      const again = async (token: string) => exportedListens(await unzip((await download(app(), token)).bytes));
+      assert.deepEqual(await again(target.token), await again(source.token));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
