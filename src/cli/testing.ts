@@ -5,9 +5,9 @@ const BIN = path.resolve('bin/earshot.js');
 
 export type CliEnv = Record<string, string>;
 
-/** Runs the real `earshot` binary to completion with `input` on its stdin. */
-export function runCli(env: CliEnv, args: string[], input = '') {
-  return spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8' });
+/** Runs the real `earshot` binary to completion with `input` on its stdin, in `cwd` if given. */
+export function runCli(env: CliEnv, args: string[], input = '', cwd?: string) {
+  return spawnSync(process.execPath, [BIN, ...args], { env, input, cwd, encoding: 'utf8' });
 }
 
 /** Starts `earshot serve` and resolves once both hosts are listening, with what it printed. */

@@ -8,31 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import yauzl from 'yauzl';
 import { importBatch, importStatus, planImports, runImport, type ImportSink } from '../scrobbling/imports/index.ts';
 import { listenerWithHistory } from '../scrobbling/testing.ts';
 import { describeWithApp, type TestApp } from '../testing.ts';
-
-/** Every entry of a zip, by name. */
-async function unzip(bytes: Buffer): Promise<Map<string, string>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
-  const entries = new Map<string, string>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, async (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        entries.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-        zip.readEntry();
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
+import { exportedListens, unzip } from './testing.ts';
 
 const EXPORT_DATA = '/xrpc/app.svc.actor.exportData';
 
@@ -51,15 +30,6 @@ const plays = (app: TestApp, userId: string) =>
     .orderBy('s.listened_at')
     .orderBy('s.track_id')
     .execute();
-
-/** An archive's listens, without what names the account and when the server took each play. */
-const exportedListens = (entries: Map<string, string>) =>
-  [...entries].filter(([name]) => name.startsWith('listens/')).flatMap(([, text]) =>
-    text.trim().split('\n').map((line) => {
-      const { user_name, inserted_at, ...listen } = JSON.parse(line);
-      return listen;
-    }),
-  );
 
 describeWithApp('export', (app) => {
   test('the archive holds the profile, likes, playlists and every play as ListenBrainz JSON Lines per UTC month', async () => {
