@@ -54,12 +54,15 @@ function queryParameters(schema: TSchema): JsonObject[] {
   }));
 }
 
+/** An operation's tag: its nsid without the name (app.svc.actor). */
+const namespaceOf = (nsid: string) => nsid.split('.').slice(0, -1).join('.');
+
 function operationEntry(operation: AnyOperation): JsonObject {
   const entry: JsonObject = {
     operationId: operation.nsid,
     summary: operation.summary,
     ...credentialsDescription(operation.auth),
-    tags: [operation.nsid.split('.').slice(0, -1).join('.')],
+    tags: [namespaceOf(operation.nsid)],
     ...(operation.auth === 'none' ? { security: [] } : operation.auth === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
     parameters: queryParameters(operation.params),
     responses: {
@@ -71,6 +74,18 @@ function operationEntry(operation: AnyOperation): JsonObject {
     entry.requestBody = { required: true, content: { 'application/json': { schema: plain(operation.input) } } };
   }
   return entry;
+}
+
+const XRPC_ROUTE = /^\/xrpc\/([\w.]+)$/;
+
+/** An XRPC query declared as a route (one answering a download) is named and tagged as the operations are. */
+function routeNames(route: AnyRoute): JsonObject {
+  const nsid = XRPC_ROUTE.exec(route.path)?.[1];
+  if (nsid) return { operationId: nsid, tags: [namespaceOf(nsid)] };
+  return {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}-](\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    tags: [route.path.split('/')[1]],
+  };
 }
 
 function routeEntry(route: AnyRoute): JsonObject {
@@ -88,10 +103,9 @@ function routeEntry(route: AnyRoute): JsonObject {
       ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
       : { description: 'No content' };
   return {
-    operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}-](\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    ...routeNames(route),
     summary: route.summary,
     ...credentialsDescription(route.auth),
-    tags: [route.path.split('/')[1]],
     ...(route.auth === 'none' ? { security: [] } : {}),
     parameters: [...pathParams, ...queryParameters(route.query)],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(route.body) } } } } : {}),

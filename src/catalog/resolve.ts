@@ -470,6 +470,8 @@ export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]
  * created and no gap filled. For a dry run of an import.
  */
 export async function matchKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(string | undefined)[]> {
+  // The snapshot's queries take `in` lists of the items' names, which SQL refuses empty (a dry run's last batch may hold no listens).
+  if (items.length === 0) return [];
   const snapshot = await CatalogSnapshot.load(tx, items);
   return items.map((metadata) => snapshot.match(metadata).track?.id);
 }

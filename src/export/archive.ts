@@ -15,7 +15,8 @@ const README = `Your Earshot data.
 user.json       your profile, time zone and whom you follow
 likes.json      the songs, albums and artists you like
 playlists.json  your playlists and their songs, in order
-listens/        every play, one JSON Lines file per month (UTC), in ListenBrainz's listen format:
+listens/        every play, one JSON Lines file per month (UTC), in ListenBrainz's listen format
+                (listened_at in whole seconds; the exact time in additional_info.listened_at_iso):
                 \`earshot import <this zip>\` or ListenBrainz's importer reads them back
 `;
 

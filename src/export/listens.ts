@@ -8,6 +8,21 @@ import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { listenOf, playsQuery } from '../scrobbling/listenbrainz/listens.ts';
 
+type PlayRow = Parameters<typeof listenOf>[0];
+
+/**
+ * A play as an export line: ListenBrainz's listen, whose `listened_at` is whole seconds (LB
+ * requires an integer), with the exact time in `additional_info.listened_at_iso` (LB keeps
+ * unknown additional_info fields), which Earshot's reader prefers: plays keep their milliseconds
+ * through a round trip, and two plays of a song within one second stay two.
+ */
+function exportLine(row: PlayRow, handle: string): string {
+  const listen = listenOf(row, handle);
+  const info = listen.track_metadata.additional_info as Record<string, unknown>;
+  const exact = { ...listen.track_metadata, additional_info: { ...info, listened_at_iso: row.listened_at.toISOString() } };
+  return `${JSON.stringify({ ...listen, track_metadata: exact })}\n`;
+}
+
 /** Plays read per query. */
 const PAGE = 1000;
 
@@ -36,7 +51,7 @@ export async function* monthLines(db: Database, user: { id: string; handle: stri
       .orderBy('s.id')
       .limit(PAGE)
       .execute();
-    if (rows.length > 0) yield rows.map((row) => `${JSON.stringify(listenOf(row, user.handle))}\n`).join('');
+    if (rows.length > 0) yield rows.map((row) => exportLine(row, user.handle)).join('');
     if (rows.length < PAGE) return;
     const last = rows.at(-1)!;
     after = { listenedAt: last.listened_at, id: last.id };

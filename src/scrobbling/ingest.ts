@@ -5,6 +5,7 @@ import { matchKnownTracks, resolveKnownTracks, resolveTrack, resolveTracks, type
 import { inTransaction, type Database, type DB } from '../db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { listenProblem, submissionProblem } from './listen-rules.ts';
+import { claimKey, PlayClaims } from './play-claims.ts';
 
 export interface Listen extends TrackMetadata {
   listenedAt: Date;
@@ -135,15 +136,18 @@ export async function resolveListenTracks(
 
 const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
 
-/** What storing a listen would do: as ListenOutcome, and whether its song would be new to the catalog. */
-export type PreviewOutcome = { status: 'stored' | 'duplicate'; newSong: boolean } | { status: 'ignored'; reason: string };
+/**
+ * What storing a listen would do: as ListenOutcome, whether its song would be new to the
+ * catalog, and the play's claim key (play-claims.ts).
+ */
+export type PreviewOutcome = { status: 'stored' | 'duplicate'; newSong: boolean; key: string } | { status: 'ignored'; reason: string };
 
 /**
  * What ingesting these listens would do, writing nothing (an import's dry
  * run): the rules, a read-only match against the catalog, and a look for the
  * scrobbles already stored. A listen of a song the catalog lacks would be
  * stored with a new song (or ignored under UNMATCHED_SCROBBLES=skip); equal
- * listens in one call count once, as storeListens counts them.
+ * listens in one call count once (PlayClaims), as storeListens counts them.
  */
 export async function previewListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, listens: readonly Listen[]): Promise<PreviewOutcome[]> {
   const reasons = listens.map((listen) => listenProblem(listen));
@@ -160,16 +164,15 @@ export async function previewListens(db: Database, config: Pick<Config, 'unmatch
       .execute();
     for (const row of rows) stored.add(scrobbleKey(row.track_id, row.listened_at));
   }
-  const claimed = new Set<string>();
+  const claims = new PlayClaims();
   return listens.map((listen, i): PreviewOutcome => {
     const reason = reasons[i];
     if (reason) return { status: 'ignored', reason };
     const trackId = trackIds[i];
     if (!trackId && config.unmatchedScrobbles !== 'store') return { status: 'ignored', reason: 'no matching track in the catalog' };
-    const key = trackId ? scrobbleKey(trackId, listen.listenedAt) : `${metadataCacheKey(listen)}@${listen.listenedAt.getTime()}`;
-    const duplicate = stored.has(key) || claimed.has(key);
-    claimed.add(key);
-    return { status: duplicate ? 'duplicate' : 'stored', newSong: !trackId };
+    const play = trackId ? scrobbleKey(trackId, listen.listenedAt) : `${metadataCacheKey(listen)}@${listen.listenedAt.getTime()}`;
+    const key = claimKey(play);
+    return { status: claims.claim(key, stored.has(play)), newSong: !trackId, key };
   });
 }
 

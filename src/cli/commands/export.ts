@@ -17,7 +17,7 @@ async function save(body: NodeJS.ReadableStream, out: string): Promise<number> {
 
 /** The archive from the running server, under the name it gives. */
 async function fromServer(server: string | undefined, out: string | undefined): Promise<{ out: string; bytes: number }> {
-  const response = await authenticatedClient(server).download('/export');
+  const response = await authenticatedClient(server).download('/xrpc/app.svc.actor.exportData');
   const named = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
   const file = out ?? (named ? decodeURIComponent(named) : 'earshot-export.zip');
   return { out: file, bytes: await save(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), file) };

@@ -364,20 +364,23 @@ for (const storage of storages()) {
       assert.match(earshot(['import', listenbrainz, account]).stdout, /Total: 3 files; this run stored 0, 0 duplicate, 0 ignored\./);
     });
 
-    it('refuses a damaged zip with a clear error, storing nothing of it', () => {
+    it('refuses a damaged zip with a clear error naming the entry, storing nothing of any entry', () => {
       const content = lbLines(30_000, 300, 'Zip Damaged');
       const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content }]);
       const truncated = earshot(['import', file('truncated.zip', archive.subarray(0, 200))]);
       assert.equal(truncated.status, 1);
       assert.match(truncated.stderr, /^earshot: .*truncated\.zip: not a readable zip archive \(.+\)\n$/);
-      const damaged = Buffer.from(archive);
-      for (let i = 300; i < 340; i++) damaged[i] = damaged[i]! ^ 0xff;
+      // A good first entry and a damaged second: the whole archive is checked before the first listen is sent.
+      const first = lbLines(31_000, 300, 'Zip Before Damage');
+      const damaged = zipArchive([{ name: 'listens/2024/1.jsonl', content: first }, { name: 'listens/2024/2.jsonl', content }]);
+      const second = damaged.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 1) + 30 + 'listens/2024/2.jsonl'.length;
+      for (let i = second + 100; i < second + 140; i++) damaged[i] = damaged[i]! ^ 0xff;
       const result = earshot(['import', file('damaged.zip', damaged)]);
       assert.equal(result.status, 1);
-      assert.match(result.stderr, /damaged\.zip\/listens\/2024\/1\.jsonl: the entry is damaged/);
-      // Nothing of it was stored: the same listens, unzipped, are all new.
-      const good = earshot(['import', file('undamaged.jsonl', content)]);
-      assert.match(good.stdout, /300 records; this run stored 300, 0 duplicate, 0 ignored/);
+      assert.match(result.stderr, /^earshot: .*damaged\.zip\/listens\/2024\/2\.jsonl: the entry is damaged \(.+\); nothing was imported\n$/);
+      // Nothing of either entry was stored: the same listens, unzipped, are all new.
+      const good = earshot(['import', file('undamaged-1.jsonl', first), file('undamaged-2.jsonl', content)]);
+      assert.match(good.stdout, /Total: 2 files; this run stored 600, 0 duplicate, 0 ignored\./);
     });
 
     it('--dry-run reports what would be stored, duplicate and ignored, and writes nothing', () => {
@@ -385,6 +388,12 @@ for (const storage of storages()) {
       const dry = earshot(['import', target, '--dry-run']);
       assert.equal(dry.status, 0, dry.stderr);
       assert.match(dry.stdout, /Dry run of .*dry-run\.jsonl: 4 records; would store 3 \(3 of them with songs new to the catalog\), 0 duplicate, 1 ignored\. Nothing was written\.\nIgnored, for example:\n {2}record 4: no artist/);
+      // A second file repeating the first: its plays are duplicates of the first file's, within one dry run.
+      const repeat = file('dry-run-again.jsonl', lbLines(40_000, 3, 'Dry CLI'));
+      const both = earshot(['import', target, repeat, '--dry-run']);
+      assert.equal(both.status, 0, both.stderr);
+      assert.match(both.stdout, /Dry run of .*dry-run-again\.jsonl: 3 records; would store 0 \(0 of them with songs new to the catalog\), 3 duplicate, 0 ignored\./);
+      assert.match(both.stdout, /Total: 2 files; would store 3, 3 duplicate, 1 ignored\./);
       const real = earshot(['import', target]);
       assert.match(real.stdout, /4 records; this run stored 3, 0 duplicate, 1 ignored/);
       assert.match(earshot(['import', target, '--dry-run']).stdout, /already imported completely/);

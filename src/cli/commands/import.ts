@@ -6,6 +6,7 @@ import {
   IMPORT_FORMATS,
   ImportPlanError,
   planImports,
+  PlayClaims,
   runImport,
   ZipError,
   type ImportFormat,
@@ -104,10 +105,12 @@ async function runAll(imports: PlannedImport[], sink: ImportSink, dryRun: boolea
   );
   const stop = stopOnInterrupt();
   const summaries: ImportSummary[] = [];
+  // One dry run over every file: a play repeated in another file counts as duplicate, as a real import would count it.
+  const claims = new PlayClaims();
   try {
     for (const { source, format } of imports) {
       progress.startFile();
-      const summary = await runImport({ source, format, sink, dryRun, onProgress: progress.update, stopRequested: stop.requested }).catch((error: unknown) => {
+      const summary = await runImport({ source, format, sink, dryRun, claims, onProgress: progress.update, stopRequested: stop.requested }).catch((error: unknown) => {
         if (error instanceof ImportFormatError) throw new CliError(`${source.label}: ${error.message}`);
         throw error;
       });

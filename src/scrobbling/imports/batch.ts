@@ -121,8 +121,9 @@ async function previewBatch(db: Database, config: Pick<Config, 'unmatchedScrobbl
   if (current?.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
   const converted = batch.listens.map(toListen);
   const outcomes = inOrder(converted, await previewListens(db, config, userId, converted.filter((listen): listen is Listen => typeof listen !== 'string')));
-  const newSongs = outcomes.filter((outcome) => outcome.status === 'stored' && outcome.newSong).length;
-  return { ...tally(batch, outcomes), newSongs, status: toStatus(batch.fingerprint, current) };
+  const claims = outcomes.flatMap((outcome) => (outcome.status === 'stored' ? [{ key: outcome.key, newSong: outcome.newSong }] : []));
+  const newSongs = claims.filter((claim) => claim.newSong).length;
+  return { ...tally(batch, outcomes), newSongs, claims, status: toStatus(batch.fingerprint, current) };
 }
 
 /**

@@ -5,3 +5,4 @@ export { ImportFormatError } from './records.ts';
 export { IMPORT_FORMATS, type ImportFormat, type ImportListen } from './schemas.ts';
 export { planImports, ImportPlanError, type PlannedImport } from './plan.ts';
 export { ZipError } from './sources.ts';
+export { PlayClaims } from '../play-claims.ts';

@@ -7,6 +7,19 @@ function listenTime(value: unknown): Date | undefined {
   return typeof value === 'string' ? new Date(value) : undefined;
 }
 
+/**
+ * The listen's time: Earshot's own export adds the exact time (`listened_at_iso`, with
+ * milliseconds) beside LB's whole seconds, and it wins when it falls in the same second, so a
+ * round trip keeps times exact and two plays of a song within one second apart. One that
+ * disagrees (a tool changed listened_at alone) is ignored.
+ */
+function exactListenTime(listenedAt: unknown, iso: unknown): Date | undefined {
+  const seconds = listenTime(listenedAt);
+  const exact = typeof iso === 'string' ? new Date(iso) : undefined;
+  const sameSecond = seconds && exact && Math.floor(exact.getTime() / 1000) * 1000 === seconds.getTime();
+  return sameSecond ? exact : seconds;
+}
+
 function firstUuid(value: unknown): string | undefined {
   return Array.isArray(value) ? value.map(mbidOrUndefined).find(Boolean) : undefined;
 }
@@ -35,6 +48,6 @@ export function listenBrainzRecord(value: unknown): ImportRecord | ForeignRecord
       tags: tagList(info.tags),
       submitted: value,
     },
-    listenTime(value.listened_at),
+    exactListenTime(value.listened_at, info.listened_at_iso),
   );
 }

@@ -6,7 +6,9 @@ import { after, it } from 'node:test';
 import { sql } from 'kysely';
 import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
 import { describeWithApp, scrobbleCount, type TestApp } from '../../testing.ts';
+import { PlayClaims } from '../play-claims.ts';
 import { runImport, type ImportSink } from './run.ts';
+import { planImports } from './plan.ts';
 import { fileSource, sourceFingerprint, zipMembers, ZipError } from './sources.ts';
 import { zipArchive } from './zip-testing.ts';
 import type { ImportBatch, ImportListen } from './schemas.ts';
@@ -259,6 +261,24 @@ describeWithApp('history import', (app) => {
     await assert.rejects(zipMembers(truncated), /truncated\.zip: not a readable zip archive/);
   });
 
+  it('a zip whose second entry is damaged is refused whole before anything is sent, naming the entry', async () => {
+    const { token, did } = await app().signup('import-zip-second-damaged');
+    const content = (name: string) => fs.readFileSync(jsonlFile(name, 200), 'utf8');
+    const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content: content('first.jsonl') }, { name: 'listens/2024/2.jsonl', content: content('second.jsonl') }]);
+    // Flip bytes inside the second entry's deflated data, past its local header and name.
+    const second = archive.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 1) + 30 + 'listens/2024/2.jsonl'.length;
+    for (let i = second + 100; i < second + 120; i++) archive[i] = archive[i]! ^ 0xff;
+    const file = path.join(workDir, 'second-damaged.zip');
+    fs.writeFileSync(file, archive);
+    await assert.rejects(planImports([file], undefined), (error) => {
+      assert.ok(error instanceof ZipError, String(error));
+      assert.match(error.message, /second-damaged\.zip\/listens\/2024\/2\.jsonl: the entry is damaged \(.+\); nothing was imported$/);
+      return true;
+    });
+    assert.equal(await scrobbleCount(app(), did), 0);
+    assert.equal((await app().query(STATUS, { fingerprint: await sourceFingerprint(fileSource(jsonlFile('first.jsonl', 200))) }, token)).body.recordsConsumed, 0);
+  });
+
   it('a dry run counts what would be stored, duplicate and ignored, and writes nothing', async () => {
     const { token, did } = await app().signup('import-dry-run');
     const listenLine = (seconds: number, artist: string, track: string) => JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track } });
@@ -287,5 +307,33 @@ describeWithApp('history import', (app) => {
     const real = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token) });
     assert.deepEqual([real.stored, real.duplicate, real.ignored], [2, 2, 1]);
     assert.equal(await scrobbleCount(app(), did), 4);
+  });
+
+  it('a dry run counts a play repeated in a later batch, or in another file of the same run, as duplicate, as the import then does', async () => {
+    const { token } = await app().signup('import-dry-repeats');
+    const line = (seconds: number, track: string) => JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: 'Dry Repeat', track_name: track } });
+    const write = (name: string, lines: string[]) => {
+      const file = path.join(workDir, name);
+      fs.writeFileSync(file, lines.join('\n'));
+      return fileSource(file);
+    };
+    await runImport({ source: write('repeat-known.jsonl', [line(1_610_000_000, 'Known')]), format: 'listenbrainz', sink: apiSink(app(), token) });
+    const [known, a, b, c, d] = [line(1_610_000_100, 'Known'), line(1_610_000_200, 'A'), line(1_610_000_300, 'B'), line(1_610_000_400, 'C'), line(1_610_000_500, 'D')];
+    // Two listens a batch: batch 3 repeats batch 1, a known song's play and a new song's.
+    const first = write('repeat-first.jsonl', [known, a, b, c, known, a]);
+    const second = write('repeat-second.jsonl', [b, d]);
+    const claims = new PlayClaims();
+    const dry = async (source: ReturnType<typeof fileSource>) => {
+      const summary = await runImport({ source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 2, dryRun: true, claims });
+      return [summary.stored, summary.duplicate, summary.newSongs];
+    };
+    assert.deepEqual(await dry(first), [4, 2, 3]);
+    assert.deepEqual(await dry(second), [1, 1, 1]);
+    const real = async (source: ReturnType<typeof fileSource>) => {
+      const summary = await runImport({ source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 2 });
+      return [summary.stored, summary.duplicate];
+    };
+    assert.deepEqual(await real(first), [4, 2]);
+    assert.deepEqual(await real(second), [1, 1]);
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DETECTION_TRIED, detectKind, fileHead } from './detect.ts';
 import type { ImportFormat } from './schemas.ts';
-import { fileSource, naturalOrder, ZIP_ENTRIES_LOOKED_FOR, zipMembers, type ImportSource } from './sources.ts';
+import { fileSource, naturalOrder, verifiedMembers, ZIP_ENTRIES_LOOKED_FOR, zipMembers, type ImportSource } from './sources.ts';
 
 export interface PlannedImport {
   source: ImportSource;
@@ -30,9 +30,9 @@ async function folderFiles(folder: string): Promise<string[]> {
 }
 
 /**
- * The imports of one file: itself, or an archive's entries of listens. A
- * named format wins over detection for a file; in a folder or an archive it
- * picks the files of that format.
+ * The imports of one file: itself, or an archive's entries of listens, each
+ * verified before anything is imported. A named format wins over detection
+ * for a file; in a folder or an archive it picks the files of that format.
  */
 async function planFile(file: string, named: ImportFormat | undefined, inFolder: boolean, plan: ImportPlan): Promise<void> {
   const skip = (reason: string) => {
@@ -43,7 +43,7 @@ async function planFile(file: string, named: ImportFormat | undefined, inFolder:
   if (kind === 'zip') {
     const members = (await zipMembers(file)).filter((member) => !named || member.format === named);
     if (members.length === 0) return skip(`no ${named ? `${named} ` : ''}entries with listens in the archive (looked for ${ZIP_ENTRIES_LOOKED_FOR})`);
-    plan.imports.push(...members);
+    plan.imports.push(...(await verifiedMembers(members)));
     return;
   }
   if (named && (!inFolder || kind === named)) plan.imports.push({ source: fileSource(file), format: named });

@@ -74,6 +74,16 @@ describe('ListenBrainz export', () => {
     assert.equal(two.isrc, undefined);
   });
 
+  it("takes Earshot's exact time (additional_info.listened_at_iso) when it falls in listened_at's second", async () => {
+    const lines = [
+      lbListen(1_600_000_000, 'Exact', { listened_at_iso: '2020-09-13T12:26:40.250Z' }),
+      lbListen(1_600_000_000, 'Other second', { listened_at_iso: '2020-09-13T12:26:41.250Z' }),
+      lbListen(1_600_000_000, 'Not a time', { listened_at_iso: 'soon' }),
+    ];
+    const times = listens(await read('listenbrainz', lines.map((line) => JSON.stringify(line)).join('\n'))).map((l) => l.listenedAt);
+    assert.deepEqual(times, ['2020-09-13T12:26:40.250Z', '2020-09-13T12:26:40.000Z', '2020-09-13T12:26:40.000Z']);
+  });
+
   it('refuses a file that is not an export, naming the record', async () => {
     await rejects(read('listenbrainz', '{"ts":"2020-01-01T00:00:00Z","ms_played":1}\n'), 1, /not a ListenBrainz export .*: a record has neither listened_at nor track_metadata/);
     await rejects(read('listenbrainz', 'hello\n'), 1, /not valid JSON/);

@@ -1,3 +1,4 @@
+import { PlayClaims } from '../play-claims.ts';
 import { textChunks } from './chunks.ts';
 import { readImportRecords } from './read.ts';
 import type { ImportBatch, ImportBatchResult, ImportFormat, ImportListen, ImportStatus } from './schemas.ts';
@@ -45,6 +46,8 @@ export interface ImportOptions {
   stopRequested?: () => boolean;
   /** Batches are matched and counted by the sink, and nothing is written. */
   dryRun?: boolean;
+  /** Dry run: the plays counted as stored so far in the whole run (other files of the command), so a repeat of one counts as duplicate. */
+  claims?: PlayClaims;
 }
 
 const DEFAULT_BATCH = 500;
@@ -70,17 +73,28 @@ interface PendingBatch {
 const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], bytes: 0 });
 
 /**
+ * A dry-run batch's counts with its plays claimed across the whole run: the server previewed the
+ * batch alone, so a play it counts as stored that an earlier batch or file claimed is a duplicate.
+ */
+function claimAcrossRun(result: ImportBatchResult, claims: PlayClaims): ImportBatchResult {
+  const repeats = (result.claims ?? []).filter((claim) => claims.claim(claim.key) === 'duplicate');
+  const newSongs = (result.newSongs ?? 0) - repeats.filter((claim) => claim.newSong).length;
+  return { ...result, stored: result.stored - repeats.length, duplicate: result.duplicate + repeats.length, newSongs };
+}
+
+/**
  * Streams an export file (or archive entry) to a sink in batches, resuming
  * after the records the sink's checkpoint says are already imported. Memory
  * stays constant: one batch is parsed while nothing else of the file is held.
  * The content is read twice: once for its fingerprint (which also finds a
- * damaged archive entry before any of it is sent), then to import it.
+ * damaged archive entry before any of it is sent; a verified zip entry's was
+ * taken when its archive was planned), then to import it.
  */
 export async function runImport(options: ImportOptions): Promise<ImportSummary> {
   const { source, format, sink } = options;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const fileBytes = source.bytes;
-  const fingerprint = await sourceFingerprint(source);
+  const fingerprint = source.fingerprint ?? (await sourceFingerprint(source));
   const status = await sink.status(fingerprint);
   const summary: ImportSummary = {
     fingerprint,
@@ -102,9 +116,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const noteIgnored = (record: number, reason: string) => {
     if (summary.ignoredExamples.length < IGNORED_EXAMPLES) summary.ignoredExamples.push({ record, reason });
   };
+  const claims = options.claims ?? new PlayClaims();
   const flush = async (batch: PendingBatch, complete: boolean) => {
     const sent: ImportBatch = { fingerprint, format, from: summary.records, records: batch.records, listens: batch.listens, complete };
-    const result = await sink.send(options.dryRun ? { ...sent, dryRun: true } : sent);
+    const result = options.dryRun ? claimAcrossRun(await sink.send({ ...sent, dryRun: true }), claims) : await sink.send(sent);
     for (const { index, reason } of result.ignoredListens) noteIgnored(batch.recordNumbers[index]!, reason);
     summary.records += batch.records;
     summary.stored += result.stored;

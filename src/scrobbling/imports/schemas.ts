@@ -67,6 +67,11 @@ export const ImportBatchResult = Type.Object({
   duplicate: Type.Integer(),
   ignored: Type.Integer(),
   newSongs: Type.Optional(Type.Integer({ description: 'dry run: of the listens counted as stored, those of songs the catalog does not have yet' })),
+  claims: Type.Optional(
+    Type.Array(Type.Object({ key: Type.String({ description: 'the play (song and instant), hashed' }), newSong: Type.Boolean() }), {
+      description: 'dry run: a key per listen counted as stored, so a client previewing a file batch by batch counts a play repeated in a later batch (or file) as a duplicate',
+    }),
+  ),
   ignoredListens: Type.Array(Type.Object({ index: Type.Integer({ description: 'position in the batch listens' }), reason: Type.String() }), {
     description: 'the first few listens the server ignored',
   }),

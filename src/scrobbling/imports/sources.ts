@@ -12,6 +12,8 @@ export interface ImportSource {
   bytes: number;
   /** Its content from the start, read as a stream each time. */
   open(): AsyncIterable<Buffer>;
+  /** Its sourceFingerprint, when already taken (a zip entry's, when its archive was verified). */
+  fingerprint?: string;
 }
 
 const READ_CHUNK = 256 * 1024;
@@ -115,4 +117,22 @@ export async function zipMembers(file: string): Promise<ZipMember[]> {
   } finally {
     zip.close();
   }
+}
+
+/**
+ * The members with every one read through before any is imported: inflated and checked against
+ * its CRC-32 (entryContent), streamed, in constant memory. A damaged one refuses the whole
+ * archive, so none of it is half-stored; entries that hold no listens (feedback, video history)
+ * are never imported and not read. The read is the one that fingerprints each entry, which
+ * runImport then takes instead of reading the entry again: the check adds no pass.
+ */
+export async function verifiedMembers(members: readonly ZipMember[]): Promise<ZipMember[]> {
+  const verified: ZipMember[] = [];
+  for (const member of members) {
+    const fingerprint = await sourceFingerprint(member.source).catch((error: unknown) => {
+      throw error instanceof ZipError ? new ZipError(`${error.message}; nothing was imported`) : error;
+    });
+    verified.push({ ...member, source: { ...member.source, fingerprint } });
+  }
+  return verified;
 }
