@@ -200,11 +200,17 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, operation: Any
       }
     },
   });
+  refuseOtherMethod(app, url, method);
+}
+
+/** XRPC's rule for an nsid called with the other method: 405, naming the one to use. */
+function refuseOtherMethod(app: FastifyInstance, url: string, method: 'GET' | 'POST'): void {
+  const nsid = url.slice('/xrpc/'.length);
   app.route({
     method: method === 'GET' ? 'POST' : 'GET',
     url,
     handler: async () => {
-      throw new XrpcError(405, 'MethodNotAllowed', `${operation.nsid} is a ${operation.kind}; use ${method}`);
+      throw new XrpcError(405, 'MethodNotAllowed', `${nsid} is a ${method === 'GET' ? 'query' : 'procedure'}; use ${method}`);
     },
   });
 }
@@ -253,6 +259,8 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): 
       return route.success.schema ? body : reply.send();
     },
   });
+  // A route at an XRPC address (a download such as app.svc.actor.exportData) keeps XRPC's method rule.
+  if (route.path.startsWith('/xrpc/') && (route.method === 'GET' || route.method === 'POST')) refuseOtherMethod(app, route.path, route.method);
 }
 
 /** The API host: XRPC operations, plain routes, and the OpenAPI document describing both. */

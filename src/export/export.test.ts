@@ -121,4 +121,10 @@ describeWithApp('export', (app) => {
     assert.deepEqual(Object.keys(entry.responses['200'].content), ['application/zip']);
     assert.ok(entry.responses['401'] && entry.responses['403']);
   });
+
+  test('exportData keeps XRPC method rule: a POST is 405 MethodNotAllowed', async () => {
+    const posted = await app().request('POST', EXPORT_DATA, { body: {} });
+    assert.equal(posted.status, 405);
+    assert.deepEqual(posted.body, { error: 'MethodNotAllowed', message: 'app.svc.actor.exportData is a query; use GET' });
+  });
 });

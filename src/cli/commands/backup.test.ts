@@ -113,7 +113,7 @@ describe('earshot backup and restore', () => {
     assert.match(replaced.stdout, /the database that was there is now .*db\.before-restore-/);
   });
 
-  test('refusals: a running server, a file that is not a backup, a broken backup, nothing to back up, PostgreSQL', async () => {
+  test('refusals: a running server, a target that is not a regular file, a file that is not a backup, a broken backup, nothing to back up, PostgreSQL', async () => {
     const { server } = await startServe(env('first'));
     try {
       const busy = runCli(env('first'), ['backup', '--out', path.join(home, 'busy.tar.gz')]);
@@ -131,6 +131,12 @@ describe('earshot backup and restore', () => {
     assert.equal(broken.status, 1);
     assert.match(broken.stderr, /could not be restored/);
     assert.ok(!fs.existsSync(path.join(home, 'third', 'db', 'PG_VERSION')), 'nothing half-restored is left');
+
+    // Only a new or regular file is replaced: renaming over a device or a directory would destroy it.
+    const notAFile = runCli(env('first'), ['backup', '--out', home]);
+    assert.equal(notAFile.status, 1);
+    assert.match(notAFile.stderr, /exists and is not a regular file/);
+    assert.ok(fs.statSync(home).isDirectory());
 
     const nothing = runCli(env('fourth'), ['backup']);
     assert.equal(nothing.status, 1);
