@@ -69,7 +69,7 @@ describeWithApp(
 
     test("getAlbums: by title, or one artist's; getAlbum: an album's playable songs by track", async () => {
       const ana = await catalogId(app(), 'artists', 'name', 'Ana Moura');
-      const titles = async (params: Record<string, unknown>) =>
+      const titles = async (params: Record<string, string | number>) =>
         (await app().query(L('getAlbums'), params, alice.token)).body.albums.album.map((a: { name: string; artist: string; songCount: number; year?: number }) => [a.name, a.artist, a.songCount]);
       assert.deepEqual(await titles({}), [['Desfado', 'Ana Moura', 2], ['Moura', 'Ana Moura', 1], ['Transparente', 'Mariza', 1]]);
       assert.deepEqual(await titles({ artistId: ana, limit: 1 }), [['Desfado', 'Ana Moura', 2]]);
@@ -88,7 +88,7 @@ describeWithApp(
     test('browsing errors: unknown ids 404, bad paging 400, no credentials 401', async () => {
       const canto = await catalogId(app(), 'albums', 'title', 'Canto');
       const lagrimas = await catalogId(app(), 'albums', 'title', 'Lágrimas');
-      const cases: [string, Record<string, unknown>, number, string][] = [
+      const cases: [string, Record<string, string | number>, number, string][] = [
         ['getAlbums', { artistId: randomUUID() }, 404, 'NotFound'],
         ['getAlbums', { artistId: 'nope' }, 404, 'NotFound'],
         ['getAlbum', { id: canto }, 404, 'NotFound'],
@@ -116,7 +116,7 @@ describeWithApp(
       assert.deepEqual([root.body.directory.path, root.body.parentDirectory, root.body.files], ['/', {}, []]);
       assert.deepEqual(root.body.directories.map((d: { name: string; path: string }) => [d.name, d.path]), [['Ana Moura', '/Ana Moura'], ['Mariza', '/Mariza']]);
       const byPath = await app().query(L('getDirectory'), { at: '/Ana Moura/Desfado/' }, alice.token);
-      const byId = await app().query(L('getDirectory'), { at: lib.directories.get('Ana Moura/Desfado') }, alice.token);
+      const byId = await app().query(L('getDirectory'), { at: lib.directories.get('Ana Moura/Desfado')! }, alice.token);
       assert.deepEqual(byPath.body, byId.body);
       const { directory, parentDirectory, directories, files } = byPath.body;
       assert.deepEqual([directory.name, directory.path, parentDirectory.path, parentDirectory.id, directories], ['Desfado', '/Ana Moura/Desfado', '/Ana Moura', directory.parentId, []]);
