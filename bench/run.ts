@@ -13,6 +13,7 @@ import { mixedLoadBenchmark } from './mixed-load.ts';
 import { rollupIngestBenchmark } from './rollup-ingest.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { subsonicLibraryBenchmark } from './subsonic-library.ts';
+import { webProfileBenchmark } from './web-profile.ts';
 import { wrappedBenchmark } from './wrapped.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   'subsonic-library': subsonicLibraryBenchmark,
+  'web-profile': webProfileBenchmark,
   wrapped: wrappedBenchmark,
 };
 

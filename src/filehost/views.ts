@@ -16,7 +16,7 @@ import type { FileHostSource } from './source.ts';
 const Text = Type.String();
 
 export const DirectoryItem = Type.Object({ id: Text, name: Text, fileId: Text, path: Text, parentId: Text, createdAt: Text, updatedAt: Text });
-const FileA = Type.Object({ id: Text, name: Text, fileId: Text, directoryId: Text, trackId: Text, createdAt: Text, updatedAt: Text });
+export const FileA = Type.Object({ id: Text, name: Text, fileId: Text, directoryId: Text, trackId: Text, createdAt: Text, updatedAt: Text });
 const FileB = Type.Object({
   ...FileA.properties,
   pathLower: Text,
@@ -24,35 +24,42 @@ const FileB = Type.Object({
   clientModified: Type.String({ format: 'date-time' }),
   serverModified: Type.String({ format: 'date-time' }),
 });
-const listing = <F extends typeof FileA | typeof FileB>(file: F) =>
+export const listing = <F extends typeof FileA | typeof FileB>(file: F) =>
   Type.Object({
     files: Type.Array(file),
     directory: Type.Union([DirectoryItem, Type.Object({})], { description: 'the folder listed' }),
-    parentDirectory: Type.Union([DirectoryItem, Type.Object({})], { description: 'its parent; {} for the mirrored folder itself' }),
+    parentDirectory: Type.Union([DirectoryItem, Type.Object({})], { description: 'its parent; {} for the root (the mirrored folder, or the music folder)' }),
     directories: Type.Array(DirectoryItem),
   });
 export const LISTINGS = { filehostA: listing(FileA), filehostB: listing(FileB) } as const;
 
-type Directory = Selectable<LibraryDirectoriesTable>;
+export type Directory = Selectable<LibraryDirectoriesTable>;
 type File = Selectable<LibraryFilesTable>;
 
 /** The host's path of a path below the mirrored folder. */
 const hostPath = (root: string, path: string) => (path === '' ? root : `${root === '/' ? '' : root}/${path}`);
 
-function directoryItem(source: FileHostSource, row: Directory): Static<typeof DirectoryItem> {
+/** How a listing shows its source: paths as the source names them, and its kind of file. */
+export interface ListingStyle<F> {
+  path: (relative: string) => string;
+  file: (row: File) => F;
+}
+
+function directoryItem(style: ListingStyle<unknown>, row: Directory): Static<typeof DirectoryItem> {
   return {
     id: row.id,
     name: row.name,
     fileId: row.file_id ?? '',
-    path: hostPath(source.root, row.path),
+    path: style.path(row.path),
     parentId: row.parent_id ?? '',
     createdAt: isoDateTime(row.created_at),
     updatedAt: isoDateTime(row.updated_at),
   };
 }
 
-function fileView(host: FileHostName, source: FileHostSource, row: File): Static<typeof FileB> | Static<typeof FileA> {
-  const common = {
+/** The fields every listed file has (filehostA's, and the local folder's). */
+export function fileItem(row: File): Static<typeof FileA> {
+  return {
     id: row.id,
     name: row.name,
     fileId: row.file_id ?? '',
@@ -61,14 +68,23 @@ function fileView(host: FileHostName, source: FileHostSource, row: File): Static
     createdAt: isoDateTime(row.created_at),
     updatedAt: isoDateTime(row.updated_at),
   };
-  if (host === 'filehostA') return common;
-  const pathDisplay = hostPath(source.root, row.path);
+}
+
+function hostStyle(host: FileHostName, source: FileHostSource): ListingStyle<Static<typeof FileA> | Static<typeof FileB>> {
+  const path = (relative: string) => hostPath(source.root, relative);
+  if (host === 'filehostA') return { path, file: fileItem };
   return {
-    ...common,
-    pathLower: pathDisplay.toLowerCase(),
-    pathDisplay,
-    clientModified: isoDateTime(row.client_modified ?? row.modified_at),
-    serverModified: isoDateTime(row.server_modified ?? row.modified_at),
+    path,
+    file: (row) => {
+      const pathDisplay = path(row.path);
+      return {
+        ...fileItem(row),
+        pathLower: pathDisplay.toLowerCase(),
+        pathDisplay,
+        clientModified: isoDateTime(row.client_modified ?? row.modified_at),
+        serverModified: isoDateTime(row.server_modified ?? row.modified_at),
+      };
+    },
   };
 }
 
@@ -102,17 +118,21 @@ function pathBelow(root: string, path: string, ignoresCase: boolean): string | n
   return fold(path).startsWith(`${fold(root)}/`) ? path.slice(root.length + 1) : null;
 }
 
-export async function folderListing(db: Database, host: FileHostName, source: FileHostSource, at: string | undefined) {
-  const directory = await findDirectory(db, host, source, at);
+/** A directory's files and subdirectories (by name) and its parent ({} for a source's root), in spec 2.6's shape. */
+export async function directoryListing<F>(db: Database, directory: Directory, style: ListingStyle<F>) {
   const [parent, directories, files] = await Promise.all([
     directory.parent_id === null ? undefined : db.selectFrom('library_directories').selectAll().where('id', '=', directory.parent_id).executeTakeFirst(),
     db.selectFrom('library_directories').selectAll().where('parent_id', '=', directory.id).orderBy('name').execute(),
     db.selectFrom('library_files').selectAll().where('directory_id', '=', directory.id).orderBy('name').execute(),
   ]);
   return {
-    files: files.map((row) => fileView(host, source, row)),
-    directory: directoryItem(source, directory),
-    parentDirectory: parent ? directoryItem(source, parent) : {},
-    directories: directories.map((row) => directoryItem(source, row)),
+    files: files.map(style.file),
+    directory: directoryItem(style, directory),
+    parentDirectory: parent ? directoryItem(style, parent) : {},
+    directories: directories.map((row) => directoryItem(style, row)),
   };
+}
+
+export async function folderListing(db: Database, host: FileHostName, source: FileHostSource, at: string | undefined) {
+  return directoryListing(db, await findDirectory(db, host, source, at), hostStyle(host, source));
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../api/operation.ts';
+import { libraryBrowseOperations } from './browse-operations.ts';
 import { inEnvelope, XRPC_CLIENT } from './operations-call.ts';
 import { setNowPlaying } from './now-playing.ts';
 import { createPlaylist, deletePlaylist, getPlaylist, listPlaylists, updatePlaylist } from './playlists.ts';
@@ -144,4 +145,4 @@ const getStarred = defineQuery({
   handler: ({ viewer, ctx }) => inEnvelope(async () => ({ starred: await starred(ctx.db, viewer.userId) })),
 });
 
-export const libraryOperations = [updatePlaylistOp, unstarOp, starOp, updateNowPlaying, getPlaylists, createPlaylistOp, deletePlaylistOp, getPlaylistOp, getStarred];
+export const libraryOperations = [updatePlaylistOp, unstarOp, starOp, updateNowPlaying, getPlaylists, createPlaylistOp, deletePlaylistOp, getPlaylistOp, getStarred, ...libraryBrowseOperations];

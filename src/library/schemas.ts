@@ -68,6 +68,15 @@ export const ArtistView = Type.Object({
   musicBrainzId: Opt(Type.String()),
 });
 
+/** Library listings (browse.ts): the views above, plus what the catalog knows to show. */
+export const LibraryArtist = Type.Object({
+  ...ArtistView.properties,
+  songCount: Type.Integer({ minimum: 0, description: 'songs with a file the caller can play' }),
+  picture: Opt(Type.String({ description: "the catalog's picture URL" })),
+});
+export const LibraryAlbum = Type.Object({ ...AlbumView.properties, albumArt: Opt(Type.String({ description: "the catalog's album art URL" })) });
+export const LibraryAlbumWithSongs = Type.Object({ ...LibraryAlbum.properties, song: Type.Array(SongView) });
+
 const PlaylistFields = {
   id: Type.String(),
   name: Type.String(),

@@ -27,7 +27,7 @@ describeWithApp('web app in Chromium', (app) => {
   });
   after(() => browser?.close());
 
-  test("a new user's whole path: sign up, an API key, plays from a ListenBrainz client, profile, Wrapped, songs, import, tokens, sign out", { skip }, async () => {
+  test("a new user's whole path: sign up, an API key, plays from a ListenBrainz client, profile, home, Wrapped, songs, search, library, import, tokens, sign out, sign in", { skip }, async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await page.goto(app().apiUrl);
     await page.getByRole('heading', { name: 'Recent plays' }).waitFor();
@@ -35,6 +35,8 @@ describeWithApp('web app in Chromium', (app) => {
     await screenshots(page, 'home-empty');
 
     await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await screenshots(page, 'signup');
     await page.getByLabel('Handle').fill('webby');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -53,24 +55,42 @@ describeWithApp('web app in Chromium', (app) => {
 
     const client = new Client(key, `${app().scrobblerUrl}/`);
     const now = Math.floor(Date.now() / 1000);
-    const listens = ['Teardrop', 'Angel', 'Inertia Creeps'].map((title, i) => ({ listened_at: now - 600 * (i + 1), track_metadata: { artist_name: 'Massive Attack', track_name: title, release_name: 'Mezzanine' } }));
-    assert.deepEqual(await client.submitListen({ listen_type: 'import', payload: listens }), { status: 200 });
+    const recent = ['Teardrop', 'Angel', 'Inertia Creeps'].map((title, i) => ({ listened_at: now - 600 * (i + 1), track_metadata: { artist_name: 'Massive Attack', track_name: title, release_name: 'Mezzanine' } }));
+    // More than a page of history (50), all over 40 days ago: outside the profile's default period, inside all time.
+    const older = Array.from({ length: 57 }, (_, i) => ({ listened_at: now - 40 * 86_400 - 3600 * i, track_metadata: { artist_name: 'Massive Attack', track_name: 'Unfinished Sympathy', release_name: 'Blue Lines' } }));
+    assert.deepEqual(await client.submitListen({ listen_type: 'import', payload: [...recent, ...older] }), { status: 200 });
 
     await nav.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('heading', { name: 'webby' }).waitFor();
-    await waitForText(page.getByTestId('scrobbles-count'), '3');
+    await waitForText(page.getByTestId('scrobbles-count'), '60');
     // Songs are named in the history and in the statistics' top lists alike.
     const history = page.locator('ol.plays');
+    const topSongs = page.getByRole('region', { name: 'Top songs' });
     await history.getByRole('link', { name: 'Teardrop' }).waitFor();
-    await page.getByRole('region', { name: 'Top songs' }).getByRole('link', { name: 'Teardrop' }).waitFor();
+    await topSongs.getByRole('link', { name: 'Teardrop' }).waitFor();
     await screenshots(page, 'profile');
+    // The history loads its next page as the reader reaches its end.
+    assert.equal(await history.locator(':scope > li').count(), 50);
+    await history.locator(':scope > li').last().scrollIntoViewIfNeeded();
+    await history.locator(':scope > li').nth(59).waitFor();
+    // The period picker: all time brings the older plays into the top lists.
+    await page.getByLabel('Period').selectOption('all');
+    await topSongs.getByRole('link', { name: 'Unfinished Sympathy' }).waitFor();
+    await page.getByLabel('Period').selectOption('last30days');
+    await topSongs.getByRole('link', { name: 'Unfinished Sympathy' }).waitFor({ state: 'detached' });
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete the play of Angel' }).click();
     await history.getByRole('link', { name: 'Angel' }).waitFor({ state: 'detached' });
-    await waitForText(page.getByTestId('scrobbles-count'), '2');
+    await waitForText(page.getByTestId('scrobbles-count'), '59');
+
+    // The plays on the home page's recent feed too.
+    await nav.getByRole('link', { name: 'Earshot' }).click();
+    await page.getByRole('link', { name: 'Inertia Creeps' }).waitFor();
+    await screenshots(page, 'home');
 
     // Wrapped for the last 30 days in another time zone (a linkable URL), saved as a PNG; a bad zone shows the server's words.
+    await nav.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('link', { name: 'Your Wrapped' }).click();
     await page.getByLabel('Period').selectOption('last30days');
     await page.waitForURL(/period=last30days/);
@@ -87,10 +107,6 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('alert').filter({ hasText: 'unknown time zone Mars/Olympus' }).waitFor();
 
-    await nav.getByRole('link', { name: 'Earshot' }).click();
-    await page.getByRole('link', { name: 'Inertia Creeps' }).waitFor();
-    await screenshots(page, 'home');
-
     // Songs by RSQL; a bad filter shows the server's message.
     await nav.getByRole('link', { name: 'Songs', exact: true }).click();
     await page.getByLabel('Filter (RSQL)').fill('title==x)');
@@ -99,7 +115,22 @@ describeWithApp('web app in Chromium', (app) => {
     await screenshots(page, 'songs-bad-filter');
     await page.getByLabel('Filter (RSQL)').fill('title==*Tear*');
     await page.getByLabel('Filter (RSQL)').press('Enter');
-    await page.getByRole('link', { name: 'Teardrop' }).first().waitFor();
+    await page.getByRole('link', { name: 'Teardrop' }).first().click();
+    await page.getByRole('heading', { name: 'Teardrop' }).waitFor();
+    await screenshots(page, 'song');
+
+    // Search across kinds, from the top bar.
+    await page.getByRole('searchbox', { name: 'Search artists, albums, songs and people' }).fill('Massive');
+    await page.getByRole('searchbox', { name: 'Search artists, albums, songs and people' }).press('Enter');
+    await page.getByRole('heading', { name: 'Search', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Massive Attack' }).first().waitFor();
+    await screenshots(page, 'search');
+
+    // The library: no music folder on this server, so its empty state says what to do.
+    await nav.getByRole('link', { name: 'Library' }).click();
+    await page.getByRole('link', { name: 'Artists' }).click();
+    await page.getByText('Nothing to play yet').waitFor();
+    await screenshots(page, 'library');
 
     // An import from a file, with its progress and result.
     await nav.getByRole('link', { name: 'Settings' }).click();
@@ -126,6 +157,14 @@ describeWithApp('web app in Chromium', (app) => {
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     // The session ended on the server, not only in the browser.
     assert.equal((await app().request('GET', '/auth/sessions', { token })).status, 401);
+
+    // Signing in again.
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Handle or DID').fill('webby');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await nav.getByRole('link', { name: 'Profile' }).click();
+    await waitForText(page.getByTestId('scrobbles-count'), '99');
     assert.deepEqual(errors, []);
   });
 

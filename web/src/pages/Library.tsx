@@ -1,5 +1,5 @@
 /**
- * The signed-in user's library at /library: playlists, folders and the play queue as sub-views,
+ * The signed-in user's library at /library: playlists, artists and albums, folders and the play queue as sub-views,
  * with the player above them. The page stays mounted across its sub-views, so music keeps playing
  * while moving between them (leaving /library stops it).
  */
@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSession, type SignedIn } from '../api/session.ts';
 import { Empty } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
+import { Albums, Artists } from './library/Browse.tsx';
 import { useQueue, type PlayAt } from './library/data.ts';
 import { Folders } from './library/Folders.tsx';
 import { Player, type Playing } from './library/Player.tsx';
@@ -15,6 +16,8 @@ import { QueueView } from './library/Queue.tsx';
 
 const VIEWS = [
   { id: 'playlists', label: 'Playlists' },
+  { id: 'artists', label: 'Artists' },
+  { id: 'albums', label: 'Albums' },
   { id: 'folders', label: 'Folders' },
   { id: 'queue', label: 'Queue' },
 ] as const;
@@ -67,6 +70,8 @@ function SignedInLibrary({ session, view, id }: { session: SignedIn; view: strin
         ))}
       </nav>
       {view === 'playlists' && <Playlists id={id} onPlay={play} />}
+      {view === 'artists' && <Artists id={id} />}
+      {view === 'albums' && <Albums id={id} onPlay={play} />}
       {view === 'folders' && <Folders onPlay={play} />}
       {view === 'queue' && <QueueView playing={playing} onPlay={play} />}
       {!known && (

@@ -3,20 +3,16 @@
  * 7 × 24 table whose cells are shaded by count. A table, so screen readers announce each cell with
  * its day and hour; each cell also names itself ("Mon 21:00 – 3 plays") for pointer users.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { CSSProperties } from 'react';
-import { query } from '../api/xrpc.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
+import { clockQuery } from './profile-queries.ts';
 import { WEEKDAYS, busiest, cellLabel, clockGrid, clockHour } from './listening-clock.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
 export function ListeningClock({ handle, range, timeZone }: { handle: string; range: { startDate?: string; endDate?: string }; timeZone: string }) {
-  const clock = useQuery({
-    queryKey: ['listening-clock', handle, range.startDate, range.endDate, timeZone],
-    queryFn: () => query('app.svc.stats.getListeningClock', { did: handle, ...range, tz: timeZone }),
-    placeholderData: keepPreviousData,
-  });
+  const clock = useQuery(clockQuery(handle, range, timeZone));
 
   if (clock.isError) return <ErrorNote error={clock.error} />;
   if (!clock.data) return <Loading label="Loading the listening clock…" />;

@@ -1,36 +1,57 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
-import { procedure, query } from '../api/xrpc.ts';
+import { lazy, Suspense, useEffect } from 'react';
+import { procedure, query, type Output } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 import { FirstPlayHelp } from './Home.tsx';
-import { browserTimeZone } from './stats.ts';
+import { rememberTimeZone, statsTimeZone, usePrefetchProfileStats } from './profile-queries.ts';
 
-/** Statistics bring Recharts: their own chunk, loaded after the profile itself shows. */
+/** Statistics bring Recharts: their own chunk, whose download starts as the page first renders (see Profile). */
 const ProfileStats = lazy(() => import('./ProfileStats.tsx').then((m) => ({ default: m.ProfileStats })));
 
-/** A user's page: counts, follow, statistics (with a link to their Wrapped), and their plays (newest first, loading more on scroll). */
+/**
+ * A user's page: counts, follow, statistics (with a link to their Wrapped), and their plays (newest
+ * first, loading more on scroll). Everything starts at once from the handle in the URL: the
+ * profile, the history, the first statistics and the statistics chunk, so the page waits for the
+ * slowest of them rather than for their sum.
+ */
 export function Profile({ handle }: { handle: string }) {
   const session = useSession();
-  const client = useQueryClient();
   // Counts move with every play: always fresh when the page opens.
   const profile = useQuery({ queryKey: ['profile', handle, session?.did], queryFn: () => query('app.svc.actor.getProfile', { did: handle }), staleTime: 0 });
+  const timeZone = statsTimeZone(session, handle, profile.data?.timeZone);
+  usePrefetchProfileStats(handle, timeZone);
+  const ownZone = session?.handle === handle ? profile.data?.timeZone : undefined;
+  useEffect(() => {
+    if (session && ownZone) rememberTimeZone(session.did, ownZone);
+  }, [session, ownZone]);
+  // An unknown user: the other reads fail alike, so only the profile's answer is shown.
+  if (profile.isError) return <ErrorNote error={profile.error} />;
+  return (
+    <section>
+      {profile.isPending ? <Loading label="Loading the profile…" /> : <ProfileHead user={profile.data} handle={handle} />}
+      <Suspense fallback={<Loading label="Loading statistics…" />}>
+        <ProfileStats handle={handle} timeZone={timeZone} />
+      </Suspense>
+      <History handle={handle} />
+    </section>
+  );
+}
+
+type ProfileData = Output<'app.svc.actor.getProfile'>;
+
+function ProfileHead({ user, handle }: { user: ProfileData; handle: string }) {
+  const session = useSession();
+  const client = useQueryClient();
   const follow = useMutation({
     mutationFn: (following: boolean) => procedure(following ? 'app.svc.actor.unfollow' : 'app.svc.actor.follow', { did: handle }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['profile', handle] }),
   });
   const own = session?.handle === handle;
-  const remove = useMutation({
-    mutationFn: (id: string) => procedure('app.svc.scrobble.deleteScrobble', { id }),
-    onSuccess: () => client.invalidateQueries(),
-  });
-  if (profile.isPending) return <Loading />;
-  if (profile.isError) return <ErrorNote error={profile.error} />;
-  const user = profile.data;
   return (
-    <section>
+    <>
       <header className="profile-head">
         {user.avatar ? <img className="avatar" src={user.avatar} alt="" width={64} height={64} /> : <span className="avatar" aria-hidden="true" />}
         <div>
@@ -53,16 +74,28 @@ export function Profile({ handle }: { handle: string }) {
       <p>
         <Link href={`/u/${encodeURIComponent(user.handle)}/wrapped`}>{own ? 'Your Wrapped' : `${user.displayName ?? user.handle}'s Wrapped`}</Link>
       </p>
-      <Suspense fallback={<Loading label="Loading statistics…" />}>
-        <ProfileStats handle={handle} timeZone={user.timeZone ?? browserTimeZone()} />
-      </Suspense>
+    </>
+  );
+}
+
+/** The user's plays; their own can be deleted. */
+function History({ handle }: { handle: string }) {
+  const session = useSession();
+  const client = useQueryClient();
+  const own = session?.handle === handle;
+  const remove = useMutation({
+    mutationFn: (id: string) => procedure('app.svc.scrobble.deleteScrobble', { id }),
+    onSuccess: () => client.invalidateQueries(),
+  });
+  return (
+    <>
       {remove.isError && <ErrorNote error={remove.error} />}
       <h2>History</h2>
       <ScrobbleList
         queryKey={['history', handle]}
         showUser={false}
         load={(cursor) => query('app.svc.actor.getActorScrobbles', { did: handle, limit: 50, cursor })}
-        empty={own ? <FirstPlayHelp /> : <p>{user.handle} has no plays yet.</p>}
+        empty={own ? <FirstPlayHelp /> : <p>{handle} has no plays yet.</p>}
         actions={
           own
             ? (scrobble) => (
@@ -73,6 +106,6 @@ export function Profile({ handle }: { handle: string }) {
             : undefined
         }
       />
-    </section>
+    </>
   );
 }

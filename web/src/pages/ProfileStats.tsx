@@ -4,12 +4,13 @@
  * top lists are 5 artists, 5 songs, 6 albums); all time from the actor's all-time lists, cut to the same lengths.
  * The listening clock (plays by weekday and hour) covers the same local days as the chart.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { query } from '../api/xrpc.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 import { ListeningClock } from './ListeningClock.tsx';
+import { chartQuery, currentYear, DEFAULT_PERIOD, wrappedQuery } from './profile-queries.ts';
 import { CountChart, Figure, RankedList, type Ranked } from './stats-parts.tsx';
 import {
   ROLLING_DAYS,
@@ -68,32 +69,23 @@ function chartData(days: DayCount[], range: { startDate?: string; endDate?: stri
 }
 
 export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: string }) {
-  const currentYear = Number(localDate(new Date(), timeZone).slice(0, 4));
-  const [period, setPeriod] = useState<ProfilePeriod>('last30days');
-  const [yearText, setYearText] = useState(String(currentYear));
-  const [year, setYear] = useState(currentYear);
+  const thisYear = currentYear(timeZone);
+  const [period, setPeriod] = useState<ProfilePeriod>(DEFAULT_PERIOD);
+  const [yearText, setYearText] = useState(String(thisYear));
+  const [year, setYear] = useState(thisYear);
   const ids = useId();
 
-  const wrapped = useQuery({
-    queryKey: ['wrapped', handle, period, period === 'year' ? year : null, timeZone],
-    queryFn: () => query('app.svc.stats.getWrapped', { did: handle, period: period as Exclude<ProfilePeriod, 'all'>, year: period === 'year' ? year : undefined, tz: timeZone }),
-    enabled: period !== 'all',
-    placeholderData: keepPreviousData,
-  });
+  const wrapped = useQuery({ ...wrappedQuery(handle, period === 'all' ? DEFAULT_PERIOD : period, year, timeZone), enabled: period !== 'all' });
   const allTime = useQuery({ queryKey: ['actor-tops', handle], queryFn: () => allTimeTops(handle), enabled: period === 'all' });
   const range = chartRange(period, year, timeZone);
-  const chart = useQuery({
-    queryKey: ['scrobbles-chart', handle, range.startDate, range.endDate, timeZone],
-    queryFn: () => query('app.svc.charts.getScrobblesChart', { did: handle, ...range, tz: timeZone }),
-    placeholderData: keepPreviousData,
-  });
+  const chart = useQuery(chartQuery(handle, range, timeZone));
 
   const tops = period === 'all' ? allTime : wrapped;
   const lists = period === 'all' ? allTime.data : wrapped.data && wrappedTops(wrapped.data);
   const chosenYear = (text: string) => {
     setYearText(text);
     const value = Number(text);
-    if (Number.isInteger(value) && value >= 2000 && value <= currentYear) setYear(value);
+    if (Number.isInteger(value) && value >= 2000 && value <= thisYear) setYear(value);
   };
   const today = localDate(new Date(), timeZone);
   const series = chart.data && chartData(chart.data.chart, range, today);
@@ -116,7 +108,7 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
           {period === 'year' && (
             <label>
               Year
-              <input type="number" inputMode="numeric" min={2000} max={currentYear} value={yearText} onChange={(event) => chosenYear(event.target.value)} />
+              <input type="number" inputMode="numeric" min={2000} max={thisYear} value={yearText} onChange={(event) => chosenYear(event.target.value)} />
             </label>
           )}
         </div>

@@ -1,11 +1,10 @@
 /**
- * Folders: the user's file hosts' mirrored folders, browsed from the server's mirror, with
- * "queue this folder". The server-wide music folder has no XRPC listing (only Subsonic's
- * getIndexes / getMusicDirectory list it), so it is queued by path instead of browsed.
+ * Folders: the server's music folder and the user's file hosts' mirrored folders, each browsed a
+ * folder at a time from the server's copy of it (getDirectory, getFiles), with "queue this folder".
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { procedure, query } from '../../api/xrpc.ts';
+import { useState, type ReactNode } from 'react';
+import { procedure, query, type Output } from '../../api/xrpc.ts';
 import { Empty, ErrorNote, Loading } from '../../components/ui.tsx';
 import { Link } from '../../router.tsx';
 import { useLibraryKey, useQueueChange, type PlayAt } from './data.ts';
@@ -25,9 +24,11 @@ export function Folders({ onPlay }: { onPlay: PlayAt }) {
   const connection = connections.data.connections.find((item) => item.provider === host);
   return (
     <>
+      <h2 className="library-section">The server's music folder</h2>
+      <MusicFolderBrowser onPlay={onPlay} />
       {hosts.length === 0 ? (
         <Empty>
-          <p>This server has no file hosts set up, so there are no cloud folders to browse. The server's music folder can still be queued below.</p>
+          <p>This server has no file hosts set up, so there are no cloud folders to browse.</p>
         </Empty>
       ) : (
         <>
@@ -56,38 +57,78 @@ export function Folders({ onPlay }: { onPlay: PlayAt }) {
           {host && connection && <HostBrowser key={host} host={host} onPlay={onPlay} />}
         </>
       )}
-      <QueueByPath />
     </>
   );
 }
 
-/** One host's mirror, a folder at a time, from its mirrored folder down. */
+/** One host's mirror, a folder at a time, from its mirrored folder down, with "sync now". */
 function HostBrowser({ host, onPlay }: { host: Host; onPlay: PlayAt }) {
   const key = useLibraryKey();
   const client = useQueryClient();
-  const [at, setAt] = useState<string | undefined>(undefined);
-  const listing = useQuery({
-    queryKey: key('files', host, at),
-    queryFn: () => query(host === 'filehostA' ? 'app.svc.filehostA.getFiles' : 'app.svc.filehostB.getFiles', { at }),
-  });
   const sync = useMutation({
     mutationFn: () => procedure(host === 'filehostA' ? 'app.svc.filehostA.sync' : 'app.svc.filehostB.sync', {}),
     onSuccess: () => client.invalidateQueries({ queryKey: key('files', host) }),
   });
+  return (
+    <FolderBrowser
+      name={host}
+      listKey={key('files', host)}
+      load={(at) => query(host === 'filehostA' ? 'app.svc.filehostA.getFiles' : 'app.svc.filehostB.getFiles', { at })}
+      onPlay={onPlay}
+      emptyHint={`Add music to it at ${host}, then sync.`}
+      actions={
+        <button type="button" className="secondary" onClick={() => sync.mutate()} disabled={sync.isPending}>
+          {sync.isPending ? 'Syncing…' : `Sync ${host} now`}
+        </button>
+      }
+      note={
+        <>
+          {sync.isSuccess && `Synced: ${sync.data.added} added, ${sync.data.updated} updated, ${sync.data.removed} removed.`}
+          {sync.isError && <ErrorNote error={sync.error} />}
+        </>
+      }
+    />
+  );
+}
+
+/** The server's music folder, from its last scan (the server says so when there is none). */
+function MusicFolderBrowser({ onPlay }: { onPlay: PlayAt }) {
+  const key = useLibraryKey();
+  return (
+    <FolderBrowser
+      name="Music folder"
+      listKey={key('music-folder')}
+      load={(at) => query('app.svc.library.getDirectory', { at })}
+      onPlay={onPlay}
+      emptyHint="Put music in the server's music folder; it is scanned when the server starts."
+    />
+  );
+}
+
+/** What every folder listing has (the file hosts' getFiles add fields of their own). */
+type Listing = Output<'app.svc.library.getDirectory'>;
+
+/** A folder at a time: up, into subfolders, play or queue the folder (with its subfolders), or queue one song. */
+function FolderBrowser({ name, listKey, load, onPlay, emptyHint, actions, note }: {
+  name: string;
+  listKey: unknown[];
+  load: (at: string | undefined) => Promise<Listing>;
+  onPlay: PlayAt;
+  emptyHint: string;
+  actions?: ReactNode;
+  note?: ReactNode;
+}) {
+  const [at, setAt] = useState<string | undefined>(undefined);
+  const listing = useQuery({ queryKey: [...listKey, at], queryFn: () => load(at) });
   const queueFolder = useQueueChange((directory: string) => procedure('app.svc.player.addDirectoryToQueue', { directory }));
   const queueFile = useQueueChange((id: string) => procedure('app.svc.player.addItemsToQueue', { ids: id }));
-  const syncButton = (
-    <button type="button" className="secondary" onClick={() => sync.mutate()} disabled={sync.isPending}>
-      {sync.isPending ? 'Syncing…' : `Sync ${host} now`}
-    </button>
-  );
-  if (listing.isPending) return <Loading label={`Loading ${host}…`} />;
+  if (listing.isPending) return <Loading label={`Loading ${name}…`} />;
   if (listing.isError) {
     return (
       <div className="stack">
         <ErrorNote error={listing.error} />
-        <div>{syncButton}</div>
-        {sync.isError && <ErrorNote error={sync.error} />}
+        {actions && <div>{actions}</div>}
+        {note}
       </div>
     );
   }
@@ -98,7 +139,9 @@ function HostBrowser({ host, onPlay }: { host: Host; onPlay: PlayAt }) {
     queueFolder.mutate(here.id, { onSuccess: (answer) => start && answer.added.length > 0 && onPlay(answer.queue.entry, answer.position) });
   return (
     <div className="stack">
-      <h2 className="library-path">{here?.path ?? host}</h2>
+      <h2 className="library-path">
+        {name}: {here?.path ?? '/'}
+      </h2>
       <div className="library-inline">
         {'id' in parentDirectory && (
           <button type="button" className="secondary" onClick={() => setAt(parentDirectory.id)}>
@@ -111,20 +154,20 @@ function HostBrowser({ host, onPlay }: { host: Host; onPlay: PlayAt }) {
         <button type="button" className="secondary" onClick={() => play(false)} disabled={!here || queueFolder.isPending}>
           Queue this folder
         </button>
-        {syncButton}
+        {actions}
       </div>
       <p className="muted small" aria-live="polite">
         {queueFolder.isSuccess && `Added ${queueFolder.data.added.length} songs (with the subfolders') to the queue.`}
         {queueFile.isSuccess && 'Added to the queue.'}
-        {sync.isSuccess && `Synced: ${sync.data.added} added, ${sync.data.updated} updated, ${sync.data.removed} removed.`}
       </p>
-      {[queueFolder, queueFile, sync].map((mutation, i) => mutation.isError && <ErrorNote key={i} error={mutation.error} />)}
+      {note}
+      {[queueFolder, queueFile].map((mutation, i) => mutation.isError && <ErrorNote key={i} error={mutation.error} />)}
       {directories.length === 0 && files.length === 0 ? (
         <Empty>
-          <p>This folder is empty. Add music to it at {host}, then sync.</p>
+          <p>This folder is empty. {emptyHint}</p>
         </Empty>
       ) : (
-        <ul className="plays">
+        <ul className="plays" aria-label={`${name} folder`}>
           {directories.map((folder) => (
             <li key={folder.id} className="play">
               <button type="button" className="link library-folder" onClick={() => setAt(folder.id)}>
@@ -147,37 +190,5 @@ function HostBrowser({ host, onPlay }: { host: Host; onPlay: PlayAt }) {
         </ul>
       )}
     </div>
-  );
-}
-
-/** The server-wide music folder, queued by a folder's path in it (there is nothing to browse it with here). */
-function QueueByPath() {
-  const [path, setPath] = useState('');
-  const queue = useQueueChange((directory: string) => procedure('app.svc.player.addDirectoryToQueue', { directory }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    queue.mutate(path.trim() || '/');
-  };
-  return (
-    <form onSubmit={submit} className="card stack library-form library-local">
-      <h2>The server's music folder</h2>
-      <p className="muted small">
-        It cannot be browsed here yet (the server lists it only to Subsonic players). Queue one of its folders by its path, e.g. <code>Artist/Album</code>; leave
-        the path empty to queue everything.
-      </p>
-      <div className="library-inline">
-        <label>
-          Folder path
-          <input value={path} onChange={(event) => setPath(event.target.value)} placeholder="Artist/Album" />
-        </label>
-        <button type="submit" disabled={queue.isPending}>
-          Queue this folder
-        </button>
-      </div>
-      <p className="muted small" aria-live="polite">
-        {queue.isSuccess && `Added ${queue.data.added.length} songs to the queue.`}
-      </p>
-      {queue.isError && <ErrorNote error={queue.error} />}
-    </form>
   );
 }
