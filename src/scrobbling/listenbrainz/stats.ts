@@ -87,12 +87,6 @@ function recordingRows(db: Database, userId: string, window: PlaysWindow, page: 
 
 const ROWS = { artists: artistRows, releases: releaseRows, recordings: recordingRows };
 
-/** How many plays the user has in the window: 0 means ListenBrainz's 204. */
-async function playsIn(db: Database, userId: string, window: PlaysWindow): Promise<number> {
-  const { rows } = await sql<{ plays: number }>`select coalesce(sum(plays), 0)::int as plays from (${localPlays(userId, window, 'UTC')}) p`.execute(db);
-  return rows[0]!.plays;
-}
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function header(handle: string, range: Pick<RangeWindow, 'range' | 'fromTs' | 'toTs'>) {
@@ -104,9 +98,10 @@ function header(handle: string, range: Pick<RangeWindow, 'range' | 'fromTs' | 't
 export async function entityStats(db: Database, user: { id: string; handle: string }, entity: Entity, range: StatsRange, page: Page) {
   const window = rangeWindow(range);
   const rows: Row[] = await ROWS[entity](db, user.id, window.window, page);
-  // Past the last page there is no row to carry the total: ask whether there are plays at all.
-  const totalCount = rows[0]?.total ?? 0;
-  if (totalCount === 0 && (page.offset === 0 || (await playsIn(db, user.id, window.window)) === 0)) return null;
+  // Past the last page no row carries the total: the first page's first row does.
+  const first = rows.length > 0 || page.offset === 0 ? rows : await ROWS[entity](db, user.id, window.window, { count: 1, offset: 0 });
+  const totalCount = first[0]?.total ?? 0;
+  if (totalCount === 0) return null;
   const list = rows.map(({ total: _total, ...entry }) => entry);
   return { payload: { ...header(user.handle, window), [entity]: list, count: list.length, offset: page.offset, [TOTAL_KEY[entity]]: totalCount } };
 }
