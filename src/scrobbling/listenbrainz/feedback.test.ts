@@ -72,8 +72,12 @@ describeWithApp('ListenBrainz recording feedback', (app) => {
     assert.equal(feedback[0].track_metadata.track_name, 'Lorelei');
     assert.equal(feedback[0].track_metadata.additional_info.recording_msid, song);
     // By MusicBrainz id too.
-    await lbAs(app(), user, 'POST', '/feedback/recording-feedback', { recording_mbid: RECORDING_MBID.toUpperCase(), score: 0 });
+    await lbAs(app(), user, 'POST', '/feedback/recording-feedback', { recording_mbid: RECORDING_MBID.toUpperCase(), score: -1 });
     assert.equal(await liked(app(), user, song), false);
+    assert.equal((await feedbackOf(app(), user)).feedback[0].score, -1);
+    // Liked again elsewhere: a love, not both.
+    await app().procedure('app.svc.song.likeSong', { id: song }, user.token);
+    assert.deepEqual((await feedbackOf(app(), user)).feedback.map((item: { score: number }) => item.score), [1]);
   });
 
   test('bad feedback is a ListenBrainz 400; an unknown recording 404; no token 401', async () => {

@@ -83,7 +83,15 @@ function feedbackRows(db: Database, userId: string) {
     .select((eb) => eb.val(1).as('score'))
     .where('user_id', '=', userId)
     .where('subject_kind', '=', 'song');
-  const hates = db.selectFrom('song_dislikes').select(['track_id', 'created_at']).select((eb) => eb.val(-1).as('score')).where('user_id', '=', userId);
+  // A like set since by another client (the API, Subsonic, Last.fm) outweighs an older hate.
+  const hates = db
+    .selectFrom('song_dislikes as d')
+    .select(['d.track_id', 'd.created_at'])
+    .select((eb) => eb.val(-1).as('score'))
+    .where('d.user_id', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('stars as s').select('s.user_id').whereRef('s.user_id', '=', 'd.user_id').where('s.subject_kind', '=', 'song').whereRef('s.subject_id', '=', 'd.track_id'))),
+    );
   return db.selectFrom(loves.unionAll(hates).as('f')).innerJoin('tracks as t', 't.id', 'f.track_id');
 }
 
