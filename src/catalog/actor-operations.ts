@@ -32,7 +32,7 @@ async function actorWindow(db: Database, params: Static<typeof ActorParams>, use
 }
 
 /** The actor's play count per track, artist or album they played in the window, as (subject_id, play_count), from the rollups. */
-function actorPlays(userId: string, window: PlaysWindow, subject: 'track' | 'artist' | 'album') {
+export function actorPlays(userId: string, window: PlaysWindow, subject: 'track' | 'artist' | 'album') {
   const counts = trackPlays(userId, window);
   const column = sql.ref(`t.${subject}_id`);
   const grouped =

@@ -157,6 +157,21 @@ export interface StarsTable {
   created_at: CreatedAt;
 }
 
+/** ListenBrainz latest-import: the newest imported listen per user and service, unix seconds. */
+export interface LbLatestImportsTable {
+  user_id: string;
+  service: string;
+  latest_import: ColumnType<string | number, number, number>;
+  updated_at: CreatedAt;
+}
+
+/** ListenBrainz "hate" feedback on a song; "love" is a `stars` row. */
+export interface SongDislikesTable {
+  user_id: string;
+  track_id: string;
+  created_at: CreatedAt;
+}
+
 export interface PlaylistsTable {
   id: Generated<string>;
   user_id: string;
@@ -401,6 +416,8 @@ export interface DB {
   scrobbles: ScrobblesTable;
   now_playing: NowPlayingTable;
   stars: StarsTable;
+  lb_latest_imports: LbLatestImportsTable;
+  song_dislikes: SongDislikesTable;
   playlists: PlaylistsTable;
   playlist_items: PlaylistItemsTable;
   api_keys: ApiKeysTable;

@@ -59,7 +59,8 @@ function planFor(route: RouteOptions): RoutePlan | null {
   if (post && url === '/auth/login') return { protocol, spend: 'signin', account: identifierOf };
   if (post && (url === '/api/auth' || url === '/api/auth/')) return { protocol, spend: 'signin', account: paramOf('identifier') };
   if (post && url === '/auth/signup') return { protocol, spend: 'signup' };
-  if (post && (url === '/1/submit-listens' || url === '/1/delete-listen' || url === '/xrpc/app.svc.scrobble.createScrobble')) {
+  // Every ListenBrainz POST is a write with the user's token: listens, deletions, feedback, latest-import.
+  if (post && (protocol === 'listenbrainz' || url === '/xrpc/app.svc.scrobble.createScrobble')) {
     return { protocol, spend: 'submission', credential: authorizationOf };
   }
   if (post && protocol === 'audioscrobbler') return { protocol, spend: 'submission', credential: paramOf('s') };

@@ -27,6 +27,16 @@ describeWithApp('ListenBrainz npm client against the scrobbler host', (app) => {
     ]);
   });
 
+  test('reads the latest import an importer stored (the client has no min_ts/max_ts or stats calls)', async () => {
+    const { token } = await app().signup('lb-client-import');
+    const { body } = await app().procedure('app.svc.apikey.createApikey', { name: 'importer' }, token);
+    const client = new Client(body.key, `${app().scrobblerUrl}/`);
+    assert.deepEqual((await client.getLatestImport('lb-client-import'))?.data, { musicbrainz_id: 'lb-client-import', latest_import: 0 });
+    const stored = await fetch(`${app().scrobblerUrl}/1/latest-import`, { method: 'POST', headers: { authorization: `Token ${body.key}` }, body: JSON.stringify({ ts: 1_700_000_000 }) });
+    assert.equal(stored.status, 200);
+    assert.equal((await client.getLatestImport('lb-client-import'))?.data.latest_import, 1_700_000_000);
+  });
+
   test('surfaces the server’s ListenBrainz errors', async () => {
     const stranger = new Client('0123456789abcdef0123456789abcdef', `${app().scrobblerUrl}/`);
     const listen = { listened_at: 1_700_000_000, track_metadata: { artist_name: 'Portishead', track_name: 'Roads' } };

@@ -20,5 +20,6 @@ declare module 'listenbrainz' {
     constructor(authorization?: string, baseUrl?: string);
     submitListen(data: { listen_type: 'single' | 'playing_now' | 'import'; payload: ClientListen[] }): Promise<{ status: number } | undefined>;
     getUserListens(user: string): Promise<{ data: { count: number; listens: ClientTrack[] } } | undefined>;
+    getLatestImport(user: string): Promise<{ data: { musicbrainz_id: string; latest_import: number } } | undefined>;
   }
 }

@@ -9,7 +9,10 @@ import { isJsonObject, trackMetadataFromCatalog } from './track-metadata.ts';
 export const DEFAULT_ITEMS_PER_GET = 25;
 export const MAX_ITEMS_PER_GET = 1000;
 
-/** Which listens to return: newest first, either before `maxTs` or just after `minTs` (unix seconds, exclusive). */
+/**
+ * Which listens to return, newest first: before `maxTs`, just after `minTs`, or with both
+ * strictly between them (unix seconds, exclusive).
+ */
 export interface ListensWindow {
   count: number;
   minTs?: number | undefined;
@@ -29,16 +32,22 @@ function integerParam(value: QueryValue, invalid: (text: string) => string): num
   return Number(text);
 }
 
-const NOT_A_COUNT = "'count' should be a non-negative integer";
-const timestampParam = (name: string, value: QueryValue) => integerParam(value, (text) => `Invalid ${name} argument: ${text}`);
+/** A `count` or `offset` as ListenBrainz reads them: absent is the default, anything but a whole number >= 0 is 400. */
+export function nonNegativeParam(query: Record<string, QueryValue>, name: string, fallback: number): number {
+  const invalid = () => `'${name}' should be a non-negative integer`;
+  const value = integerParam(query[name], invalid) ?? fallback;
+  if (value < 0) throw invalidRequest(invalid());
+  return value;
+}
 
-/** Reads `count`, `min_ts` and `max_ts` as ListenBrainz does; a count above the maximum is capped, not refused. */
+/** An integer query argument, 400 naming it as ListenBrainz does otherwise. */
+export const integerArgument = (name: string, value: QueryValue) => integerParam(value, (text) => `Invalid ${name} argument: ${text}`);
+
+/** Reads `count`, `min_ts` and `max_ts`; a count above the maximum is capped, not refused. */
 export function listensWindowFrom(query: Record<string, QueryValue>): ListensWindow {
-  const count = integerParam(query.count, () => NOT_A_COUNT) ?? DEFAULT_ITEMS_PER_GET;
-  if (count < 0) throw invalidRequest(NOT_A_COUNT);
-  const minTs = timestampParam('min_ts', query.min_ts);
-  const maxTs = timestampParam('max_ts', query.max_ts);
-  if (minTs !== undefined && maxTs !== undefined) throw invalidRequest('You may only specify max_ts or min_ts, not both.');
+  const count = nonNegativeParam(query, 'count', DEFAULT_ITEMS_PER_GET);
+  const minTs = integerArgument('min_ts', query.min_ts);
+  const maxTs = integerArgument('max_ts', query.max_ts);
   return { count: Math.min(count, MAX_ITEMS_PER_GET), minTs, maxTs };
 }
 
@@ -115,17 +124,25 @@ function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
   return { ...metadata, additional_info: { ...info, recording_msid: row.track_id } };
 }
 
+/** The catalog's description of each track in ListenBrainz's track_metadata, by track id. */
+export async function catalogTrackMetadata(db: Database, trackIds: readonly string[]): Promise<Map<string, JsonObject>> {
+  if (trackIds.length === 0) return new Map();
+  const rows = await catalogTrackQuery(db).where('t.id', 'in', [...trackIds]).execute();
+  return new Map(rows.map((row) => [row.track_id, trackMetadata(row, null)]));
+}
+
 /** A user's listens in ListenBrainz's shape, newest first. */
 export async function listensPage(db: Database, user: { id: string; handle: string }, window: ListensWindow) {
-  const ascending = window.minTs !== undefined;
+  // After min_ts alone ListenBrainz takes the listens closest to it; within a window, the newest.
+  const ascending = window.minTs !== undefined && window.maxTs === undefined;
   const rows = await playsQuery(db, user.id)
     .$if(window.maxTs !== undefined, (query) => query.where('s.listened_at', '<', new Date(window.maxTs! * 1000)))
-    .$if(ascending, (query) => query.where('s.listened_at', '>', new Date(window.minTs! * 1000)))
+    .$if(window.minTs !== undefined, (query) => query.where('s.listened_at', '>', new Date(window.minTs! * 1000)))
     .orderBy('s.listened_at', ascending ? 'asc' : 'desc')
     .orderBy('s.id', ascending ? 'asc' : 'desc')
     .limit(window.count)
     .execute();
-  // After min_ts ListenBrainz takes the listens closest to it, yet still answers newest first.
+  // Still answered newest first.
   if (ascending) rows.reverse();
   return rows.map((row) => listenOf(row, user.handle));
 }

@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeWithApp, jsonRequest, postLargeBody, type RequestOptions, type TestApp } from '../../testing.ts';
+import { describeWithApp, postLargeBody, type TestApp } from '../../testing.ts';
 import { ingestListens } from '../ingest.ts';
 import { MAX_LISTEN_PAYLOAD_SIZE } from './submission.ts';
-
-interface LbUser {
-  handle: string;
-  userId: string;
-  key: string;
-  /** The sign-in JWT, which is not a ListenBrainz token. */
-  token: string;
-}
+import { lb, lbUser, type LbUser } from './test-support.ts';
 
 const RECORDING = '98255a8c-017a-4bc7-8dd6-1fa36124572b';
 const rick = { artist_name: 'Rick Astley', track_name: 'Never Gonna Give You Up', release_name: 'Whenever You Need Somebody' };
-
-async function lbUser(app: TestApp, handle: string): Promise<LbUser> {
-  const { token } = await app.signup(handle);
-  const created = await app.procedure('app.svc.apikey.createApikey', { name: 'ListenBrainz client' }, token);
-  const { id } = await app.ctx.db.selectFrom('users').select('id').where('handle', '=', handle).executeTakeFirstOrThrow();
-  return { handle, userId: id, key: created.body.key, token };
-}
-
-function lb<T = any>(app: TestApp, method: string, path: string, options: RequestOptions = {}) {
-  return jsonRequest<T>(`${app.scrobblerUrl}/1${path}`, method, options);
-}
 
 function submit(app: TestApp, user: LbUser, document: unknown, headers: Record<string, string> = {}) {
   return lb(app, 'POST', '/submit-listens', { body: document, headers: { authorization: `Token ${user.key}`, ...headers } });
@@ -41,14 +23,15 @@ describeWithApp('ListenBrainz API v1', (app) => {
     const listen = { listened_at: 1_700_000_000, track_metadata: { ...rick, additional_info: { recording_mbid: RECORDING, duration_ms: 213000, media_player: 'Rhythmbox' } } };
     const result = await submit(app(), user, { listen_type: 'single', payload: [listen] });
     assert.equal(result.status, 200);
-    assert.deepEqual(result.body, { status: 'ok' });
     const [row] = await app().ctx.db.selectFrom('scrobbles').innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
-      .select(['scrobbles.source', 'scrobbles.submitted', 'scrobbles.listened_at', 'tracks.title', 'tracks.mbid', 'tracks.duration'])
+      .select(['scrobbles.source', 'scrobbles.submitted', 'scrobbles.listened_at', 'tracks.id', 'tracks.title', 'tracks.mbid', 'tracks.duration'])
       .where('scrobbles.user_id', '=', user.userId).execute();
     assert.equal(row!.source, 'listenbrainz');
     assert.deepEqual(row!.submitted, listen);
     assert.equal(row!.listened_at.toISOString(), '2023-11-14T22:13:20.000Z');
     assert.deepEqual([row!.title, row!.mbid, row!.duration], ['Never Gonna Give You Up', RECORDING, 213000]);
+    const stored = { index: 0, outcome: 'stored', recording_msid: row!.id };
+    assert.deepEqual(result.body, { status: 'ok', payload: { submitted: 1, stored: 1, duplicate: 0, ignored: 0, listens: [stored] } });
 
     const listens = await lb(app(), 'GET', `/user/${user.handle}/listens`);
     assert.equal(listens.status, 200);
@@ -65,12 +48,22 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.deepEqual(count.body, { payload: { count: 1 } });
   });
 
-  test('import: many listens at once; a resubmission stores nothing twice', async () => {
+  test('import: many listens at once; a resubmission stores nothing twice, and says so listen by listen', async () => {
     const user = await lbUser(app(), 'lb-import');
     const payload = [0, 1, 2].map((i) => ({ listened_at: 1_700_000_000 + i * 300, track_metadata: { artist_name: 'Daft Punk', track_name: `Track ${i}` } }));
-    assert.equal((await submit(app(), user, { listen_type: 'import', payload })).status, 200);
-    assert.equal((await submit(app(), user, { listen_type: 'import', payload })).status, 200);
+    const first = await submit(app(), user, { listen_type: 'import', payload: [...payload, payload[0]] });
+    assert.equal(first.status, 200);
+    const { listens, ...counts } = first.body.payload;
+    assert.deepEqual(counts, { submitted: 4, stored: 3, duplicate: 1, ignored: 0 });
+    assert.deepEqual(listens.map((listen: { index: number; outcome: string }) => [listen.index, listen.outcome]), [[0, 'stored'], [1, 'stored'], [2, 'stored'], [3, 'duplicate']]);
+    assert.equal(listens[3].recording_msid, listens[0].recording_msid);
+    const again = await submit(app(), user, { listen_type: 'import', payload });
+    assert.equal(again.body.status, 'ok');
+    assert.deepEqual([again.body.payload.stored, again.body.payload.duplicate], [0, 3]);
     assert.equal(await scrobbleCount(app(), user), 3);
+    // The recording_msid of an outcome is the one the listens carry.
+    const read = await lb(app(), 'GET', `/user/${user.handle}/listens?count=1&min_ts=${1_700_000_000 - 1}`);
+    assert.equal(read.body.payload.listens[0].recording_msid, listens[0].recording_msid);
   });
 
   test('playing_now: shown by playing-now, kept out of the history', async () => {
@@ -78,7 +71,9 @@ describeWithApp('ListenBrainz API v1', (app) => {
     const nothing = await lb(app(), 'GET', `/user/${user.handle}/playing-now`);
     assert.deepEqual(nothing.body, { payload: { count: 0, user_id: user.handle, listens: [], playing_now: true } });
     const track_metadata = { ...rick, additional_info: { duration: 213 } };
-    assert.equal((await submit(app(), user, { listen_type: 'playing_now', payload: [{ track_metadata }] })).status, 200);
+    const submitted = await submit(app(), user, { listen_type: 'playing_now', payload: [{ track_metadata }] });
+    assert.equal(submitted.status, 200);
+    assert.deepEqual(submitted.body.payload.listens.map((listen: { outcome: string }) => listen.outcome), ['playing_now']);
     assert.equal(await scrobbleCount(app(), user), 0);
     const playing = await lb(app(), 'GET', `/user/${user.handle}/playing-now`);
     assert.equal(playing.status, 200);
@@ -219,11 +214,16 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.deepEqual(await times(`?count=2&max_ts=${base + 180}`), [2, 1]);
     assert.deepEqual(await times(`?count=2&min_ts=${base + 60}`), [3, 2]);
     assert.deepEqual(await times('?count=0'), []);
+    // Both together: a window, strictly between them, newest first, up to count.
+    assert.deepEqual(await times(`?min_ts=${base + 60}&max_ts=${base + 240}`), [3, 2]);
+    assert.deepEqual(await times(`?min_ts=${base - 1}&max_ts=${base + 241}&count=3`), [4, 3, 2]);
+    assert.deepEqual(await times(`?min_ts=${base + 60}&max_ts=${base + 120}`), []);
+    assert.deepEqual(await times(`?min_ts=${base + 240}&max_ts=${base}`), []);
     const page = await lb(app(), 'GET', `/user/${user.handle}/listens?count=1`);
     assert.equal(page.body.payload.latest_listen_ts, base + 240);
     assert.equal(page.body.payload.oldest_listen_ts, base);
     assert.equal(page.body.payload.count, 1);
-    for (const query of ['?min_ts=1&max_ts=2', '?count=-1', '?max_ts=later']) {
+    for (const query of ['?count=-1', '?max_ts=later', '?min_ts=1&max_ts=x']) {
       const bad = await lb(app(), 'GET', `/user/${user.handle}/listens${query}`);
       assert.equal(bad.status, 400, query);
       assert.equal(bad.body.code, 400);
@@ -267,3 +267,24 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.equal(route.body.code, 404);
   });
 });
+
+describeWithApp(
+  'ListenBrainz submissions with UNMATCHED_SCROBBLES=skip',
+  (app) => {
+    test('a listen of a song the catalog lacks is ignored with its reason; the others are stored', async () => {
+      const user = await lbUser(app(), 'lb-strict');
+      const { id: artistId } = await app().ctx.db.insertInto('artists').values({ name: 'Known', name_key: 'known' }).returning('id').executeTakeFirstOrThrow();
+      await app().ctx.db.insertInto('tracks').values({ title: 'Song', title_key: 'song', artist: 'Known', artist_id: artistId }).execute();
+      const listen = (artist: string, i: number) => ({ listened_at: 1_700_000_000 + i, track_metadata: { artist_name: artist, track_name: 'Song' } });
+      const result = await submit(app(), user, { listen_type: 'import', payload: [listen('Unknown', 0), listen('Known', 1)] });
+      assert.equal(result.status, 200);
+      const { listens, ...counts } = result.body.payload;
+      assert.deepEqual(counts, { submitted: 2, stored: 1, duplicate: 0, ignored: 1 });
+      assert.deepEqual(listens[0], { index: 0, outcome: 'ignored', reason: 'no matching track in the catalog' });
+      assert.equal(listens[1].outcome, 'stored');
+      const playing = await submit(app(), user, { listen_type: 'playing_now', payload: [{ track_metadata: { artist_name: 'Nobody', track_name: 'Nothing' } }] });
+      assert.deepEqual(playing.body.payload.listens, [{ index: 0, outcome: 'ignored', reason: 'no matching track in the catalog' }]);
+    });
+  },
+  { unmatchedScrobbles: 'skip' },
+);

@@ -1,14 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { invalidRequest, notFound, XrpcError } from '../../api/errors.ts';
-import { authenticateApiKey, type ApiKeyOwner } from '../../auth/api-keys.ts';
-import { findUserByActor, type User } from '../../auth/users.ts';
+import { invalidRequest, XrpcError } from '../../api/errors.ts';
+import { authenticateApiKey } from '../../auth/api-keys.ts';
 import type { AppContext } from '../../context.ts';
 import { deletePlaysAt } from '../corrections.ts';
 import { ingestListens, updateNowPlaying } from '../ingest.ts';
 import { parseDeleteListen } from './delete-listen.ts';
 import { firstQueryValue, listenCount, listensPage, listensWindowFrom, listenTimestamps, playingNow, type QueryValue } from './listens.ts';
+import { listensPayload, playingNowPayload, type SubmissionPayload } from './outcomes.ts';
+import { feedbackRoutes, latestImportRoutes, statsRoutes } from './read-routes.ts';
 import { MAX_LISTEN_PAYLOAD_SIZE, parseSubmission, payloadTooLarge, type Submission } from './submission.ts';
-import { requireTokenOwner, tokenFromHeader } from './token.ts';
+import { tokenAuthentication, tokenFromHeader } from './token.ts';
+import { userNamed } from './users.ts';
 
 type UserRequest = FastifyRequest<{ Params: { user_name: string }; Querystring: Record<string, QueryValue> }>;
 
@@ -26,39 +28,28 @@ function handleError(error: FastifyError | XrpcError, request: FastifyRequest, r
   return sendError(reply, 500, 'Something went wrong. Please try again.');
 }
 
-async function userNamed(ctx: AppContext, userName: string): Promise<User> {
-  const user = await findUserByActor(ctx.db, userName);
-  if (!user) throw notFound(`Cannot find user: ${userName}`);
-  return user;
-}
-
-async function store(ctx: AppContext, userId: string, submission: Submission): Promise<void> {
+async function store(ctx: AppContext, userId: string, submission: Submission): Promise<SubmissionPayload> {
   if (submission.listenType === 'playing_now') {
     const [listen] = submission.listens;
-    await updateNowPlaying(ctx, userId, { ...listen!.metadata, submitted: listen!.raw });
-    return;
+    return playingNowPayload(await updateNowPlaying(ctx, userId, { ...listen!.metadata, submitted: listen!.raw }));
   }
   const listens = submission.listens.map((listen) => ({ ...listen.metadata, listenedAt: new Date(listen.listenedAt! * 1000), submitted: listen.raw }));
-  await ingestListens(ctx, userId, listens, 'listenbrainz');
+  return listensPayload(await ingestListens(ctx, userId, listens, 'listenbrainz'));
 }
 
 function routes(scope: FastifyInstance, ctx: AppContext): void {
-  // The token is checked in onRequest, on the headers alone: a request without a valid one is
-  // refused before its body (up to 10 MB) is read, let alone buffered and parsed.
-  const owners = new WeakMap<FastifyRequest, ApiKeyOwner>();
-  const onRequest = async (request: FastifyRequest) => {
-    owners.set(request, await requireTokenOwner(ctx.db, request.headers.authorization));
-  };
+  const auth = tokenAuthentication(ctx.db);
+  const { onRequest } = auth;
+  // `status` is all ListenBrainz answers; `payload` says what became of each listen.
   scope.post('/submit-listens', { onRequest }, async (request) => {
-    const owner = owners.get(request)!;
-    await store(ctx, owner.userId, parseSubmission(typeof request.body === 'string' ? request.body : ''));
-    return { status: 'ok' };
+    const payload = await store(ctx, auth.owner(request).userId, parseSubmission(typeof request.body === 'string' ? request.body : ''));
+    return { status: 'ok', payload };
   });
 
   // As ListenBrainz does, a listen that is not there (already deleted, never stored) is still 'ok':
   // the client's wish, that the listen be gone, holds.
   scope.post('/delete-listen', { onRequest }, async (request) => {
-    const owner = owners.get(request)!;
+    const owner = auth.owner(request);
     const { listenedAt, recordingMsid } = parseDeleteListen(typeof request.body === 'string' ? request.body : '');
     await deletePlaysAt(ctx.db, owner.userId, listenedAt, { trackId: recordingMsid });
     return { status: 'ok' };
@@ -98,6 +89,10 @@ function routes(scope: FastifyInstance, ctx: AppContext): void {
     const listen = await playingNow(ctx, user.id);
     return { payload: { count: listen ? 1 : 0, user_id: user.handle, listens: listen ? [listen] : [], playing_now: true } };
   });
+
+  latestImportRoutes(scope, ctx, auth);
+  statsRoutes(scope, ctx);
+  feedbackRoutes(scope, ctx, auth);
 }
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -122,8 +117,9 @@ function withMethodNotAllowed(scope: FastifyInstance, declare: () => void): void
 }
 
 /**
- * ListenBrainz API v1 under /1: submission and deletion with an Earshot API key
- * as the user token, and the public reads of a user's listens, count and current track.
+ * ListenBrainz API v1 under /1: submission, deletion, feedback and latest-import with an
+ * Earshot API key as the user token, and the public reads of a user's listens, count,
+ * current track, statistics, feedback and latest import.
  */
 export function registerListenBrainz(app: FastifyInstance, ctx: AppContext): void {
   app.register(

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { authMissing, invalidToken } from '../../api/errors.ts';
 import { authenticateApiKey, type ApiKeyOwner } from '../../auth/api-keys.ts';
 import type { Database } from '../../db/index.ts';
@@ -19,3 +20,20 @@ export async function requireTokenOwner(db: Database, header: string | undefined
   if (!owner) throw invalidToken('Invalid authorization token.');
   return owner;
 }
+
+/**
+ * Token authentication for routes that write. The token is checked in onRequest, on the
+ * headers alone: a request without a valid one is refused before its body (up to 10 MB) is
+ * read, let alone buffered and parsed. `owner` is the checked owner, inside the handler.
+ */
+export function tokenAuthentication(db: Database) {
+  const owners = new WeakMap<FastifyRequest, ApiKeyOwner>();
+  return {
+    onRequest: async (request: FastifyRequest) => {
+      owners.set(request, await requireTokenOwner(db, request.headers.authorization));
+    },
+    owner: (request: FastifyRequest): ApiKeyOwner => owners.get(request)!,
+  };
+}
+
+export type TokenAuthentication = ReturnType<typeof tokenAuthentication>;
