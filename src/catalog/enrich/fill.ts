@@ -2,7 +2,8 @@
  * Enrichment writes only what is missing, and never what an admin decided: a column is filled
  * only while it is empty and no catalog edit in force (catalog/edits) changed it on that row. An
  * edit keeps each row's image from before it; where that image's value differs from the value
- * now, the edit set it (to a value, or cleared it on purpose), so the value stays.
+ * now, the edit set it (to a value, or cleared it on purpose), so the value stays. (A row image
+ * holds SQL null as JSON null, hence the coalesce.)
  */
 import { sql, type RawBuilder } from 'kysely';
 import { inTransaction, type Database } from '../../db/index.ts';
@@ -16,7 +17,7 @@ const isMissing = (column: EnrichedColumn) => (column === 'genres' ? sql`cardina
 const notEdited = (table: EnrichedTable, column: EnrichedColumn) => sql`not exists (
   select 1 from catalog_edits e cross join lateral jsonb_array_elements(coalesce(e.changes -> 'updated' -> ${table}::text, '[]'::jsonb)) as before (image)
   where e.undone_at is null and e.touched @> array[${table}::text || ':' || t.id::text]
-    and before.image ->> 'id' = t.id::text and before.image -> ${column}::text is distinct from to_jsonb(${sql.ref(`t.${column}`)}))`;
+    and before.image ->> 'id' = t.id::text and before.image -> ${column}::text is distinct from coalesce(to_jsonb(${sql.ref(`t.${column}`)}), 'null'::jsonb))`;
 
 /** Artists and albums have one entry per MBID (unique indexes): an MBID another entry has is not given twice. */
 const mbidFree = (table: EnrichedTable, column: EnrichedColumn, value: string | string[]) =>
