@@ -1,2 +1,2 @@
-export { enrichCatalog, enrichmentJob, metadataClients, type EnrichmentRun, type MetadataClients } from './job.ts';
+export { enrichmentJob } from './job.ts';
 export { registerAlbumCoverRoute } from './covers.ts';
