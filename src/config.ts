@@ -53,6 +53,21 @@ export interface Config {
   logLevel: LogLevel;
   /** How long a stopping server waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Filling missing MBIDs, genres and covers from MusicBrainz and the Cover Art Archive (catalog/enrich). */
+  enrichment: EnrichmentConfig;
+}
+
+/** Metadata services Earshot reads without an account (providers/musicbrainz, providers/coverart). */
+export type MetadataProviderName = 'musicbrainz' | 'coverart';
+
+export interface EnrichmentConfig {
+  /** EARSHOT_ENRICH: whether a serving process runs the enrichment job. */
+  enabled: boolean;
+  /** MusicBrainz's base (no trailing slash); /ws/2 is appended. */
+  musicbrainzUrl: string;
+  coverartUrl: string;
+  /** How MusicBrainz can reach whoever runs this server, for the User-Agent it asks for. */
+  contact: string;
 }
 
 export interface MetricsConfig {
@@ -228,6 +243,15 @@ function providersFrom(env: NodeJS.ProcessEnv): ProvidersConfig {
   };
 }
 
+function enrichmentFrom(env: NodeJS.ProcessEnv, publicUrl: string): EnrichmentConfig {
+  return {
+    enabled: oneOf(env, 'EARSHOT_ENRICH', ['on', 'off'] as const, 'on') === 'on',
+    musicbrainzUrl: urlFrom(env, 'MUSICBRAINZ_URL', 'https://musicbrainz.org'),
+    coverartUrl: urlFrom(env, 'COVERART_URL', 'https://coverartarchive.org'),
+    contact: env.EARSHOT_CONTACT || publicUrl,
+  };
+}
+
 function metricsFrom(env: NodeJS.ProcessEnv): MetricsConfig {
   return {
     token: env.EARSHOT_METRICS_TOKEN || undefined,
@@ -250,11 +274,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integerFrom(env, 'PORT', 8000);
   const scrobblerPort = integerFrom(env, 'SCROBBLER_PORT', port === 0 ? 0 : port + 1);
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const publicUrl = (env.PUBLIC_URL || `http://${displayHost}:${port}`).replace(/\/+$/, '');
   return {
     host,
     port,
     scrobblerPort,
-    publicUrl: (env.PUBLIC_URL || `http://${displayHost}:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     scrobblerPublicUrl: (env.SCROBBLER_PUBLIC_URL || `http://${displayHost}:${scrobblerPort}`).replace(/\/+$/, ''),
     dataDir: path.resolve(env.EARSHOT_DATA_DIR || 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
@@ -271,5 +296,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cors: corsFrom(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: millisecondsFrom(env, 'EARSHOT_SHUTDOWN_TIMEOUT_MS', 10_000),
+    enrichment: enrichmentFrom(env, publicUrl),
   };
 }

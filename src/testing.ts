@@ -123,7 +123,8 @@ export async function startTestApp(backend: TestBackend, overrides: Partial<Conf
   const storage = await backend.open();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-test-'));
   // Tests sign in and submit far more often than any client from one address; limit tests turn them on.
-  const config: Config = { ...loadConfig({ EARSHOT_RATE_LIMITS: 'off' }), port: 0, scrobblerPort: 0, dataDir, ...overrides };
+  // No test reaches MusicBrainz: enrichment tests turn it on against the fakes.
+  const config: Config = { ...loadConfig({ EARSHOT_RATE_LIMITS: 'off', EARSHOT_ENRICH: 'off' }), port: 0, scrobblerPort: 0, dataDir, ...overrides };
   const ctx: AppContext = { config, db: storage.db, keys: deriveKeys('test-secret-'.padEnd(48, 'x')), metrics: new Metrics(storage.db) };
   const hosts = await startHosts(ctx, ['api', 'scrobbler'], false);
   const apiUrl = hosts.urls.api!;

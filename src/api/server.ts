@@ -18,6 +18,7 @@ import { serveWebApp } from '../web/static.ts';
 import { loggerOptions } from '../logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 import { registerHostOperations } from '../ops/index.ts';
+import { registerAlbumCoverRoute } from '../catalog/enrich/index.ts';
 
 export interface HttpServerOptions {
   /** The request log's level (config.ts LOG_LEVEL), or false for none. */
@@ -276,6 +277,7 @@ export function buildApiServer(
   for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
   for (const route of declarations.routes) registerRoute(app, ctx, route);
   registerSubsonic(app, ctx);
+  registerAlbumCoverRoute(app, ctx);
   app.get('/openapi.json', async () => openApi);
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);

@@ -7,9 +7,12 @@ const BIN = path.resolve('bin/earshot.js');
 
 export type CliEnv = Record<string, string>;
 
+/** A test's server never reaches MusicBrainz: enrichment is off unless the test's environment turns it on. */
+const offline = (env: CliEnv): CliEnv => ({ EARSHOT_ENRICH: 'off', ...env });
+
 /** Runs the real `earshot` binary to completion with `input` on its stdin, in `cwd` (where a .env is looked for). */
 export function runCli(env: CliEnv, args: string[], input = '', cwd?: string) {
-  return spawnSync(process.execPath, [BIN, ...args], { env, input, encoding: 'utf8', cwd });
+  return spawnSync(process.execPath, [BIN, ...args], { env: offline(env), input, encoding: 'utf8', cwd });
 }
 
 export interface Serving {
@@ -22,7 +25,7 @@ export interface Serving {
 
 /** Starts `earshot serve` (quiet: no request log) and resolves once both hosts are listening. */
 export async function startServe(env: CliEnv, quiet = true): Promise<Serving> {
-  const server = spawn(process.execPath, [BIN, 'serve', ...(quiet ? ['--quiet'] : [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [BIN, 'serve', ...(quiet ? ['--quiet'] : [])], { env: offline(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   server.stderr!.on('data', (chunk) => (errors += chunk));

@@ -407,6 +407,39 @@ export interface SignInSessionsTable {
   expires_at: Timestamp;
 }
 
+export type EnrichmentOutcome = 'enriched' | 'unchanged' | 'no-match' | 'failed';
+
+/** When a catalog entry was last looked up at MusicBrainz, and how it went (migration 0015). */
+export interface EnrichmentAttemptsTable {
+  kind: StarKind;
+  entry_id: string;
+  outcome: EnrichmentOutcome;
+  tried_at: CreatedAt;
+}
+
+/** MusicBrainz's answers by request URL; body null for its 404 (migration 0015). */
+export interface EnrichmentCacheTable {
+  url: string;
+  body: ColumnType<unknown, string | null, string | null>;
+  fetched_at: CreatedAt;
+}
+
+/** An album's cover from the Cover Art Archive (migration 0015). */
+export interface AlbumCoversTable {
+  album_id: string;
+  content_type: string;
+  data: Buffer;
+  release_mbid: string;
+  created_at: CreatedAt;
+}
+
+/** The one row saying which process enriches until when (migration 0015). */
+export interface EnrichmentLeaseTable {
+  only_row: Generated<boolean>;
+  holder: string | null;
+  until: Timestamp | null;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -440,4 +473,8 @@ export interface DB {
   stats_track_counts: StatsTrackCountsTable;
   stats_hours: StatsHoursTable;
   stats_first_plays: StatsFirstPlaysTable;
+  enrichment_attempts: EnrichmentAttemptsTable;
+  enrichment_cache: EnrichmentCacheTable;
+  album_covers: AlbumCoversTable;
+  enrichment_lease: EnrichmentLeaseTable;
 }

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../config.ts';
+import type { MetadataProviderName, ProviderName } from '../config.ts';
 import { ProviderError } from './errors.ts';
 
 /** A provider call that takes longer than this counts as the provider being down. */
@@ -9,7 +9,7 @@ export const PROVIDER_TIMEOUT_MS = 30_000;
  * refreshes the token and tries once more, and only then reports the connection broken.
  */
 export class AccessTokenRefused extends Error {
-  constructor(readonly provider: ProviderName) {
+  constructor(readonly provider: ProviderName | MetadataProviderName) {
     super(`${provider} refused the access token`);
   }
 }
@@ -28,7 +28,7 @@ function retryAfterSeconds(header: string | null): number | undefined {
  * the client module, which knows what the provider means by it (`expected` lists the non-2xx
  * statuses it handles; any other 4xx is 'Refused' with the provider's message).
  */
-export async function providerFetch(provider: ProviderName, url: string, init: RequestInit = {}, expected: readonly number[] = []): Promise<Response> {
+export async function providerFetch(provider: ProviderName | MetadataProviderName, url: string, init: RequestInit = {}, expected: readonly number[] = []): Promise<Response> {
   // The limit is on the answer starting, not on its body: a file streamed to a slow player may take minutes.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('provider timeout', 'TimeoutError')), PROVIDER_TIMEOUT_MS);
@@ -72,7 +72,7 @@ async function providerMessage(response: Response): Promise<string> {
 }
 
 /** The JSON body of a provider answer, or 'Unavailable' when it is not JSON. */
-export async function providerJson<T>(provider: ProviderName, response: Response): Promise<T> {
+export async function providerJson<T>(provider: ProviderName | MetadataProviderName, response: Response): Promise<T> {
   try {
     return (await response.json()) as T;
   } catch {

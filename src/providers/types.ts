@@ -122,3 +122,51 @@ export interface StreamingClient extends ProviderClient {
 }
 
 export type AnyProviderClient = FileHostClient | StreamingClient;
+
+// ---- metadata services: read without an account, so no OAuth and no token ----
+
+/** A genre or tag and how many MusicBrainz editors gave it. */
+export interface VotedName {
+  name: string;
+  count: number;
+}
+
+export interface CreditedArtist {
+  mbid: string;
+  name: string;
+}
+
+/** A MusicBrainz recording, release or artist with what enrichment reads of it. */
+export interface MetadataEntity {
+  mbid: string;
+  /** The title, or an artist's name. */
+  title: string;
+  /** The search's relevance, 0–100; 100 for a lookup by MBID. */
+  score: number;
+  artists: CreditedArtist[];
+  /** A recording's releases; empty for others. */
+  releases: { mbid: string; title: string }[];
+  /** Genres when MusicBrainz has any, else its tags, most voted first. */
+  genres: VotedName[];
+}
+
+export type MetadataEntityKind = 'recording' | 'release' | 'artist';
+
+export interface MusicBrainzClient {
+  readonly name: 'musicbrainz';
+  /** Best matches first; `artist` and `title` are searched as phrases. Artists are not searched (a name alone matches too loosely). */
+  search(kind: 'recording' | 'release', artist: string, title: string): Promise<MetadataEntity[]>;
+  /** null when MusicBrainz has no such entity. */
+  lookup(kind: MetadataEntityKind, mbid: string): Promise<MetadataEntity | null>;
+}
+
+export interface CoverImage {
+  contentType: string;
+  data: Buffer;
+}
+
+export interface CoverArtClient {
+  readonly name: 'coverart';
+  /** The release's front cover (250 px), or null when it has none. */
+  frontCover(releaseMbid: string): Promise<CoverImage | null>;
+}

@@ -6,6 +6,7 @@ import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
 import { FILE_HOSTS, syncAllFileHosts } from '../../filehost/index.ts';
 import { musicstreamPollJob } from '../../musicstream/index.ts';
 import { statsFoldJob } from '../../stats/index.ts';
+import { enrichmentJob } from '../../catalog/enrich/index.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -42,7 +43,7 @@ export const serve: CommandRun = async (args, command) => {
   process.on('SIGTERM', stop);
 };
 
-/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls. */
+/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   const jobs: BackgroundJob[] = [statsFoldJob(ctx.db)];
   if (ctx.config.musicDir) {
@@ -57,5 +58,6 @@ function backgroundJobs(ctx: AppContext): BackgroundJob[] {
     jobs.push({ name: 'File hosts', intervalMs: syncMinutes * 60_000, run: (signal) => syncAllFileHosts(ctx, signal) });
   }
   if (ctx.config.providers.musicstream !== undefined) jobs.push(musicstreamPollJob(ctx));
+  if (ctx.config.enrichment.enabled) jobs.push(enrichmentJob(ctx));
   return jobs;
 }

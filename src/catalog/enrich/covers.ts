@@ -1,0 +1,48 @@
+/**
+ * Album covers from the Cover Art Archive, kept in the database (album_covers: every process and
+ * both backends see them) and served by Earshot at /covers/<album id>, the URL written into the
+ * album's and its songs' album art, so pages never hot-link the archive.
+ */
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/index.ts';
+import type { CoverArtClient } from '../../providers/types.ts';
+import { isUuid } from '../../subsonic/args.ts';
+import { pictureEtag } from '../../subsonic/covers.ts';
+import { fillMissing, isFillable } from './fill.ts';
+
+export const albumCoverUrl = (publicUrl: string, albumId: string) => `${publicUrl}/covers/${albumId}`;
+
+/**
+ * Fetches the release's front cover for the album when its art is missing and no edit decided it,
+ * stores it, and points the album and its songs without art at it; answers how many rows it filled.
+ */
+export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, publicUrl: string, albumId: string, releaseMbid: string): Promise<number> {
+  if (!(await isFillable(db, 'albums', albumId, 'album_art'))) return 0;
+  const cover = await coverart.frontCover(releaseMbid);
+  if (!cover) return 0;
+  const row = { content_type: cover.contentType, data: cover.data, release_mbid: releaseMbid };
+  await db
+    .insertInto('album_covers')
+    .values({ album_id: albumId, ...row })
+    .onConflict((conflict) => conflict.column('album_id').doUpdateSet({ ...row, created_at: sql<Date>`now()` }))
+    .execute();
+  const url = albumCoverUrl(publicUrl, albumId);
+  return (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) + (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url));
+}
+
+/** `GET /covers/:albumId` on the API host: the stored cover, without credentials (album art is public), or 404. */
+export function registerAlbumCoverRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { albumId: string } }>('/covers/:albumId', async (request, reply) => {
+    const { albumId } = request.params;
+    const cover = isUuid(albumId)
+      ? await ctx.db.selectFrom('album_covers').select(['content_type', 'data']).where('album_id', '=', albumId.toLowerCase()).executeTakeFirst()
+      : undefined;
+    if (!cover) return reply.status(404).send({ error: 'NotFound', message: `no cover for album ${albumId}` });
+    const etag = pictureEtag({ data: cover.data, contentType: cover.content_type });
+    reply.header('etag', etag).header('cache-control', 'public, max-age=86400');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    return reply.type(cover.content_type).send(cover.data);
+  });
+}

@@ -1,0 +1,2 @@
+export { enrichmentJob } from './job.ts';
+export { registerAlbumCoverRoute } from './covers.ts';
