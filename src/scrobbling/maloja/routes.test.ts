@@ -142,6 +142,29 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
     assert.deepEqual(result.body.db_status, { healthy: true, rebuildinprogress: false, complete: true });
   });
 
+  test("scrobbles: the key owner's, newest first, by day window and page, as multi-scrobbler reads them to spot duplicates", async () => {
+    const page = await mlj(app(), 'GET', `/scrobbles?key=${ada.key}&from=2023/11/14&until=2023/11/14&perpage=2`);
+    assert.equal(page.status, 200);
+    assert.equal(page.body.status, 'ok');
+    assert.deepEqual(page.body.list.map((scrobble: { time: number; track: { title: string } }) => [scrobble.time, scrobble.track.title]), [
+      [1_700_000_200, 'The Boxer'],
+      [1_700_000_100, 'Around the World'],
+    ]);
+    assert.deepEqual(page.body.list[1].track, { artists: ['Daft Punk'], title: 'Around the World', album: { albumtitle: 'Homework', artists: [] }, length: 429 });
+    assert.notEqual(page.body.pagination.next_page, null);
+    const last = await mlj(app(), 'GET', `/scrobbles?key=${ada.key}&from=2023/11/14&until=2023/11/14&perpage=2&page=1`);
+    assert.deepEqual(last.body.list.map((scrobble: { track: { title: string } }) => scrobble.track.title), ['Jóga']);
+    assert.deepEqual([last.body.pagination.next_page, last.body.pagination.page], [null, 1]);
+  });
+
+  test('scrobbles without a key name no one: an empty list; a wrong key is 403, a bad day 400', async () => {
+    const anonymous = await mlj(app(), 'GET', '/scrobbles?from=2023/11/14');
+    assert.deepEqual([anonymous.status, anonymous.body], [200, { status: 'ok', list: [], pagination: { page: 0, perpage: 100, next_page: null, prev_page: null } }]);
+    assert.equal((await mlj(app(), 'GET', `/scrobbles?key=${'e'.repeat(32)}`)).status, 403);
+    const badDay = await mlj(app(), 'GET', `/scrobbles?key=${ada.key}&from=2023/02/30`);
+    assert.deepEqual([badDay.status, badDay.body.error.type], [400, 'malformed_request']);
+  });
+
   test('an unknown path or method under /apis/mlj_1 is a Maloja-shaped 404', async () => {
     const result = await mlj(app(), 'GET', '/newscrobble');
     assert.equal(result.status, 404);

@@ -6,6 +6,7 @@ import { ingestListens, type ListenOutcome } from '../ingest.ts';
 import { authenticationFailed, MalojaError, sendMalojaError } from './errors.ts';
 import { acceptMalojaBodies, MALOJA_BODY_LIMIT, malojaKey, requestFields, type Fields } from './fields.ts';
 import { parseScrobble, type MalojaScrobble } from './scrobble.ts';
+import { listScrobbles, parseScrobblePage } from './scrobble-list.ts';
 
 /**
  * The Maloja release whose API this host speaks. Clients gate features on it: multi-scrobbler
@@ -56,6 +57,25 @@ function routes(scope: FastifyInstance, ctx: AppContext): void {
       if (!(await keyOwner(ctx, fields))) return reply.status(403).send({ status: 'error', error: 'Wrong API key' });
     }
     return { status: 'ok' };
+  });
+
+  // Maloja is single-user and lists its scrobbles to anyone. Here the list is the key owner's; a
+  // request without a key names no one and gets an empty list, which a client that checks for
+  // duplicates before it submits (multi-scrobbler) takes as "nothing yet": Earshot refuses the
+  // duplicates itself.
+  scope.get('/scrobbles', async (request) => {
+    const fields = requestFields(request);
+    const page = parseScrobblePage(fields);
+    const keyed = fields.has('key') || fields.has('apikey');
+    const owner = keyed ? await keyOwner(ctx, fields) : null;
+    if (keyed && !owner) throw authenticationFailed();
+    const { list, more } = owner ? await listScrobbles(ctx.db, owner.userId, page) : { list: [], more: false };
+    const pageUrl = (n: number) => `/apis/mlj_1/scrobbles?page=${n}&perpage=${page.perpage}`;
+    return {
+      status: 'ok',
+      list,
+      pagination: { page: page.page, perpage: page.perpage, next_page: more ? pageUrl(page.page + 1) : null, prev_page: page.page > 0 ? pageUrl(page.page - 1) : null },
+    };
   });
 
   scope.get('/serverinfo', async () => {
