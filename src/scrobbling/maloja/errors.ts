@@ -51,7 +51,6 @@ function asMalojaError(error: FastifyError | Error): MalojaError | null {
   const problem = clientDataProblem(error);
   if (problem) return invalidScrobbleData(problem);
   const status = (error as FastifyError).statusCode ?? 500;
-  if (status === 429) return new MalojaError(429, 'rate_limit_exceeded', null, error.message);
   if (status < 500) return malformedRequest(error.message);
   return null;
 }
