@@ -6,6 +6,7 @@ import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
 import { libraryScanBenchmark } from './library-scan.ts';
+import { searchBenchmark } from './search.ts';
 import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { listenBrainzSubmitBenchmark } from './listenbrainz-submit.ts';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'listenbrainz-submit': listenBrainzSubmitBenchmark,
   'mixed-load': mixedLoadBenchmark,
   'rollup-ingest': rollupIngestBenchmark,
+  search: searchBenchmark,
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   'subsonic-library': subsonicLibraryBenchmark,

@@ -53,6 +53,15 @@ export function boundedKey(key: string): string {
   return `${codePoints.slice(0, MAX_KEY_CODE_POINTS).join('')}#${sha256Hex(key)}`;
 }
 
+/**
+ * A search query folded as names are for their match keys (case, accents, punctuation), so it can
+ * be looked for inside them: "bjork" and "BJÖRK" both become "bjork", the key of "Björk". Unlike a
+ * key, it keeps any featuring credit and is never bounded.
+ */
+export function searchKey(query: string): string {
+  return fold(cleanText(query));
+}
+
 export function artistKey(credit: string): string {
   return boundedKey(fold(primaryArtist(credit)));
 }

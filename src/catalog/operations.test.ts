@@ -328,6 +328,31 @@ describeWithApp('catalog reads and likes', (app) => {
     assertInvalid(await app().query('app.svc.feed.search', { q: 'x', limit: 51 }));
   });
 
+  test('search folds case, accents and punctuation as the matcher does: bjork finds Björk, sigur ros Sigur Rós', async () => {
+    const listener = await account(app(), 'folding');
+    const [joga, crazy, hoppipolla] = await play(app(), listener, [
+      { title: 'Jóga', artist: 'Björk', album: 'Homogenic', at: '2024-03-01T10:00:00Z' },
+      { title: 'Crazy in Love', artist: 'Beyoncé feat. Jay-Z', album: 'Dangerously in Love', at: '2024-03-01T10:05:00Z' },
+      { title: 'Hoppípolla', artist: 'Sigur Rós', album: 'Takk...', at: '2024-03-01T10:10:00Z' },
+      { title: 'Bjork Suite', artist: 'Bjorkestra', at: '2024-03-01T10:15:00Z' },
+    ]);
+    const search = async (q: string) => (await app().query('app.svc.feed.search', { q })).body;
+    const names = (list: { name?: string; title?: string; id?: string }[]) => list.map((item) => item.name ?? item.title);
+
+    const bjork = await search('bjork');
+    assert.deepEqual(names(bjork.artists), ['Björk', 'Bjorkestra'], 'the exact folded match first');
+    assert.ok(bjork.songs.some((song: { id: string }) => song.id === joga), "Björk's song matches through its artist");
+    assert.deepEqual(names((await search('BEYONCE')).artists), ['Beyoncé']);
+    assert.deepEqual((await search('beyonce')).songs.map((song: { id: string }) => song.id), [crazy]);
+    assert.deepEqual(names((await search('sigur ros')).artists), ['Sigur Rós']);
+    assert.deepEqual(names((await search('sigur-rós!')).artists), ['Sigur Rós'], 'punctuation folds too');
+    assert.deepEqual((await search('hoppipolla')).songs.map((song: { id: string }) => song.id), [hoppipolla]);
+    assert.deepEqual(names((await search('joga')).songs), ['Jóga']);
+    assert.deepEqual(names((await search('takk')).albums), ['Takk...']);
+    assert.deepEqual((await search('jay-z')).songs.map((song: { id: string }) => song.id), [crazy], 'a featured credit is still found as typed');
+    assert.deepEqual((await search('björk')).artists.length, 2, 'an accented query finds the same');
+  });
+
   test("actor lists rank by the actor's plays and page", async () => {
     const songs = await app().query('app.svc.actor.getActorSongs', { did: alice.did });
     assert.equal(songs.status, 200);

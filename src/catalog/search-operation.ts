@@ -4,6 +4,7 @@ import { defineQuery } from '../api/operation.ts';
 import type { Database } from '../db/index.ts';
 import { selectAlbums, selectArtists } from './group-view.ts';
 import { ilikeContains } from './like-pattern.ts';
+import { searchKey } from './normalize.ts';
 import type { SortKey } from './page-query.ts';
 import { AlbumView, ArtistView, Song } from './schemas.ts';
 import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
@@ -15,11 +16,17 @@ const UserResult = Type.Object({
   avatar: Type.Optional(Type.String()),
 });
 
-/** Exact (case-insensitive) matches first, then the shortest, then alphabetically; the id keeps it stable. */
-function bestMatchFirst(column: string, id: string, q: string): SortKey[] {
+/** The query as typed and as the catalog's match keys fold it. */
+interface Query {
+  text: string;
+  folded: string;
+}
+
+/** Exact matches (as the keys fold them) first, then the shortest, then alphabetically; the id keeps it stable. */
+function bestMatchFirst(column: string, keyColumn: string, id: string, q: Query): SortKey[] {
   const ref = sql.ref(column);
   return [
-    { expression: sql`lower(${ref}) = lower(cast(${q} as text))`, direction: 'desc' },
+    { expression: sql`${sql.ref(keyColumn)} = cast(${q.folded} as text)`, direction: 'desc' },
     { expression: sql`length(${ref})`, direction: 'asc' },
     { expression: ref, direction: 'asc' },
     { expression: sql.ref(id), direction: 'asc' },
@@ -27,6 +34,23 @@ function bestMatchFirst(column: string, id: string, q: string): SortKey[] {
 }
 
 const contains = (column: string, q: string): Expression<SqlBool> => ilikeContains(sql.ref(column), q);
+
+/**
+ * The name contains the query as typed, or its match key contains the folded query ("bjork" in
+ * "bjork", the key of "Björk"). Both are trigram-indexed (migrations 0001, 0014). The typed form
+ * still counts: a key drops featuring credits from titles, which a search may name.
+ */
+const matches = (column: string, keyColumn: string, q: Query): Expression<SqlBool> =>
+  sql<SqlBool>`(${contains(column, q.text)} or ${contains(keyColumn, q.folded)})`;
+
+/**
+ * A song whose title, credit or artist's name matches. The artists come as an array, not an
+ * `in (subquery)`: inside an OR a subquery is a filter run on every song, while `= any(array)`
+ * joins the other branches in one bitmap scan of the indexes (tracks_match_idx for artist_id).
+ */
+const songMatches = (q: Query): Expression<SqlBool> =>
+  sql<SqlBool>`(${matches('t.title', 't.title_key', q)} or ${contains('t.artist', q.text)}
+    or t.artist_id = any(array(select a.id from artists a where ${contains('a.name_key', q.folded)})))`;
 
 async function searchUsers(db: Database, q: string, limit: number) {
   const rows = await db
@@ -43,7 +67,7 @@ async function searchUsers(db: Database, q: string, limit: number) {
 
 export const search = defineQuery({
   nsid: 'app.svc.feed.search',
-  summary: 'Artists, albums, songs and users whose names contain the query (case-insensitive)',
+  summary: 'Artists, albums, songs and users whose names contain the query (case, accents and punctuation folded)',
   auth: 'optional',
   params: Type.Object({
     q: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
@@ -52,18 +76,21 @@ export const search = defineQuery({
   output: Type.Object({ artists: Type.Array(ArtistView), albums: Type.Array(AlbumView), songs: Type.Array(Song), users: Type.Array(UserResult) }),
   errors: ['InvalidRequest'],
   async handler({ params, viewer, ctx }) {
-    const q = params.q.trim();
+    const q = { text: params.q.trim(), folded: searchKey(params.q) };
     const { limit } = params;
     const [artists, albums, songs, users] = await Promise.all([
-      selectArtists(ctx.db, { where: sql<SqlBool>`${contains('ar.name', q)} and ${hasListedSong('artist_id', 'ar')}`, order: bestMatchFirst('ar.name', 'ar.id', q), limit }),
-      selectAlbums(ctx.db, { where: sql<SqlBool>`${contains('al.title', q)} and ${hasListedSong('album_id', 'al')}`, order: bestMatchFirst('al.title', 'al.id', q), limit }),
-      selectSongs(
-        ctx.db,
-        listedSongs(ctx.db),
-        { where: sql<SqlBool>`(${contains('t.title', q)} or ${contains('t.artist', q)})`, order: bestMatchFirst('t.title', 't.id', q), limit },
-        viewer?.userId ?? null,
-      ),
-      searchUsers(ctx.db, q, limit),
+      selectArtists(ctx.db, {
+        where: sql<SqlBool>`${matches('ar.name', 'ar.name_key', q)} and ${hasListedSong('artist_id', 'ar')}`,
+        order: bestMatchFirst('ar.name', 'ar.name_key', 'ar.id', q),
+        limit,
+      }),
+      selectAlbums(ctx.db, {
+        where: sql<SqlBool>`${matches('al.title', 'al.title_key', q)} and ${hasListedSong('album_id', 'al')}`,
+        order: bestMatchFirst('al.title', 'al.title_key', 'al.id', q),
+        limit,
+      }),
+      selectSongs(ctx.db, listedSongs(ctx.db), { where: songMatches(q), order: bestMatchFirst('t.title', 't.title_key', 't.id', q), limit }, viewer?.userId ?? null),
+      searchUsers(ctx.db, q.text, limit),
     ]);
     return { artists, albums, songs: songs.map(toSong), users };
   },

@@ -4,6 +4,8 @@ import fastifyRateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/r
 import { XrpcError } from '../api/errors.ts';
 import { rateLimitExceeded } from '../scrobbling/lastfm/errors.ts';
 import { requestParams } from '../scrobbling/lastfm/params.ts';
+import { rateLimitExceeded as malojaRateLimitExceeded } from '../scrobbling/maloja/errors.ts';
+import { malojaKeyOf } from '../scrobbling/maloja/fields.ts';
 import type { RateLimitConfig } from './limits-config.ts';
 import { budgetStore, redisClient } from './rate-limit-store.ts';
 
@@ -15,7 +17,7 @@ const READ_WINDOW_MS = MINUTE_MS;
 /** Routes no budget applies to: monitoring must see the server even when clients are refused. */
 const UNLIMITED_PATHS = new Set(['/health', '/ready', '/metrics']);
 
-type Protocol = 'xrpc' | 'listenbrainz' | 'lastfm' | 'audioscrobbler' | 'subsonic';
+type Protocol = 'xrpc' | 'listenbrainz' | 'lastfm' | 'audioscrobbler' | 'subsonic' | 'maloja';
 type BudgetName = 'reads' | 'submissions' | 'signinAttempts' | 'signinFailures';
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Spent = Awaited<ReturnType<Limiter>>;
@@ -44,6 +46,7 @@ function protocolOf(url: string): Protocol {
   if (url === '/2.0' || url.startsWith('/2.0/')) return 'lastfm';
   if (url.startsWith('/rest/')) return 'subsonic';
   if (url === '/np_1.2' || url === '/protocol_1.2') return 'audioscrobbler';
+  if (url.startsWith('/apis/mlj_1/')) return 'maloja';
   return 'xrpc';
 }
 
@@ -64,6 +67,7 @@ function planFor(route: RouteOptions): RoutePlan | null {
     return { protocol, spend: 'submission', credential: authorizationOf };
   }
   if (post && protocol === 'audioscrobbler') return { protocol, spend: 'submission', credential: paramOf('s') };
+  if (post && url === '/apis/mlj_1/newscrobble') return { protocol, spend: 'submission', credential: malojaKeyOf };
   if (methods.includes('GET') || methods.includes('HEAD') || protocol === 'subsonic') return { protocol, spend: 'read' };
   return null;
 }
@@ -80,6 +84,8 @@ function refusal(protocol: Protocol, retryAfterSeconds: number): Error {
       return new XrpcError(429, 'RateLimitExceeded', message, retryAfterSeconds);
     case 'lastfm':
       return rateLimitExceeded();
+    case 'maloja':
+      return malojaRateLimitExceeded(retryAfterSeconds);
     case 'audioscrobbler':
     case 'subsonic':
       return Object.assign(new Error(message), { statusCode: 429 });

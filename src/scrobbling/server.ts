@@ -5,6 +5,7 @@ import { registerHostOperations } from '../ops/index.ts';
 import { registerListenBrainz } from './listenbrainz/routes.ts';
 import { registerLastfm } from './lastfm/index.ts';
 import { registerAudioscrobbler } from './audioscrobbler/index.ts';
+import { registerMaloja } from './maloja/routes.ts';
 
 /**
  * Adds one scrobbling protocol's routes to the scrobbler host. A registrar
@@ -14,7 +15,7 @@ import { registerAudioscrobbler } from './audioscrobbler/index.ts';
 export type ScrobblerProtocolRegistrar = (app: FastifyInstance, ctx: AppContext) => void;
 
 /** Every protocol the scrobbler host speaks; adding one is a one-line edit here. */
-const SCROBBLER_PROTOCOLS: readonly ScrobblerProtocolRegistrar[] = [registerListenBrainz, registerLastfm, registerAudioscrobbler];
+const SCROBBLER_PROTOCOLS: readonly ScrobblerProtocolRegistrar[] = [registerListenBrainz, registerLastfm, registerAudioscrobbler, registerMaloja];
 
 /** The scrobble-submission host that existing scrobbler clients are repointed to. */
 export function buildScrobblerServer(ctx: AppContext, options: HttpServerOptions): FastifyInstance {

@@ -3,8 +3,12 @@ import type { Database } from '../db/index.ts';
 import { ALL_TIME, type PlaysWindow } from './rollups/reads.ts';
 import { withTimeZone } from './time-zone.ts';
 
-/** Rolling windows end now; `year` is a calendar year in the time zone. */
-export const PERIOD_DAYS = { last7days: 7, last30days: 30, last90days: 90, last365days: 365 } as const;
+/**
+ * Rolling windows end now; `year` is a calendar year in the time zone. Earshot's own names come
+ * first, then the values the spec's source system takes (`week`, `2weeks`, `month`, `3months`),
+ * so its clients' requests work unchanged: each is a span of whole days like Earshot's.
+ */
+export const PERIOD_DAYS = { last7days: 7, last30days: 30, last90days: 90, last365days: 365, week: 7, '2weeks': 14, month: 30, '3months': 90 } as const;
 export type Period = 'year' | keyof typeof PERIOD_DAYS;
 export const PERIODS = ['year', ...Object.keys(PERIOD_DAYS)] as Period[];
 

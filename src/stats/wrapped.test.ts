@@ -182,6 +182,30 @@ describeWithApp('Wrapped and charts', (app) => {
     assert.ok([12, 13].includes((await app().query(WRAPPED, { did, period: 'last365days' })).body.scrobblesPerMonth.length));
   });
 
+  test("the spec's source system's periods (week, 2weeks, month, 3months) are rolling windows of 7, 14, 30 and 90 days", async () => {
+    const day = 86_400_000;
+    const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
+    const { did } = await listenerWithHistory(app(), 'source-periods', [
+      play(ago(1), 'Recent', 'Yesterday'),
+      play(ago(10), 'Recent', 'Last week'),
+      play(ago(20), 'Recent', 'Three weeks ago'),
+      play(ago(60), 'Older', 'Two months ago'),
+      play(ago(100), 'Older', 'Spring'),
+    ]);
+    const expected = { week: [7, 1], '2weeks': [14, 2], month: [30, 3], '3months': [90, 4] };
+    for (const [period, [days, plays]] of Object.entries(expected)) {
+      const { status, body } = await app().query(WRAPPED, { did, period });
+      assert.equal(status, 200, period);
+      assert.equal(body.period, period);
+      assert.equal((Date.parse(body.endDate) - Date.parse(body.startDate)) / day, days, period);
+      assert.equal(body.totalScrobbles, plays, period);
+    }
+    const month = await app().query(WRAPPED, { did, period: 'month' });
+    const last30days = await app().query(WRAPPED, { did, period: 'last30days' });
+    const figures = ({ totalScrobbles, topArtists, topTracks, scrobblesPerMonth }: any) => ({ totalScrobbles, topArtists, topTracks, scrobblesPerMonth });
+    assert.deepEqual(figures(month.body), figures(last30days.body), 'month is last30days by another name');
+  });
+
   test('bad parameters are 400 InvalidRequest; an unknown user is 404', async () => {
     await listenerWithHistory(app(), 'valid');
     const cases: [Record<string, string | number>, number, string?][] = [

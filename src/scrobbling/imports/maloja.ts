@@ -15,7 +15,7 @@ export function malojaRecord(value: unknown): ImportRecord | ForeignRecord {
   const seconds = count(value.time, Number.MAX_SAFE_INTEGER);
   return listenRecord(
     {
-      artist: artists.join(' & ') || undefined,
+      artist: malojaArtistCredit(artists) || undefined,
       title: text(track.title),
       album: text(album.albumtitle) ?? text(album.name),
       durationMs: durationMs(undefined, track.length),
@@ -24,5 +24,8 @@ export function malojaRecord(value: unknown): ImportRecord | ForeignRecord {
     seconds === undefined ? undefined : new Date(seconds * 1000),
   );
 }
+
+/** One credit for a Maloja track's artists: imports and live Maloja submissions file them alike. */
+export const malojaArtistCredit = (artists: readonly string[]) => artists.join(' & ');
 
 export const isMalojaScrobbleList = (keys: readonly string[]) => keys.length === 1 && keys[0] === 'scrobbles';

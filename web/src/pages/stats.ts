@@ -9,7 +9,8 @@ export type WrappedData = Output<'app.svc.stats.getWrapped'>;
 export type WrappedPeriod = NonNullable<Params<'app.svc.stats.getWrapped'>['period']>;
 export type DayCount = WrappedData['scrobblesPerDay'][number];
 
-export const ROLLING_DAYS = { last7days: 7, last30days: 30, last90days: 90, last365days: 365 } as const;
+/** Every rolling period the API takes, the spec's source system's names too (src/stats/window.ts); the picker offers Earshot's. */
+export const ROLLING_DAYS = { last7days: 7, last30days: 30, last90days: 90, last365days: 365, week: 7, '2weeks': 14, month: 30, '3months': 90 } as const;
 export const WRAPPED_PERIODS: { value: WrappedPeriod; label: string }[] = [
   { value: 'last7days', label: 'Last 7 days' },
   { value: 'last30days', label: 'Last 30 days' },
