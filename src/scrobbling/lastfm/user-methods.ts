@@ -45,6 +45,12 @@ export const getInfo = defineMethod({
   },
 });
 
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** The user's plays (`scrobbles as s`) from `from` inclusive to `to` exclusive, either side open when absent. */
+const playsBetween = (userId: string, from: Date | undefined, to: Date | undefined) =>
+  sql<SqlBool>`s.user_id = ${userId}${from ? sql` and s.listened_at >= ${at(from)}` : sql``}${to ? sql` and s.listened_at < ${at(to)}` : sql``}`;
+
 /**
  * user.getRecentTracks: plays newest first, `from` (inclusive) to `to` (exclusive) in UNIX seconds;
  * the track playing now comes first, marked `nowplaying="true"`, on the first page of a window that
@@ -63,8 +69,7 @@ export const getRecentTracks = defineMethod({
     const to = optionalUnixTime(params, 'to');
     const extended = optionalText(params, 'extended') === '1';
     const links = pageLinks(ctx.config.publicUrl);
-    const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-    const inWindow = sql<SqlBool>`s.user_id = ${user.id}${from ? sql` and s.listened_at >= ${at(from)}` : sql``}${to ? sql` and s.listened_at < ${at(to)}` : sql``}`;
+    const inWindow = playsBetween(user.id, from, to);
     const loved = songLiked(sql.ref('t.id'), user.id).as('loved');
     const [rows, total, playing] = await Promise.all([
       trackRows(ctx.db)
@@ -99,19 +104,18 @@ export const getLovedTracks = defineMethod({
     const { ctx, params } = call;
     const page = paging(params, MAX_LOVED_TRACKS);
     const links = pageLinks(ctx.config.publicUrl);
-    const likes = ctx.db.selectFrom('stars as st').where('st.user_id', '=', user.id).where('st.subject_kind', '=', 'song');
+    const likedByUser = sql<SqlBool>`st.user_id = ${user.id} and st.subject_kind = 'song'`;
     const [rows, total] = await Promise.all([
       trackRows(ctx.db)
         .innerJoin('stars as st', 'st.subject_id', 't.id')
         .select('st.created_at as loved_at')
-        .where('st.user_id', '=', user.id)
-        .where('st.subject_kind', '=', 'song')
+        .where(likedByUser)
         .orderBy('st.created_at', 'desc')
         .orderBy('t.id')
         .limit(page.limit)
         .offset(page.offset)
         .execute(),
-      likes.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ctx.db.selectFrom('stars as st').select((eb) => eb.fn.countAll<number>().as('n')).where(likedByUser).executeTakeFirstOrThrow(),
     ]);
     const items = rows.map((row) => element('track', listedTrackElements(links, row, row.loved_at)));
     return list('lovedtracks', 'track', items, { user: user.handle, ...pagingAttributes(page.page, page.limit, Number(total.n)) });
