@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { startServe, stopServe } from './cli/testing.ts';
+import { lastfmSignature } from './scrobbling/lastfm/signature.ts';
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-logging-'));
 after(() => fs.rmSync(home, { recursive: true, force: true }));
@@ -29,10 +30,15 @@ test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) 
     await fetch(`${scrobbler}/1/validate-token`, { headers: { authorization: `Token ${key}` } });
     await fetch(`${scrobbler}/1/validate-token?token=${key}`);
     await fetch(`${scrobbler}/2.0/?method=auth.getMobileSession&api_key=${key}&api_sig=${sharedSecret}&password=${encodeURIComponent(password)}`);
+    // A signed GET that succeeds, as the npm `lastfm` client sends it: the password in the query string.
+    const signIn = new Map([['method', 'auth.getMobileSession'], ['username', 'logged'], ['password', password], ['api_key', key]]);
+    signIn.set('api_sig', lastfmSignature(signIn, sharedSecret));
+    const session = await fetch(`${scrobbler}/2.0/?${new URLSearchParams([...signIn, ['format', 'json']])}`).then((response) => response.json() as Promise<{ session: { key: string } }>);
+    assert.match(session.session.key, /^[0-9a-f]{32}$/);
     server.kill('SIGTERM');
     const logged = (await printed(/^stopped$/m)) + stderr;
     assert.match(logged, /"msg":"incoming request"/);
-    for (const secret of [password, token, key, sharedSecret]) assert.ok(!logged.includes(secret), `the log holds ${secret}`);
+    for (const secret of [password, token, key, sharedSecret, session.session.key]) assert.ok(!logged.includes(secret), `the log holds ${secret}`);
   } finally {
     await stopServe(server);
   }

@@ -10,7 +10,7 @@ import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts'
 
 const TOP_COUNT = 10;
 /** More tracks than any real release has; bounds the response all the same. */
-const MAX_ALBUM_TRACKS = 1000;
+export const MAX_ALBUM_TRACKS = 1000;
 
 const songPlayCount = sql`(select count(*) from scrobbles s where s.track_id = t.id)`;
 
@@ -39,7 +39,7 @@ export const getArtist = defineQuery({
 });
 
 /** Disc by disc, track by track; unnumbered tracks last, by title. */
-const ALBUM_ORDER: SortKey[] = [
+export const ALBUM_ORDER: SortKey[] = [
   { expression: sql`t.disc_number is null`, direction: 'asc' },
   { expression: sql.ref('t.disc_number'), direction: 'asc' },
   { expression: sql`t.track_number is null`, direction: 'asc' },

@@ -115,6 +115,10 @@ describe('sign-in limits: Last.fm getMobileSession and the authorization page', 
     const xml = await mobileSession(PASSWORD);
     assert.equal(xml.status, 429);
     assert.match(xml.body, /<lfm status="failed">\s*<error code="29">/);
+    // A signed GET, and the method in another letter case, meet the same lock.
+    const params = { method: 'auth.getmobilesession', api_key: dave.key, username: dave.handle, password: PASSWORD, format: 'json' };
+    const byGet = await lastfmCall(app(), params, { secret: dave.sharedSecret, httpMethod: 'GET' });
+    assert.deepEqual([byGet.status, byGet.body.error], [429, 29]);
   });
 
   test('the lock holds on every door that checks the password: the authorization page too', async () => {

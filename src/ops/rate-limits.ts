@@ -72,8 +72,8 @@ function planFor(route: RouteOptions): RoutePlan | null {
   return null;
 }
 
-/** Last.fm's mobile sign-in arrives on the same URL as every other call; the method parameter tells. */
-const isLastfmSignIn = (request: FastifyRequest) => requestParams(request).get('method') === 'auth.getMobileSession';
+/** Last.fm's mobile sign-in arrives on the same URL as every other call, by GET or POST; the method parameter tells, in any letter case as the dispatcher reads it. */
+const isLastfmSignIn = (request: FastifyRequest) => requestParams(request).get('method')?.toLowerCase() === 'auth.getmobilesession';
 
 /** The 429 in the protocol's own error shape; Retry-After is already on the reply. */
 function refusal(protocol: Protocol, retryAfterSeconds: number): Error {

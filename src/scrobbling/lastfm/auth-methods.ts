@@ -40,10 +40,14 @@ export const getSession = defineMethod({
   },
 });
 
-/** Mobile flow: the account's handle (or DID) and password straight from the client. */
+/**
+ * Mobile flow: the account's handle (or DID) and password straight from the client. GET is
+ * accepted because clients send it so (the npm `lastfm` client signs it as a GET); the request
+ * log masks `password` in query strings (api/redact.ts).
+ */
 export const getMobileSession = defineMethod({
   name: 'auth.getMobileSession',
-  postOnly: true,
+  postOnly: false,
   auth: 'signed',
   async handler({ ctx, params, apiKeyId }) {
     const user = await verifyLogin(ctx.db, requiredParam(params, 'username'), requiredParam(params, 'password'));

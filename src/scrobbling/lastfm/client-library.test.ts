@@ -53,6 +53,28 @@ describeWithApp('Last.fm 2.0 through the `lastfm` npm client', (app) => {
     assert.match(session.key, /^[0-9a-f]{32}$/);
   });
 
+  test('reads: a session by signed GET, recent tracks, top artists and track info, as the client asks for them', async () => {
+    // Without `write`, the client sends auth.getMobileSession as a signed GET.
+    const result = await settle((handlers) => lastfm.request('auth.getMobileSession', { username: carol.handle, password: carol.password, handlers }));
+    const session = lastfm.session({ user: result.session.name, key: result.session.key });
+    const timestamp = Math.floor(Date.parse('2025-06-01T12:00:00Z') / 1000);
+    for (const at of [timestamp - 600, timestamp]) {
+      await settle((handlers) => lastfm.update('scrobble', session, { artist: 'Broadcast', track: 'Pendulum', album: 'Haha Sound', timestamp: at, handlers }));
+    }
+
+    // Reads go unsigned, by GET, with the API key only.
+    const recent = await settle((handlers) => lastfm.request('user.getRecentTracks', { user: carol.handle, limit: 1, handlers }));
+    // The track reported playing in the first test may still head the list, marked as now playing.
+    const played = recent.recenttracks.track.filter((track: any) => track['@attr']?.nowplaying !== 'true');
+    assert.deepEqual(played.map((track: any) => [track.name, track.date.uts]), [['Pendulum', String(timestamp)]]);
+    const top = await settle((handlers) => lastfm.request('user.getTopArtists', { user: carol.handle, period: 'overall', handlers }));
+    assert.deepEqual(top.topartists.artist.map((artist: any) => [artist.name, artist.playcount]), [['Broadcast', '2'], ['Boards of Canada', '1']]);
+    const info = await settle((handlers) => lastfm.request('track.getInfo', { artist: 'Broadcast', track: 'Pendulum', username: carol.handle, handlers }));
+    assert.deepEqual([info.track.name, info.track.userplaycount, info.track.userloved], ['Pendulum', '2', '0']);
+    const unknown = await settle((handlers) => lastfm.request('user.getInfo', { user: 'nobody-here', handlers })).catch((failure) => failure);
+    assert.deepEqual(unknown, { error: 6, message: 'User not found' });
+  });
+
   test('errors reach the client as Last.fm error codes', async () => {
     const wrongSecret = new LastFmNode({ api_key: carol.key, secret: 'not the secret', ...server });
     const error = await settle((handlers) => wrongSecret.request('auth.getToken', { handlers })).catch((failure) => failure);

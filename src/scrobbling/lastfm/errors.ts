@@ -61,3 +61,5 @@ export const rateLimitExceeded = () =>
   new LastfmError(LastfmErrorCode.RateLimitExceeded, 'Rate limit exceeded - Your API key has made too many requests in a short period');
 export const temporarilyUnavailable = () =>
   new LastfmError(LastfmErrorCode.TemporarilyUnavailable, 'There was a temporary error processing your request. Please try again');
+/** Last.fm answers an unknown user, track, artist or album with error 6 and a bare message ("User not found"). */
+export const notFound = (message: string) => new LastfmError(LastfmErrorCode.InvalidParameters, message);

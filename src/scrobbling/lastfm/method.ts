@@ -3,14 +3,18 @@ import type { Params } from './params.ts';
 import type { Element } from './response.ts';
 import type { LastfmSession } from './sessions.ts';
 
-/** Every method here is signed with the API key's shared secret; 'session' ones also need `sk`. */
-export type MethodAuth = 'signed' | 'session';
+/**
+ * 'signed' methods are signed with the API key's shared secret; 'session' ones also need `sk`.
+ * 'apiKey' ones are reads Last.fm opens to any API key unsigned; a signed `sk` sent along
+ * still names the session's user (user.getInfo without `user`).
+ */
+export type MethodAuth = 'apiKey' | 'signed' | 'session';
 
 export interface MethodCall<A extends MethodAuth> {
   ctx: AppContext;
   params: Params;
   apiKeyId: string;
-  session: A extends 'session' ? LastfmSession : null;
+  session: A extends 'session' ? LastfmSession : A extends 'apiKey' ? LastfmSession | null : null;
 }
 
 export interface LastfmMethod<A extends MethodAuth = MethodAuth> {

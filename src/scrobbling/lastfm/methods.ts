@@ -1,11 +1,28 @@
 import { getMobileSession, getSession, getToken } from './auth-methods.ts';
+import {
+  getTopAlbums,
+  getTopArtists,
+  getTopTracks,
+  getWeeklyAlbumChart,
+  getWeeklyArtistChart,
+  getWeeklyChartList,
+  getWeeklyTrackChart,
+} from './chart-methods.ts';
 import { invalidMethod, invalidService } from './errors.ts';
+import { getAlbumInfo, getArtistInfo, getTrackInfo } from './info-methods.ts';
 import { removeScrobble } from './library-methods.ts';
 import { love, unlove } from './love.ts';
 import type { LastfmMethod } from './method.ts';
 import { nowPlaying, scrobble } from './track-methods.ts';
+import { getInfo, getLovedTracks, getRecentTracks } from './user-methods.ts';
 
-const METHODS: readonly LastfmMethod[] = [getToken, getSession, getMobileSession, scrobble, nowPlaying, love, unlove, removeScrobble];
+const METHODS: readonly LastfmMethod[] = [
+  ...[getToken, getSession, getMobileSession],
+  ...[scrobble, nowPlaying, love, unlove, removeScrobble],
+  ...[getInfo, getRecentTracks, getLovedTracks, getTopArtists, getTopAlbums, getTopTracks],
+  ...[getWeeklyChartList, getWeeklyArtistChart, getWeeklyAlbumChart, getWeeklyTrackChart],
+  ...[getTrackInfo, getArtistInfo, getAlbumInfo],
+];
 
 const byName = new Map(METHODS.map((method) => [method.name.toLowerCase(), method]));
 const packages = new Set(METHODS.map((method) => method.name.split('.')[0]!.toLowerCase()));

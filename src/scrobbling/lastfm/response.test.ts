@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { element, jsonDocument, xmlDocument } from './response.ts';
+import { element, jsonDocument, list, xmlDocument } from './response.ts';
 
 const scrobbles = (count: number) =>
   element(
@@ -35,4 +35,11 @@ test("JSON follows Last.fm's mapping: #text beside leaf attributes, @attr on par
   assert.equal(two.scrobbles.scrobble.length, 2);
   assert.deepEqual(jsonDocument(element('session', [element('name', 'alice'), element('subscriber', 0)])), { session: { name: 'alice', subscriber: 0 } });
   assert.deepEqual(jsonDocument(null), {});
+});
+
+test('a list gives its items as a JSON array whatever their number; XML is unchanged', () => {
+  const tracks = (count: number) => list('recenttracks', 'track', Array.from({ length: count }, (_, i) => element('track', [element('name', `T${i}`)])), { page: '1' });
+  assert.deepEqual(jsonDocument(tracks(0)), { recenttracks: { track: [], '@attr': { page: '1' } } });
+  assert.deepEqual(jsonDocument(tracks(1)), { recenttracks: { track: [{ name: 'T0' }], '@attr': { page: '1' } } });
+  assert.equal(xmlDocument('ok', tracks(1)), '<?xml version="1.0" encoding="UTF-8"?>\n<lfm status="ok"><recenttracks page="1"><track><name>T0</name></track></recenttracks></lfm>\n');
 });

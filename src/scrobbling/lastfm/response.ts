@@ -13,10 +13,17 @@ export interface Element {
   attributes?: Record<string, Scalar> | undefined;
   text?: Scalar | undefined;
   children?: Element[] | undefined;
+  /** Children Last.fm's JSON always gives as an array, even of one or none (`track`, `image`, `tag`). */
+  arrays?: readonly string[] | undefined;
 }
 
 export function element(name: string, content: Scalar | Element[] = '', attributes?: Record<string, Scalar>): Element {
   return Array.isArray(content) ? { name, children: content, attributes } : { name, text: content, attributes };
+}
+
+/** A list such as `<recenttracks>` of `<track>`s: in JSON, `items` are an array under `itemName` whatever their number. */
+export function list(name: string, itemName: string, items: Element[], attributes?: Record<string, Scalar>): Element {
+  return { name, children: items, attributes, arrays: [itemName] };
 }
 
 export type ResponseFormat = 'xml' | 'json';
@@ -44,7 +51,7 @@ function toXml(node: Element): string {
 
 function toJson(node: Element): unknown {
   if (!node.children) return node.attributes ? { ...node.attributes, '#text': node.text ?? '' } : (node.text ?? '');
-  const members: Record<string, unknown> = {};
+  const members: Record<string, unknown> = Object.fromEntries((node.arrays ?? []).map((name) => [name, []]));
   for (const child of node.children) {
     const value = toJson(child);
     const existing = members[child.name];

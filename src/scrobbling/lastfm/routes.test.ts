@@ -52,12 +52,15 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     assert.ok(stored.every((row) => row.key_hash !== json.body.session.key), 'session keys are stored hashed');
   });
 
-  test('auth.getMobileSession refuses a wrong password (4), GET (3) and missing parameters (6)', async () => {
+  test('auth.getMobileSession by signed GET too; refuses a wrong password (4) and missing parameters (6)', async () => {
     const base = { method: 'auth.getMobileSession', username: alice.handle, api_key: alice.key, format: 'json' };
     const wrong = await lastfmCall(app(), { ...base, password: 'not the password' }, { secret: alice.sharedSecret });
     assert.deepEqual([wrong.status, wrong.body.error], [403, 4]);
     const viaGet = await lastfmCall(app(), { ...base, password: alice.password }, { secret: alice.sharedSecret, httpMethod: 'GET' });
-    assert.deepEqual([viaGet.status, viaGet.body.error], [400, 3]);
+    assert.equal(viaGet.status, 200);
+    assert.match(viaGet.body.session.key, /^[0-9a-f]{32}$/);
+    const unsignedGet = await lastfmCall(app(), { ...base, password: alice.password }, { secret: false, httpMethod: 'GET' });
+    assert.deepEqual([unsignedGet.status, unsignedGet.body.error], [403, 13]);
     const missing = await lastfmCall(app(), base, { secret: alice.sharedSecret });
     assert.deepEqual([missing.status, missing.body.error], [400, 6]);
     assert.match(missing.body.message, /password is required/);
@@ -71,9 +74,9 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     assert.deepEqual([badSig.status, badSig.body.error], [403, 13]);
     const noSig = await lastfmCall(app(), { ...scrobbleParams, api_key: alice.key, sk: sessionKey }, { secret: false });
     assert.deepEqual([noSig.status, noSig.body.error], [403, 13]);
-    const service = await call({ method: 'artist.getInfo', artist: 'A', format: 'json' }, 'GET');
+    const service = await call({ method: 'tag.getInfo', tag: 'A', format: 'json' }, 'GET');
     assert.deepEqual([service.status, service.body.error], [400, 2]);
-    const method = await call({ method: 'track.getInfo', format: 'json' }, 'GET');
+    const method = await call({ method: 'track.getSimilar', format: 'json' }, 'GET');
     assert.deepEqual([method.status, method.body.error], [400, 3]);
     const none = await call({});
     assert.equal(none.status, 400);

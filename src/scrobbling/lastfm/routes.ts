@@ -24,6 +24,7 @@ function formatOf(params: Params): ResponseFormat {
 
 /**
  * Checks, in Last.fm's order: method, HTTP verb, API key, signature, session key; then runs the method.
+ * Unsigned reads ('apiKey') stop after the API key unless they name a session.
  * The key's request rate (error 29) is counted before, with every other budget (ops/rate-limits.ts).
  */
 async function dispatch(ctx: AppContext, request: FastifyRequest, params: Params): Promise<Element | null> {
@@ -31,9 +32,10 @@ async function dispatch(ctx: AppContext, request: FastifyRequest, params: Params
   if (method.postOnly && request.method !== 'POST') throw invalidMethod(`${method.name} must be called with POST`);
   const owner = await authenticateApiKey(ctx.db, params.get('api_key') ?? '');
   if (!owner) throw invalidApiKey();
+  const sessionKey = params.get('sk');
+  if (method.auth === 'apiKey' && !sessionKey) return method.handler({ ctx, params, apiKeyId: owner.apiKeyId, session: null });
   if (!hasValidSignature(params, sharedSecretFor(ctx.keys.apiKeySharedSecret, owner.apiKeyId))) throw invalidSignature();
   if (method.auth === 'signed') return method.handler({ ctx, params, apiKeyId: owner.apiKeyId, session: null });
-  const sessionKey = params.get('sk');
   if (!sessionKey) throw invalidParameters('sk (session key) is required');
   const session = await findLastfmSession(ctx.db, sessionKey, owner.apiKeyId);
   if (!session) throw invalidSessionKey();

@@ -36,3 +36,36 @@ export function lastfmCall(app: TestApp, params: Record<string, string>, options
   if (options.httpMethod === 'GET') return jsonRequest(`${url}?${body}`, 'GET');
   return jsonRequest(url, 'POST', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 }
+
+/** A session key for the account, from auth.getMobileSession. */
+export async function mobileSession(app: TestApp, account: ClientAccount): Promise<string> {
+  const params = { method: 'auth.getMobileSession', username: account.handle, password: account.password, api_key: account.key, format: 'json' };
+  const result = await lastfmCall(app, params, { secret: account.sharedSecret });
+  if (result.status !== 200) throw new Error(`getMobileSession failed: ${JSON.stringify(result.body)}`);
+  return result.body.session.key;
+}
+
+export interface Play {
+  artist: string;
+  track: string;
+  album?: string;
+  mbid?: string;
+  duration?: number;
+  /** UNIX seconds. */
+  timestamp: number;
+}
+
+/** Stores plays through track.scrobble, as a client would. */
+export async function scrobblePlays(app: TestApp, account: ClientAccount, sessionKey: string, plays: Play[]): Promise<void> {
+  const params: Record<string, string> = { method: 'track.scrobble', api_key: account.key, sk: sessionKey, format: 'json' };
+  plays.forEach((play, i) => {
+    for (const [name, value] of Object.entries(play)) if (value !== undefined) params[`${name}[${i}]`] = String(value);
+  });
+  const result = await lastfmCall(app, params, { secret: account.sharedSecret });
+  if (result.status !== 200 || result.body.scrobbles['@attr'].ignored !== 0) throw new Error(`scrobble failed: ${JSON.stringify(result.body)}`);
+}
+
+/** A read as a client without the shared secret sends it: a GET with the API key only. */
+export function lastfmRead(app: TestApp, account: ClientAccount, params: Record<string, string>): Promise<HttpResult> {
+  return lastfmCall(app, { api_key: account.key, ...params }, { httpMethod: 'GET' });
+}

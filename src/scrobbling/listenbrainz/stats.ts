@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { actorPlays } from '../../catalog/actor-operations.ts';
+import { actorPlays } from '../../catalog/actor-top.ts';
 import type { Database } from '../../db/index.ts';
 import { ALL_TIME, localPlays, type PlaysWindow } from '../../stats/rollups/reads.ts';
 import { activitySegments, rangeWindow, WEEKDAYS, type RangeWindow, type StatsRange } from './stats-ranges.ts';
