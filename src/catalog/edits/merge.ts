@@ -49,6 +49,19 @@ async function moveStars({ tx, recorder }: EditContext, kind: StarKind, from: st
   recorder.inserted('stars', moved);
 }
 
+/** ListenBrainz "hate" feedback moves with the song as likes do; a user who disliked both keeps one. */
+async function moveDislikes({ tx, recorder }: EditContext, from: string, into: string): Promise<void> {
+  const dislikes = await recorder.delete('song_dislikes', sql`o.track_id = ${from}`);
+  if (!dislikes.length) return;
+  const moved = await tx
+    .insertInto('song_dislikes')
+    .values(dislikes.map((row) => ({ user_id: row.user_id as string, track_id: into, created_at: row.created_at as string })))
+    .onConflict((oc) => oc.doNothing())
+    .returning(['user_id', 'track_id'])
+    .execute();
+  recorder.inserted('song_dislikes', moved);
+}
+
 /** A new alias from an old match key (and id, when merged away) to `survivor`; undo deletes it. */
 export async function addAlias(
   { tx, recorder, editId }: EditContext,
@@ -84,6 +97,7 @@ export async function mergeSongs(edit: EditContext, from: string, into: string):
     await recorder.update(table, sql`o.track_id = ${from}`, sql`track_id = ${into}`);
   }
   await moveStars(edit, 'song', from, into);
+  await moveDislikes(edit, from, into);
   await absorb(edit, 'song', from, into, source.artist_id, source.title_key);
   return `merged song "${source.title}" by ${source.artist} into "${target.title}" by ${target.artist}`;
 }

@@ -22,7 +22,7 @@ async function play(app: TestApp, user: Account, listens: Array<Partial<Listen> 
   return outcomes.map((outcome) => (outcome.status === 'ignored' ? assert.fail(outcome.reason) : outcome.trackId));
 }
 
-const SNAPSHOT_TABLES = ['artists', 'albums', 'tracks', 'scrobbles', 'stars', 'playlist_items', 'queue_items', 'library_files', 'catalog_aliases'];
+const SNAPSHOT_TABLES = ['artists', 'albums', 'tracks', 'scrobbles', 'stars', 'song_dislikes', 'playlist_items', 'queue_items', 'library_files', 'catalog_aliases'];
 
 /** Every row of the tables an edit may touch, exactly (to_jsonb keeps microseconds). */
 async function snapshot(app: TestApp): Promise<Record<string, string[]>> {
@@ -100,9 +100,13 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
     ok(await app().procedure('app.svc.library.createPlaylist', { name: 'Trip', songId: [typo!, right!] }, bob.token));
     await app().ctx.db.insertInto('queue_items').values({ user_id: bob.id, position: 0, track_id: typo! }).execute();
     await addFile(app(), typo!, 'teardorp');
+    // ListenBrainz "hate" feedback (song_dislikes) follows the song as likes do.
+    await app().ctx.db.insertInto('song_dislikes').values({ user_id: admin.id, track_id: typo! }).execute();
     const before = await snapshot(app());
 
     const { editId } = ok(await app().procedure('app.svc.song.mergeSongs', { from: typo, into: right }, admin.token));
+    const dislikes = await app().ctx.db.selectFrom('song_dislikes').select('track_id').execute();
+    assert.deepEqual(dislikes.map((row) => row.track_id), [right]);
     const plays = await app().ctx.db.selectFrom('scrobbles').select(['track_id']).where('track_id', 'in', [typo!, right!]).execute();
     assert.deepEqual(plays.map((row) => row.track_id), [right, right, right, right]);
     const song = ok(await app().query('app.svc.song.getSong', { id: typo! }, bob.token)).song;

@@ -11,7 +11,7 @@ import type { DB } from '../../db/index.ts';
 export type Tx = Transaction<DB>;
 
 /** The tables edits write, parents before children: the order rows are restored in. */
-export const EDITED_TABLES = ['artists', 'albums', 'tracks', 'scrobbles', 'stars', 'playlist_items', 'queue_items', 'library_files', 'now_playing', 'catalog_aliases'] as const;
+export const EDITED_TABLES = ['artists', 'albums', 'tracks', 'scrobbles', 'stars', 'song_dislikes', 'playlist_items', 'queue_items', 'library_files', 'now_playing', 'catalog_aliases'] as const;
 export type EditedTable = (typeof EDITED_TABLES)[number];
 
 const KEYS: Record<EditedTable, readonly string[]> = {
@@ -20,6 +20,7 @@ const KEYS: Record<EditedTable, readonly string[]> = {
   tracks: ['id'],
   scrobbles: ['id'],
   stars: ['user_id', 'subject_kind', 'subject_id'],
+  song_dislikes: ['user_id', 'track_id'],
   playlist_items: ['playlist_id', 'position'],
   queue_items: ['user_id', 'position'],
   library_files: ['id'],
