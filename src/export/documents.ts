@@ -14,6 +14,7 @@ export async function profileDocument(db: Database, user: ExportedUser) {
     .select(['u.did', 'u.handle', 'u.display_name', 'u.avatar', 'u.timezone', 'u.created_at'])
     .select((eb) => [
       jsonArrayFrom(eb.selectFrom('follows as f').innerJoin('users as o', 'o.id', 'f.subject_id').select(['o.did', 'o.handle', 'f.created_at']).whereRef('f.user_id', '=', 'u.id').orderBy('f.created_at')).as('following'),
+      jsonArrayFrom(eb.selectFrom('lb_latest_imports as li').select(['li.service', 'li.latest_import']).whereRef('li.user_id', '=', 'u.id').orderBy('li.service')).as('latest_imports'),
     ])
     .where('u.id', '=', user.id)
     .executeTakeFirstOrThrow();
@@ -25,6 +26,8 @@ export async function profileDocument(db: Database, user: ExportedUser) {
     timeZone: row.timezone,
     createdAt: row.created_at.toISOString(),
     following: row.following.map((followed) => ({ did: followed.did, handle: followed.handle, since: new Date(followed.created_at).toISOString() })),
+    // What ListenBrainz importers said they imported up to (POST /1/latest-import), per service, in unix seconds.
+    latestImports: row.latest_imports.map((entry) => ({ service: entry.service, latestImport: Number(entry.latest_import) })),
   };
 }
 
@@ -47,6 +50,18 @@ export async function likesDocument(db: Database, userId: string) {
     ...(row.subject_kind === 'album' ? { title: row.album_title, artist: row.album_artist } : {}),
     ...(row.subject_kind === 'artist' ? { name: row.name } : {}),
   }));
+}
+
+/** Songs hated through ListenBrainz feedback, oldest first. */
+export async function dislikesDocument(db: Database, userId: string) {
+  const rows = await db
+    .selectFrom('song_dislikes as d')
+    .leftJoin('tracks as t', 't.id', 'd.track_id')
+    .select(['d.track_id', 'd.created_at', 't.title', 't.artist', 't.album'])
+    .where('d.user_id', '=', userId)
+    .orderBy('d.created_at')
+    .execute();
+  return rows.map((row) => ({ id: row.track_id, dislikedAt: row.created_at.toISOString(), title: row.title, artist: row.artist, album: row.album }));
 }
 
 /** Playlists with their songs in order. */

@@ -45,16 +45,22 @@ describeWithApp('export', (app) => {
     await app().procedure('app.svc.song.likeSong', { id: track.id }, me.token);
     const playlist = await app().procedure('app.svc.library.createPlaylist', { name: 'Favourites', songId: [track.id] }, me.token);
     assert.equal(playlist.status, 200, JSON.stringify(playlist.body));
+    // ListenBrainz feedback and import marks are the user's data too.
+    const late = await app().ctx.db.selectFrom('tracks').select('id').where('title', '=', 'Late').executeTakeFirstOrThrow();
+    await app().ctx.db.insertInto('song_dislikes').values({ user_id: me.userId, track_id: late.id }).execute();
+    await app().ctx.db.insertInto('lb_latest_imports').values({ user_id: me.userId, service: 'lastfm', latest_import: 1706745600 }).execute();
 
     const { response, bytes } = await download(app(), me.token);
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/zip');
     assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename\*=UTF-8''earshot_exp-me_\d{4}-\d{2}-\d{2}\.zip$/);
     const entries = await unzip(bytes);
-    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'likes.json', 'listens/2024/1.jsonl', 'listens/2024/2.jsonl', 'playlists.json', 'user.json']);
+    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'dislikes.json', 'likes.json', 'listens/2024/1.jsonl', 'listens/2024/2.jsonl', 'playlists.json', 'user.json']);
     const profile = JSON.parse(entries.get('user.json')!);
     assert.equal(profile.handle, 'exp-me');
     assert.deepEqual(profile.following.map((f: any) => f.handle), ['exp-friend']);
+    assert.deepEqual(profile.latestImports, [{ service: 'lastfm', latestImport: 1706745600 }]);
+    assert.deepEqual(JSON.parse(entries.get('dislikes.json')!).map((row: any) => [row.title, row.artist]), [['Late', 'Other Band']]);
     assert.deepEqual(JSON.parse(entries.get('likes.json')!).map((like: any) => [like.kind, like.title]), [['song', 'January Song']]);
     const [favourites] = JSON.parse(entries.get('playlists.json')!);
     assert.equal(favourites.name, 'Favourites');
@@ -107,7 +113,7 @@ describeWithApp('export', (app) => {
     }
     const empty = await app().signup('exp-empty');
     const entries = await unzip((await download(app(), empty.token)).bytes);
-    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'likes.json', 'playlists.json', 'user.json']);
+    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'dislikes.json', 'likes.json', 'playlists.json', 'user.json']);
     const older = await download(app(), empty.token, '/export');
     assert.equal(older.response.headers.get('content-type'), 'application/zip');
     assert.deepEqual(await unzip(older.bytes), entries);

@@ -32,7 +32,7 @@ describe('earshot export', () => {
       const [, file] = /^Saved (earshot_exporter_\d{4}-\d{2}-\d{2}\.zip) \([\d.]+ MiB\); `earshot import \1` reads it back$/m.exec(named.stdout) ?? [];
       assert.ok(file, named.stdout);
       const fromServer = await entries(file);
-      assert.deepEqual([...fromServer.keys()].sort(), ['README.txt', 'likes.json', 'listens/2022/4.jsonl', 'playlists.json', 'user.json']);
+      assert.deepEqual([...fromServer.keys()].sort(), ['README.txt', 'dislikes.json', 'likes.json', 'listens/2022/4.jsonl', 'playlists.json', 'user.json']);
       assert.equal(JSON.parse(fromServer.get('user.json')!).handle, 'exporter');
       const listens = exportedListens(fromServer);
       assert.deepEqual(listens.map((l) => [l.listened_at, l.track_metadata.artist_name, l.track_metadata.track_name, l.track_metadata.release_name]), plays.map((p) => [p.listened_at, 'Air', p.track_metadata.track_name, 'Moon Safari']));
