@@ -7,21 +7,16 @@ import type { Database } from '../db/index.ts';
 import { directoryListing, fileItem, type Directory, type ListingStyle } from '../filehost/views.ts';
 import { libraryNotFound } from './errors.ts';
 import { isUuid } from './known-ids.ts';
+import { findLocalSource } from './scan/source.ts';
 
 const LOCAL_STYLE: ListingStyle<ReturnType<typeof fileItem>> = { path: (relative) => `/${relative}`, file: fileItem };
 
 /** The music folder's source: the server-wide local source rooted at it, once a scan has made it. */
 async function musicFolderSource(db: Database, musicDir: string | undefined): Promise<number> {
   if (!musicDir) throw libraryNotFound('this server has no music folder: set EARSHOT_MUSIC_DIR and run `earshot library scan`');
-  const source = await db
-    .selectFrom('library_sources')
-    .select('id')
-    .where('kind', '=', 'local')
-    .where('user_id', 'is', null)
-    .where('root', '=', musicDir)
-    .executeTakeFirst();
-  if (!source) throw libraryNotFound(`the music folder ${musicDir} has not been scanned yet: run \`earshot library scan\``);
-  return source.id;
+  const source = await findLocalSource(db, musicDir);
+  if (source === undefined) throw libraryNotFound(`the music folder ${musicDir} has not been scanned yet: run \`earshot library scan\``);
+  return source;
 }
 
 /** The directory `at` names: absent or '/', the music folder itself; a directory id; else a path relative to the music folder. */

@@ -14,14 +14,21 @@ export async function ensureLocalSource(db: Database, root: string): Promise<num
     .values({ kind: 'local', user_id: null, name: basename(root) || root, root })
     .onConflict((oc) => oc.constraint('library_sources_once').doNothing())
     .execute();
+  const id = await findLocalSource(db, root);
+  if (id === undefined) throw new Error(`the local source ${root} was neither created nor found`);
+  return id;
+}
+
+/** The server-wide source of a local folder, if a scan has made it. */
+export async function findLocalSource(db: Database, root: string): Promise<number | undefined> {
   const row = await db
     .selectFrom('library_sources')
     .select('id')
     .where('kind', '=', 'local')
     .where('user_id', 'is', null)
     .where('root', '=', root)
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** How long a lease lasts unless refreshed: a crashed scan blocks others at most this long. */
