@@ -77,7 +77,8 @@ function listeningUrl(app: FastifyInstance, host: string): string {
 }
 
 function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyInstance {
-  const options = { logger: logger && ctx.config.logLevel, timeouts: ctx.config.httpTimeouts, trustProxy: ctx.config.trustProxy };
+  const publicUrl = host === 'api' ? ctx.config.publicUrl : ctx.config.scrobblerPublicUrl;
+  const options = { logger: logger && ctx.config.logLevel, timeouts: ctx.config.httpTimeouts, trustProxy: ctx.config.trustProxy, publicUrl };
   return host === 'api' ? buildApiServer(ctx, { operations, routes }, options) : buildScrobblerServer(ctx, options);
 }
 

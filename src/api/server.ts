@@ -14,6 +14,7 @@ import { findInJson } from './json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyOperation, AuthMode } from './operation.ts';
 import { redirects, type AnyRoute, type Download } from './route.ts';
+import { registerSecurityHeaders, securityHeaders } from './security-headers.ts';
 import { serveWebApp } from '../web/static.ts';
 import { loggerOptions } from '../logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
@@ -27,6 +28,8 @@ export interface HttpServerOptions {
   timeouts?: HttpTimeouts | undefined;
   /** Whose X-Forwarded-For gives the client's address; off when absent. */
   trustProxy?: TrustProxy | undefined;
+  /** The host's public URL (config.ts): when it is https, answers ask browsers to keep to https. */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -54,14 +57,16 @@ function clientErrorResponse(error: NodeJS.ErrnoException): { status: number; er
   }
 }
 
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket, https: boolean): void {
   // A reset connection, or one Node already answered, has no one left to tell.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     const { status, ...body } = clientErrorResponse(error);
     const text = JSON.stringify(body);
+    const type = 'application/json; charset=utf-8';
+    const extra = Object.entries(securityHeaders(type, https)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+      `Content-Type: ${type}\r\n${extra}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
   }
   socket.destroy();
 }
@@ -112,13 +117,15 @@ function fastifyTrustProxy(trust: TrustProxy) {
 
 /** A Fastify instance with the error conventions of the spec: every non-2xx body is `{ error, message? }`. */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
+  const https = options.publicUrl?.startsWith('https:') ?? false;
   const app = Fastify({
     ...connectionLimits(options.timeouts ?? DEFAULT_HTTP_TIMEOUTS),
     bodyLimit: DEFAULT_BODY_LIMIT,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, https),
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     logger: loggerOptions(options.logger),
   });
+  registerSecurityHeaders(app, https);
   const queryAjv = ajvFor(true);
   const bodyAjv = ajvFor(false);
   // Query strings are text and must be coerced; JSON bodies are typed and must not be.
