@@ -40,6 +40,9 @@ describeWithApp('security headers', (app) => {
       }
       assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
       assert.equal(response.headers.get('cross-origin-opener-policy'), 'same-origin');
+      // The policy allows no inline script or style, so the built page must hold none (Vite's preload polyfill included).
+      const html = await response.text();
+      assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>|<style|\sstyle=/i);
     }
   });
 
