@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from 'listenbrainz';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { scanLibrary } from '../library/scan/index.ts';
 import { testJpeg, writeTestTrack } from '../library/test-music.ts';
 import { describeWithApp } from '../testing.ts';
@@ -21,6 +21,16 @@ const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
 const musicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-csp-music-'));
 const PASSWORD = 'a long enough password';
+
+/** What the test touches of page elements (the server's types have no DOM). */
+type ImageElement = { decode(): Promise<void>; naturalWidth: number };
+type MediaElement = { readyState: number; addEventListener(type: string, listener: (value: unknown) => void): void };
+
+/**
+ * The image's width once the browser has decoded it; decoding fails when it was refused or broken.
+ * (Functions passed to evaluate run outside the page's CSP; waitForFunction polls with eval, which the CSP refuses.)
+ */
+const decodedWidth = (image: Locator) => image.evaluate((element: ImageElement) => element.decode().then(() => element.naturalWidth));
 
 describeWithApp('web app under its CSP in Chromium', (app) => {
   let browser: Browser;
@@ -44,7 +54,7 @@ describeWithApp('web app under its CSP in Chromium', (app) => {
     browser = await launch(browserPath as string);
     page = await browser.newPage({ viewport: VIEWPORTS.desktop });
     // Chromium reports a blocked load or script on the console; the event also names what the page itself refused.
-    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)));
+    await page.addInitScript("document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))");
     page.on('console', (message) => /Content Security Policy|CSP violation/i.test(message.text()) && violations.push(message.text()));
     page.on('pageerror', (error) => errors.push(error.message));
   });
@@ -75,7 +85,7 @@ describeWithApp('web app under its CSP in Chromium', (app) => {
     await page.getByRole('heading', { name: 'guarded' }).waitFor();
     await page.getByRole('region', { name: 'Top songs' }).getByRole('link', { name: 'Teardrop' }).waitFor();
     // The avatar from the other host loaded: img-src lets any http(s) image in.
-    await page.waitForFunction(() => Boolean(document.querySelector<HTMLImageElement>('img.avatar')?.naturalWidth));
+    assert.ok(await decodedWidth(page.locator('img.avatar')));
 
     await page.getByRole('link', { name: 'Your Wrapped' }).click();
     await page.getByLabel('Time zone').waitFor();
@@ -96,9 +106,9 @@ describeWithApp('web app under its CSP in Chromium', (app) => {
     await page.getByRole('button', { name: 'Play Neon' }).click();
     assert.ok((await stream).ok());
     // The browser read the stream's metadata: media-src lets the audio element load it.
-    await page.waitForFunction(() => (document.querySelector('audio')?.readyState ?? 0) >= HTMLMediaElement.HAVE_METADATA);
+    await page.locator('audio').evaluate((audio: MediaElement) => audio.readyState >= 1 || new Promise((resolve) => audio.addEventListener('loadedmetadata', resolve)));
     // The player's cover, from this origin's /rest, is a decoded image.
-    await page.waitForFunction(() => Boolean(document.querySelector<HTMLImageElement>('img[src*="/rest/getCoverArt"]')?.naturalWidth));
+    assert.ok(await decodedWidth(page.locator('img[src*="/rest/getCoverArt"]')));
 
     await nav.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('region', { name: 'Access tokens' }).waitFor();
@@ -110,16 +120,16 @@ describeWithApp('web app under its CSP in Chromium', (app) => {
   });
 
   test('script injected into the page does not run, and the attempt is reported', { skip }, async () => {
-    const ran = await page.evaluate(async () => {
+    const ran = await page.evaluate<string | null>(`(async () => {
       const script = document.createElement('script');
       script.textContent = 'window.injected = "script"';
       document.body.append(script);
       const holder = document.createElement('div');
-      holder.innerHTML = '<img src="/nothing.png" onerror="window.injected = \'handler\'">';
+      holder.innerHTML = '<img src="/nothing.png" onerror="window.injected = \\'handler\\'">';
       document.body.append(holder);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      return (window as { injected?: string }).injected ?? null;
-    });
+      return window.injected ?? null;
+    })()`);
     assert.equal(ran, null);
     assert.ok(violations.some((text) => /script-src/.test(text)), violations.join('\n'));
   });
