@@ -55,6 +55,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Filling missing MBIDs, genres and covers from MusicBrainz and the Cover Art Archive (catalog/enrich). */
   enrichment: EnrichmentConfig;
+  /** AVATAR_PRIVATE_ADDRESSES=allow: avatars may be fetched from private, loopback and link-local addresses (profiles/avatar-fetch.ts). */
+  avatarPrivateAddresses: boolean;
 }
 
 /** Metadata services Earshot reads without an account (providers/musicbrainz, providers/coverart). */
@@ -297,5 +299,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: millisecondsFrom(env, 'EARSHOT_SHUTDOWN_TIMEOUT_MS', 10_000),
     enrichment: enrichmentFrom(env, publicUrl),
+    avatarPrivateAddresses: oneOf(env, 'AVATAR_PRIVATE_ADDRESSES', ['refuse', 'allow'] as const, 'refuse') === 'allow',
   };
 }

@@ -20,6 +20,7 @@ import { loggerOptions } from '../logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 import { registerHostOperations } from '../ops/index.ts';
 import { registerAlbumCoverRoute } from '../catalog/enrich/index.ts';
+import { registerAvatarRoute } from '../profiles/avatars.ts';
 
 export interface HttpServerOptions {
   /** The request log's level (config.ts LOG_LEVEL), or false for none. */
@@ -285,6 +286,7 @@ export function buildApiServer(
   for (const route of declarations.routes) registerRoute(app, ctx, route);
   registerSubsonic(app, ctx);
   registerAlbumCoverRoute(app, ctx);
+  registerAvatarRoute(app, ctx);
   app.get('/openapi.json', async () => openApi);
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);

@@ -433,6 +433,14 @@ export interface AlbumCoversTable {
   created_at: CreatedAt;
 }
 
+/** A user's avatar, fetched once when set and served from /avatars/<user id> (migration 0017). */
+export interface UserAvatarsTable {
+  user_id: string;
+  source_url: string;
+  data: Buffer;
+  updated_at: CreatedAt;
+}
+
 /** The one row saying which process enriches until when (migration 0015). */
 export interface EnrichmentLeaseTable {
   only_row: Generated<boolean>;
@@ -477,4 +485,5 @@ export interface DB {
   enrichment_cache: EnrichmentCacheTable;
   album_covers: AlbumCoversTable;
   enrichment_lease: EnrichmentLeaseTable;
+  user_avatars: UserAvatarsTable;
 }

@@ -8,6 +8,7 @@ import { changePassword, deleteUser, passwordMatches, updateUser } from '../auth
 import type { Database } from '../db/index.ts';
 import { Profile, profileView } from './profile.ts';
 import { readProfileChange } from './profile-change.ts';
+import { forgetAvatar, isServedAvatar, keepAvatar } from './avatars.ts';
 
 const Password = (description: string) => Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description });
 
@@ -21,17 +22,25 @@ async function confirmPassword(db: Database, userId: string, password: string): 
 
 export const updateProfile = defineProcedure({
   nsid: 'app.svc.actor.updateProfile',
-  summary: "Change the caller's display name, avatar URL or time zone (only the fields given); answers the caller's profile",
+  summary:
+    "Change the caller's display name, avatar or time zone (only the fields given); answers the caller's profile. The picture at the avatar URL " +
+    'is fetched once and kept: profiles then show it from this server (`/avatars/<id>`), so viewers never load it from the host given',
   auth: 'account',
   input: Type.Object({
     displayName: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: '1 to 64 characters after trimming; null clears it' })),
-    avatar: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'an http(s) URL of at most 2048 characters; null clears it' })),
+    avatar: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'an http(s) URL of at most 2048 characters giving a JPEG, PNG, GIF, WebP or AVIF picture of at most 2 MiB; null clears it' })),
     timeZone: Type.Optional(Type.String({ maxLength: 64, description: 'an IANA time zone such as Europe/Berlin: Wrapped and charts count days and hours in it' })),
   }),
   output: Profile,
   errors: ['InvalidRequest'],
   async handler({ input, viewer, ctx }) {
-    const user = await updateUser(ctx.db, viewer.userId, await readProfileChange(ctx.db, input));
+    const change = await readProfileChange(ctx.db, input);
+    if (change.avatar === null) await forgetAvatar(ctx.db, viewer.userId);
+    else if (change.avatar !== undefined) {
+      // The profile's own avatar URL sent back (a settings form saved unchanged) keeps the picture.
+      change.avatar = isServedAvatar(ctx.config.publicUrl, viewer.userId, change.avatar) ? undefined : await keepAvatar(ctx, viewer.userId, change.avatar);
+    }
+    const user = await updateUser(ctx.db, viewer.userId, change);
     return profileView(ctx.db, user, viewer);
   },
 });
