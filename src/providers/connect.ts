@@ -50,7 +50,8 @@ export function folderProblem(folder: string): string | null {
 
 /** The cookie binding a browser-started authorization to that browser; sent back to the callback only. */
 export function bindingCookie(ctx: AppContext, provider: ProviderName, nonce: string, maxAgeSeconds = AUTHORIZATION_TTL_MS / 1000): string {
-  const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  // Secure behind https (a browser would drop it over plain http, where it could be read in transit anyway).
+  const secure = /^https:/i.test(ctx.config.publicUrl) ? '; Secure' : '';
   // Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies go along with.
   return `${bindingCookieName(provider)}=${nonce}; Path=/providers/${provider}/callback; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
