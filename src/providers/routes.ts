@@ -122,7 +122,9 @@ const callback = defineRoute({
     if (cookie !== undefined) setCookie(bindingCookie(ctx, provider, '', 0));
     const connected = await connectStep(() => completeConnect(ctx, provider, query, { finisher: 'browser', cookie }));
     if (connected === 'awaiting-client') {
-      return { message: `Nothing is connected yet: copy this page's address into the command that asked you to open the ${provider} page, which finishes connecting.` };
+      return {
+        message: `Nothing is connected yet: if you ran the command that asked you to open the ${provider} page, paste this page's address into it to finish. Give the address to no one else: it would let them connect your ${provider} account to their Earshot account.`,
+      };
     }
     return connectedAnswer(ctx, connected);
   },
