@@ -191,7 +191,7 @@ describeWithApp('provider connect flow', (app) => {
     // Whoever's browser arrives is told to hand the address back; nothing is used up or connected.
     const arrived = await callBack(callback, '');
     assert.equal(arrived.status, 200, JSON.stringify(arrived.body));
-    assert.match(arrived.body.message, /^Nothing is connected yet: copy this page's address into the command/);
+    assert.match(arrived.body.message, /^Nothing is connected yet: if you ran the command .* paste this page's address into it to finish. Give the address to no one else/);
     assert.equal(await accountRow(userId), undefined);
     const complete = (body: unknown, as?: string) => app().request('POST', '/providers/musicstream/complete', { token: as, body });
     assert.equal((await complete(answer)).status, 401);
