@@ -9,7 +9,7 @@ import { lastfmSignature } from './scrobbling/lastfm/signature.ts';
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-logging-'));
 after(() => fs.rmSync(home, { recursive: true, force: true }));
 
-test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) holds no password, token, key or secret', async () => {
+test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) holds no password, token, key, secret or OAuth state and code', async () => {
   const env: Record<string, string | undefined> = { ...process.env, EARSHOT_DATA_DIR: path.join(home, 'data'), PORT: '0', LOG_LEVEL: 'trace' };
   delete env.DATABASE_URL;
   const { server, output, printed } = await startServe(env as Record<string, string>, false);
@@ -35,10 +35,17 @@ test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) 
     signIn.set('api_sig', lastfmSignature(signIn, sharedSecret));
     const session = await fetch(`${scrobbler}/2.0/?${new URLSearchParams([...signIn, ['format', 'json']])}`).then((response) => response.json() as Promise<{ session: { key: string } }>);
     assert.match(session.session.key, /^[0-9a-f]{32}$/);
+    // A provider's redirect back: whoever holds its state and code can finish the authorization.
+    const state = 'pXz3Wq9rKd2LmN8vB4tY6uH1sA5cE7fG.Jk2Lm3Nn4Pp5Qq6Rr7Ss8Tt9Uu0Vv1Ww2Xx3Yy4Zz5Aa6B';
+    const code = '4/0AeanS0a-provider-code';
+    await fetch(`${api}/providers/filehostA/callback?state=${state}&code=${encodeURIComponent(code)}&scope=drive`);
     server.kill('SIGTERM');
     const logged = (await printed(/^stopped$/m)) + stderr;
     assert.match(logged, /"msg":"incoming request"/);
-    for (const secret of [password, token, key, sharedSecret, session.session.key]) assert.ok(!logged.includes(secret), `the log holds ${secret}`);
+    assert.match(logged, /"url":"\/providers\/filehostA\/callback\?state=\*\*\*&code=\*\*\*&scope=drive"/);
+    for (const secret of [password, token, key, sharedSecret, session.session.key, state, state.split('.')[0]!, code, encodeURIComponent(code)]) {
+      assert.ok(!logged.includes(secret), `the log holds ${secret}`);
+    }
   } finally {
     await stopServe(server);
   }

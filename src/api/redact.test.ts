@@ -12,10 +12,11 @@ test('credential query parameters of every protocol are masked in logged URLs', 
   assert.equal(redactUrl(`/xrpc/app.svc.feed.getFeed?access_token=${JWT}&limit=5`), '/xrpc/app.svc.feed.getFeed?access_token=***&limit=5');
   assert.equal(redactUrl('/rest/ping.view?u=alice&p=enc:6869&v=1.16.1&c=app'), '/rest/ping.view?u=alice&p=***&v=1.16.1&c=app');
   assert.equal(redactUrl('/rest/ping.view?u=alice&t=26719a1196d2a940705a59634eb18eab&s=c19b2d'), '/rest/ping.view?u=alice&t=***&s=***');
+  assert.equal(redactUrl('/providers/filehostA/callback?state=n0nce.s1gnature&code=4/0Ab&scope=drive'), '/providers/filehostA/callback?state=***&code=***&scope=drive');
 });
 
 test('credential-like names are recognised in any spelling', () => {
-  for (const name of ['token', 'access_token', 'refreshToken', 'api_key', 'apiKey', 'APIKEY', 'secret', 'client_secret', 'password', 'passwd', 'api_sig', 'signature', 'auth', 'authorization', 'session', 'sessionKey', 'sk', 'code', 'jwt']) {
+  for (const name of ['token', 'access_token', 'refreshToken', 'api_key', 'apiKey', 'APIKEY', 'secret', 'client_secret', 'password', 'passwd', 'api_sig', 'signature', 'auth', 'authorization', 'session', 'sessionKey', 'sk', 'code', 'state', 'jwt']) {
     assert.ok(isCredentialName(name), name);
   }
   for (const name of ['limit', 'cursor', 'feed', 'author', 'keyword', 'artist', 'method', 'format', 'did', 'u', 'v', 'c', 'hs', 'filter', 'title']) {

@@ -1,15 +1,19 @@
 /**
  * Logged URLs must not carry credentials, and the protocols spoken here put them in query
  * strings under many names (`token`, `api_key`, `sk`, `api_sig`, Audioscrobbler's `a`, Subsonic's
- * `p`/`t`/`s`, `?access_token=` …). A fixed list always misses one, so a parameter is masked when
- * its name looks credential-like, or its value looks like a credential whatever the name.
+ * `p`/`t`/`s`, `?access_token=`, an OAuth callback's `state` and `code` …). A fixed list always
+ * misses one, so a parameter is masked when its name looks credential-like, or its value looks
+ * like a credential whatever the name.
  */
 
 /** Name fragments that mean a credential wherever they appear (`access_token`, `apiKey`, `passwd`). */
 const CREDENTIAL_NAME_FRAGMENT = /token|secret|passw|pwd|signature|credential|cookie|jwt|apikey|sessionkey|bearer/i;
 
-/** Whole words of a name that mean a credential; short ones only as words, so `author` or `keyword` stay. */
-const CREDENTIAL_NAME_WORDS = new Set(['key', 'sig', 'auth', 'authorization', 'session', 'sid', 'sk', 'pass', 'code', 'nonce', 'otp', 'hash', 'a', 'p', 's', 't']);
+/**
+ * Whole words of a name that mean a credential; short ones only as words, so `author` or `keyword`
+ * stay. OAuth's `state` and `code` are the keys to an authorization in flight (the callback URL).
+ */
+const CREDENTIAL_NAME_WORDS = new Set(['key', 'sig', 'auth', 'authorization', 'session', 'sid', 'sk', 'pass', 'code', 'state', 'nonce', 'otp', 'hash', 'a', 'p', 's', 't']);
 
 const CREDENTIAL_VALUES = [
   /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/, // a JWT: its header is base64url JSON, so it begins `eyJ`

@@ -33,3 +33,14 @@ export async function readPassword(prompt = 'Password: '): Promise<string> {
   if (process.stdin.isTTY) return readHidden(prompt, process.stdin, process.stderr as NodeJS.WriteStream);
   return readFirstLine(process.stdin);
 }
+
+/** A visible answer: a prompt on a terminal, else the first line of standard input (for scripts). */
+export async function readAnswer(prompt: string): Promise<string> {
+  if (!process.stdin.isTTY) return readFirstLine(process.stdin);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await new Promise<string>((resolve) => rl.question(prompt, resolve));
+  } finally {
+    rl.close();
+  }
+}

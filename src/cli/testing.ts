@@ -15,6 +15,11 @@ export function runCli(env: CliEnv, args: string[], input = '', cwd?: string) {
   return spawnSync(process.execPath, [BIN, ...args], { env: offline(env), input, encoding: 'utf8', cwd });
 }
 
+/** Starts the real `earshot` binary, to talk to it while it runs. */
+export function spawnCli(env: CliEnv, args: string[]): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env: offline(env), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
 export interface Serving {
   server: ChildProcess;
   /** What it printed up to the moment both hosts listened. */

@@ -43,17 +43,22 @@ describeWithApp('provider connect flow', (app) => {
   const accountRow = (userId: string) =>
     app().ctx.db.selectFrom('provider_accounts').selectAll().where('user_id', '=', userId).where('provider', '=', 'musicstream').executeTakeFirst();
 
-  /** Starts an authorization and lets the fake consent: the callback URL it sends the browser to. */
+  /** The user's browser: the binding cookie the last start set in it, sent back to the callback. */
+  let browserCookie = '';
+
+  /** Starts an authorization as the web app does and lets the fake consent: the callback URL it sends the browser to. */
   async function consentedCallback(token: string): Promise<URL> {
-    const start = await app().request('POST', '/providers/musicstream/connect', { token });
-    assert.equal(start.status, 200, JSON.stringify(start.body));
-    const consent = await fetch(start.body.url, { redirect: 'manual' });
+    const start = await fetch(`${app().apiUrl}/providers/musicstream/connect`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const started = (await start.json()) as { url: string };
+    assert.equal(start.status, 200, JSON.stringify(started));
+    browserCookie = start.headers.getSetCookie()[0]!.split(';')[0]!;
+    const consent = await fetch(started.url, { redirect: 'manual' });
     assert.equal(consent.status, 302);
     return new URL(consent.headers.get('location')!);
   }
 
-  const callBack = async (url: URL | string) => {
-    const response = await fetch(url);
+  const callBack = async (url: URL | string, cookie = browserCookie) => {
+    const response = await fetch(url, { headers: { cookie } });
     return { status: response.status, body: (await response.json()) as any };
   };
 
@@ -128,7 +133,7 @@ describeWithApp('provider connect flow', (app) => {
     };
     // A consent link handed to someone else: their browser has no cookie, or another authorization's.
     const handedOver = await startInBrowser();
-    assertRefused(await callBack(handedOver.callback), /started in another browser, or at another address than/);
+    assertRefused(await callBack(handedOver.callback, ''), /started in another browser, or at another address than/);
     const mine = await startInBrowser();
     const other = await startInBrowser();
     const crossed = await fetch(mine.callback, { headers: { cookie: other.cookie } });
@@ -138,6 +143,70 @@ describeWithApp('provider connect flow', (app) => {
     assert.equal(own.status, 200);
     assert.match(own.headers.getSetCookie()[0]!, /^earshot_connect_musicstream=; .*Max-Age=0/, 'the cookie is cleared');
     assert.equal((await accountRow(userId))?.status, 'connected');
+  });
+
+  test("POST connect (the web app's) binds the authorization to the browser its answer lands in: a consent link handed to someone else connects nothing", async () => {
+    const { userId, token } = await user(app());
+    const handedOver = await consentedCallback(token);
+    assert.match(browserCookie, /^earshot_connect_musicstream=[\w-]+$/);
+    // Another person opens the consent URL: their browser has no cookie, or one of its own.
+    assertRefused(await callBack(handedOver, ''), /started in another browser, or at another address than/);
+    assertRefused(await callBack(await consentedCallback(token), 'earshot_connect_musicstream=theirs'), /started in another browser/);
+    assert.equal(await accountRow(userId), undefined, 'nothing connected');
+    const own = await callBack(await consentedCallback(token));
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    assert.equal(own.body.message, 'Connected musicstream as listener. You can close this page.');
+    assert.equal((await accountRow(userId))?.status, 'connected');
+  });
+
+  test('the binding cookie is Secure when PUBLIC_URL is https, from both starts; HttpOnly, SameSite=Lax and the callback path either way', async () => {
+    const { token } = await user(app());
+    const starts = () => [
+      fetch(`${app().apiUrl}/providers/musicstream/connect`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' }),
+      fetch(`${app().apiUrl}/providers/musicstream/connect`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }),
+    ];
+    const attributes = /^earshot_connect_musicstream=[\w-]+; Path=\/providers\/musicstream\/callback; Max-Age=600; HttpOnly; SameSite=Lax/;
+    for (const start of await Promise.all(starts())) {
+      assert.match(start.headers.getSetCookie()[0]!, new RegExp(`${attributes.source}$`), 'plain http: no Secure, which the browser would drop');
+    }
+    const publicUrl = app().ctx.config.publicUrl;
+    app().ctx.config.publicUrl = 'https://earshot.example';
+    try {
+      for (const start of await Promise.all(starts())) assert.match(start.headers.getSetCookie()[0]!, new RegExp(`${attributes.source}; Secure$`));
+    } finally {
+      app().ctx.config.publicUrl = publicUrl;
+    }
+  });
+
+  test('finish=client (the command line): the callback connects nothing, the starting account finishes at /complete; anyone else cannot', async () => {
+    const { userId, token } = await user(app());
+    const other = await user(app());
+    const start = await fetch(`${app().apiUrl}/providers/musicstream/connect?finish=client`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(start.status, 200);
+    assert.deepEqual(start.headers.getSetCookie(), [], 'no cookie: the consent page may be opened in any browser');
+    const consent = await fetch(((await start.json()) as { url: string }).url, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location')!);
+    const answer = { state: callback.searchParams.get('state'), code: callback.searchParams.get('code') };
+
+    // Whoever's browser arrives is told to hand the address back; nothing is used up or connected.
+    const arrived = await callBack(callback, '');
+    assert.equal(arrived.status, 200, JSON.stringify(arrived.body));
+    assert.match(arrived.body.message, /^Nothing is connected yet: if you ran the command .* paste this page's address into it to finish. Give the address to no one else/);
+    assert.equal(await accountRow(userId), undefined);
+    const complete = (body: unknown, as?: string) => app().request('POST', '/providers/musicstream/complete', { token: as, body });
+    assert.equal((await complete(answer)).status, 401);
+    assertRefused(await complete(answer, other.token), /already used or has been replaced/);
+    assert.equal(await accountRow(other.userId), undefined);
+    assert.equal(await accountRow(userId), undefined);
+
+    const finished = await complete(answer, token);
+    assert.equal(finished.status, 200, JSON.stringify(finished.body));
+    assert.equal(finished.body.message, 'Connected musicstream as listener. You can close this page.');
+    assert.equal((await accountRow(userId))?.status, 'connected');
+    assertRefused(await complete(answer, token), /already used/);
+    // A browser-bound authorization is not finished by a client, even its own account's.
+    const inBrowser = await consentedCallback(token);
+    assertRefused(await complete({ state: inBrowser.searchParams.get('state'), code: inBrowser.searchParams.get('code') }, token), /started in a browser/);
   });
 
   test('connect when the streaming service is not configured is 400 ProviderNotConfigured, in words', async () => {

@@ -50,7 +50,8 @@ export function folderProblem(folder: string): string | null {
 
 /** The cookie binding a browser-started authorization to that browser; sent back to the callback only. */
 export function bindingCookie(ctx: AppContext, provider: ProviderName, nonce: string, maxAgeSeconds = AUTHORIZATION_TTL_MS / 1000): string {
-  const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  // Secure behind https (a browser would drop it over plain http, where it could be read in transit anyway).
+  const secure = /^https:/i.test(ctx.config.publicUrl) ? '; Secure' : '';
   // Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies go along with.
   return `${bindingCookieName(provider)}=${nonce}; Path=/providers/${provider}/callback; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
 }
@@ -58,15 +59,23 @@ export function bindingCookie(ctx: AppContext, provider: ProviderName, nonce: st
 export const bindingCookieName = (provider: ProviderName) => `earshot_connect_${provider}`;
 
 /**
- * Starts an authorization: the provider URL to send the user's browser to. `browserBound`: the
- * caller sets the binding cookie (bindingCookie) in this browser, and only a callback carrying it
- * is accepted; otherwise (a client that opens the consent page itself) the state alone binds it.
+ * Who finishes an authorization, which is what ties the consent to the person who started it, so
+ * a consent link handed to someone else connects nothing:
+ * - `browser`: the caller's browser gets the binding cookie (bindingCookie) and follows the
+ *   consent URL; only a callback carrying that cookie connects (GET connect, and the web app's
+ *   POST: a same-origin fetch stores the cookie in the user's browser).
+ * - `client`: the caller (the command line) opens the URL in whatever browser; the callback
+ *   connects nothing, and the caller posts its address back with the account's own credentials
+ *   (POST /providers/<name>/complete). A cookie cannot be relied on there, a Bearer token can.
  */
+export type Finisher = 'browser' | 'client';
+
+/** Starts an authorization: the provider URL to send the user's browser to. */
 export async function beginConnect(
   ctx: AppContext,
   userId: string,
   provider: ProviderName,
-  options: { folder?: string | undefined; browserBound: boolean },
+  options: { folder?: string | undefined; finisher: Finisher },
 ): Promise<{ url: string; expiresAt: Date; nonce: string }> {
   const { folder } = options;
   const client = providerClient(ctx.config, provider);
@@ -87,7 +96,7 @@ export async function beginConnect(
       code_verifier_sealed: pkce ? seal(ctx.keys.encryption, pkce.verifier, verifierContext(nonce)) : null,
       folder: client.kind === 'filehost' ? (folder ?? DEFAULT_FOLDER) : null,
       expires_at: expiresAt,
-      browser_bound: options.browserBound,
+      browser_bound: options.finisher === 'browser',
     })
     .execute();
   const state = `${nonce}.${sign(ctx, nonce, provider)}`;
@@ -103,23 +112,35 @@ export interface Connected {
   folder: string | null;
 }
 
+/** How a finisher proves it is the one that started the authorization (see Finisher). */
+type BrowserProof = { finisher: 'browser'; cookie: string | undefined };
+type ClientProof = { finisher: 'client'; userId: string };
+type Callback = { state?: string | undefined; code?: string | undefined; error?: string | undefined };
+
 /**
  * Finishes an authorization from the provider's redirect: the state is checked and used up, the
- * code exchanged, the account named, and the grant stored as the user's connection.
+ * code exchanged, the account named, and the grant stored as the user's connection. A browser's
+ * callback for an authorization its client finishes is 'awaiting-client', using nothing up.
  */
-export async function completeConnect(
-  ctx: AppContext,
-  provider: ProviderName,
-  callback: { state?: string | undefined; code?: string | undefined; error?: string | undefined },
-  /** The binding cookie's value, when the browser sent one. */
-  boundNonce: string | undefined,
-): Promise<Connected> {
+export function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: BrowserProof): Promise<Connected | 'awaiting-client'>;
+export function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: ClientProof): Promise<Connected>;
+export async function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: BrowserProof | ClientProof): Promise<Connected | 'awaiting-client'> {
   const client = providerClient(ctx.config, provider);
   const nonce = callback.state ? signatureValid(ctx, provider, callback.state) : null;
   if (!nonce) throw new ConnectRefused('the authorization state is missing or was not issued by this server; start again at /providers/' + provider + '/connect');
-  const pending = await ctx.db.deleteFrom('oauth_states').where('nonce', '=', nonce).where('provider', '=', provider).returningAll().executeTakeFirst();
-  if (!pending) throw new ConnectRefused('this authorization was already used or has been replaced; start again');
-  if (pending.browser_bound && boundNonce !== nonce) {
+  let taking = ctx.db.deleteFrom('oauth_states').where('nonce', '=', nonce).where('provider', '=', provider).where('browser_bound', '=', proof.finisher === 'browser');
+  // Only its own account can use up an authorization a client finishes.
+  if (proof.finisher === 'client') taking = taking.where('user_id', '=', proof.userId);
+  const pending = await taking.returningAll().executeTakeFirst();
+  if (!pending) {
+    const waiting = await ctx.db.selectFrom('oauth_states').select('browser_bound').where('nonce', '=', nonce).where('provider', '=', provider).executeTakeFirst();
+    if (waiting?.browser_bound === false && proof.finisher === 'browser') return 'awaiting-client';
+    if (waiting?.browser_bound === true && proof.finisher === 'client') {
+      throw new ConnectRefused('this authorization was started in a browser: it is finished there, by the provider sending that browser back');
+    }
+    throw new ConnectRefused('this authorization was already used or has been replaced; start again');
+  }
+  if (proof.finisher === 'browser' && proof.cookie !== nonce) {
     const start = `${ctx.config.publicUrl}/providers/${provider}/connect`;
     throw new ConnectRefused(`this authorization was started in another browser, or at another address than ${ctx.config.publicUrl}; start again at ${start} in this browser`);
   }

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from 'listenbrainz';
 import type { Browser, Page } from 'playwright-core';
+import { startFakeMusicstream } from '../providers/musicstream/fake.ts';
+import { useProvider } from '../providers/testing.ts';
 import { describeWithApp } from '../testing.ts';
 import { chromiumPath, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
 import { WEB_DIST } from './static.ts';
@@ -166,6 +168,34 @@ describeWithApp('web app in Chromium', (app) => {
     await nav.getByRole('link', { name: 'Profile' }).click();
     await waitForText(page.getByTestId('scrobbles-count'), '99');
     assert.deepEqual(errors, []);
+  });
+
+  test("Connected services: Connect goes through the provider's consent and back to this browser, which the answer's cookie binds it to", { skip }, async () => {
+    const fake = await startFakeMusicstream({ account: 'web-listener' });
+    useProvider(app(), 'musicstream', fake.config);
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    try {
+      const tab = await context.newPage();
+      tab.on('pageerror', (error) => errors.push(error.message));
+      await tab.goto(`${app().apiUrl}/signup`);
+      await tab.getByLabel('Handle').fill('connector');
+      await tab.getByLabel('Password').fill('a long enough password');
+      await tab.getByRole('button', { name: 'Create account' }).click();
+      await tab.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+      const services = tab.getByRole('region', { name: 'Connected services' });
+      // The fake consents at once: the click ends at the callback's answer.
+      await services.getByRole('listitem').filter({ hasText: 'Streaming service' }).getByRole('button', { name: 'Connect' }).click();
+      await tab.waitForURL(/\/providers\/musicstream\/callback\?/);
+      assert.match((await tab.textContent('body')) ?? '', /Connected musicstream as web-listener/);
+      await tab.goto(`${app().apiUrl}/settings`);
+      await services.getByText(/Connected as web-listener since/).waitFor();
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      useProvider(app(), 'musicstream', undefined);
+      await fake.close();
+    }
   });
 
   test('unknown API paths stay JSON; app paths answer the app; assets are gzip, cached, and the first load within 250 KB', { skip }, async () => {

@@ -123,7 +123,7 @@ export const commands: Command[] = [
   {
     path: ['provider', 'connect'],
     usage: 'provider connect <filehostA|filehostB|musicstream> [--folder /Music] [--server URL]',
-    summary: 'Start connecting an account: prints the consent page to open in a browser',
+    summary: 'Connect an account: prints the consent page to open in a browser, then asks for the address it ends at',
     load: async () => (await import('./providers.ts')).providerConnect,
   },
   {

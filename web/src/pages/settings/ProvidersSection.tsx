@@ -1,6 +1,8 @@
 /**
  * Connected providers (app.svc.provider.*). Connecting asks for the consent page's URL with POST
  * (a plain link to GET …/connect would not carry the Bearer token) and then sends the browser there.
+ * The POST's answer also sets a cookie (a same-origin fetch stores it) without which the callback
+ * connects nothing, so the consent must be given in this browser.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { route } from '../../api/routes.ts';
