@@ -4,8 +4,9 @@ import { defineSubsonicMethod } from '../../method.ts';
 /** Subsonic's getPlayQueue and savePlayQueue over the one queue the XRPC player operations share. */
 export const queueMethods = [
   defineSubsonicMethod('getPlayQueue', async ({ ctx, viewer }) => {
-    // currentIndex is the XRPC side's own addition; Subsonic names the current song by id only.
-    const { currentIndex: _, ...playQueue } = await getQueue(ctx.db, viewer.userId);
+    // The whole queue (its size is limited); currentIndex, songCount and offset are the XRPC side's
+    // own additions: Subsonic names the current song by id only.
+    const { currentIndex: _, songCount: __, offset: ___, ...playQueue } = await getQueue(ctx.db, viewer.userId);
     return { playQueue };
   }),
   // No ids clears the queue.
