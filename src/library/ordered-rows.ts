@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../db/index.ts';
 
 /**
@@ -47,12 +47,12 @@ async function park(tx: Tx, list: OrderedList, from: number): Promise<void> {
   await sql`update ${sql.table(list.table)} set position = position + ${PARKED} where ${owned(list)} and position >= ${from}`.execute(tx);
 }
 
-/** Numbers the parked rows back in, in their order, from position `start`. */
-async function unpark(tx: Tx, list: OrderedList, start: number): Promise<void> {
-  await sql`
-    update ${sql.table(list.table)} as t set position = (${start} + parked.rank - 1)::int
-      from (select position, row_number() over (order by position) as rank from ${sql.table(list.table)} where ${owned(list)} and position >= ${PARKED}) as parked
-     where t.${sql.ref(list.key)} = ${list.id} and t.position = parked.position`.execute(tx);
+/** A parked row's position before it was parked. */
+const OLD = sql`(position - ${PARKED})`;
+
+/** Moves the parked rows back in, each to `target`: an expression of its position before (OLD). */
+async function unpark(tx: Tx, list: OrderedList, target: RawBuilder<unknown>): Promise<void> {
+  await sql`update ${sql.table(list.table)} set position = ${target} where ${owned(list)} and position >= ${PARKED}`.execute(tx);
 }
 
 async function insertRows(tx: Tx, list: OrderedList, at: number, rows: readonly Row[]): Promise<void> {
@@ -68,16 +68,17 @@ export async function insertAt(tx: Tx, list: OrderedList, at: number, rows: read
   if (rows.length === 0) return;
   await park(tx, list, at);
   await insertRows(tx, list, at, rows);
-  await unpark(tx, list, at + rows.length);
+  await unpark(tx, list, sql`${OLD} + ${rows.length}`);
 }
 
-/** Removes the rows at the indexes (each one in the list); the rows after the first removed close the gaps. */
+/** Removes the rows at the indexes (distinct, each one in the list); the rows after the first removed close the gaps. */
 export async function removeAt(tx: Tx, list: OrderedList, indexes: readonly number[]): Promise<void> {
   if (indexes.length === 0) return;
   await sql`delete from ${sql.table(list.table)} where ${owned(list)} and position in (${sql.join(indexes)})`.execute(tx);
-  const first = Math.min(...indexes);
-  await park(tx, list, first);
-  await unpark(tx, list, first);
+  const sorted = [...indexes].sort((a, b) => a - b);
+  await park(tx, list, sorted[0]!);
+  // width_bucket counts the removed indexes below a row's (a binary search): how far it moves down.
+  await unpark(tx, list, sql`${OLD} - width_bucket(${OLD}, array[${sql.join(sorted)}]::int[])`);
 }
 
 /** Replaces every row: a whole new list (Subsonic's savePlayQueue, a playlist's songs replaced). */
