@@ -56,6 +56,12 @@ describeWithApp('queue and playlist limits', (app) => {
     assert.deepEqual([added.body.queue.songCount, added.body.queue.current, added.body.queue.currentIndex], [MAX_QUEUE_SONGS, ids[1], 2]);
     const head = (await app().query(P('getPlaybackQueue'), { limit: 5 }, alice.token)).body.queue.entry.map((song: { id: string }) => song.id);
     assert.deepEqual(head, [ids[2], ids[2], ids[1], ids[0], ids[1]]);
+
+    // A queue saved before there was a limit: Subsonic answers its first MAX_QUEUE_SONGS, XRPC pages to its end.
+    await app().ctx.db.insertInto('queue_items').values({ user_id: alice.userId, position: MAX_QUEUE_SONGS, track_id: ids[0]! }).execute();
+    assert.equal((await restPost(app(), alice, 'getPlayQueue', [])).playQueue.entry.length, MAX_QUEUE_SONGS);
+    const tail = (await app().query(P('getPlaybackQueue'), { offset: MAX_QUEUE_SONGS }, alice.token)).body.queue;
+    assert.deepEqual([tail.songCount, tail.entry.length], [MAX_QUEUE_SONGS + 1, 1]);
   });
 
   test(`a playlist holds at most ${MAX_PLAYLIST_SONGS} songs, on Subsonic and XRPC alike`, async () => {

@@ -100,7 +100,8 @@ export async function listPlaylists(db: Database, userId: string, listing: Playl
 export async function getPlaylist(db: Database, userId: string, playlistId: string): Promise<PlaylistWithSongs> {
   const row = isUuid(playlistId) ? await summaries(db, userId).where('p.id', '=', playlistId.toLowerCase()).executeTakeFirst() : undefined;
   if (!row || (row.user_id !== userId && !row.public)) throw libraryNotFound(`no playlist ${playlistId}`);
-  const items = await db.selectFrom('playlist_items').select('track_id').where('playlist_id', '=', row.id).orderBy('position').execute();
+  // At most the limit: a playlist made before there was one may be longer, and this answer is whole.
+  const items = await db.selectFrom('playlist_items').select('track_id').where('playlist_id', '=', row.id).orderBy('position').limit(MAX_PLAYLIST_SONGS).execute();
   return { ...toView(row), entry: await songViews(db, userId, items.map((item) => item.track_id)) };
 }
 

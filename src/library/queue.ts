@@ -83,10 +83,9 @@ export async function queueSummary(db: Database, userId: string): Promise<QueueS
   };
 }
 
-/** The user's queue with its songs from `offset`, `limit` of them (all when absent: Subsonic answers the queue whole). */
-export async function getQueue(db: Database, userId: string, page: { offset: number; limit?: number } = { offset: 0 }): Promise<PlayQueue> {
-  let items = db.selectFrom('queue_items').select('track_id').where('user_id', '=', userId).where('position', '>=', page.offset).orderBy('position');
-  if (page.limit !== undefined) items = items.limit(page.limit);
+/** The user's queue with `limit` of its songs from index `offset`. */
+export async function getQueue(db: Database, userId: string, page: { offset: number; limit: number }): Promise<PlayQueue> {
+  const items = db.selectFrom('queue_items').select('track_id').where('user_id', '=', userId).where('position', '>=', page.offset).orderBy('position').limit(page.limit);
   const [summary, rows] = await Promise.all([queueSummary(db, userId), items.execute()]);
   return { ...summary, offset: page.offset, entry: await songViews(db, userId, rows.map((row) => row.track_id)) };
 }

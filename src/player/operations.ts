@@ -51,7 +51,8 @@ const getPlaybackQueue = defineQuery({
     "(shared with Subsonic's getPlayQueue, which answers every song)",
   auth: 'required',
   params: Type.Object({
-    offset: Type.Integer({ minimum: 0, maximum: MAX_QUEUE_SONGS, default: 0, description: 'the queue index of the first song answered' }),
+    // Not capped at the limit: a queue saved before there was one can still be read to its end.
+    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'the queue index of the first song answered' }),
     limit: Type.Integer({ minimum: 1, maximum: QUEUE_PAGE_MAX, default: QUEUE_PAGE_DEFAULT, description: 'songs per page' }),
   }),
   output: Type.Object({ queue: PlayQueuePage }),
