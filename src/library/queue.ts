@@ -29,7 +29,7 @@ export interface QueueSummary {
   changedBy: string;
 }
 
-/** The summary with songs: the whole queue, or the page from `offset`. */
+/** The summary with a page of the songs: `entry[0]` is the song at index `offset`. */
 export interface PlayQueue extends QueueSummary {
   offset: number;
   entry: SongView[];
