@@ -3,6 +3,8 @@ import { inTransaction, type Database, type DB } from '../db/index.ts';
 import { MAX_NAME_LENGTH } from '../scrobbling/listen-rules.ts';
 import { invalidParameter, libraryNotFound, notAuthorized } from './errors.ts';
 import { isUuid, knownSongs } from './known-ids.ts';
+import { checkLimit, MAX_PLAYLIST_SONGS, MAX_PLAYLISTS } from './limits.ts';
+import { countRows, insertAt, playlistList, removeAt, replaceRows } from './ordered-rows.ts';
 import { songViews, type SongView } from './views.ts';
 
 /**
@@ -98,7 +100,8 @@ export async function listPlaylists(db: Database, userId: string, listing: Playl
 export async function getPlaylist(db: Database, userId: string, playlistId: string): Promise<PlaylistWithSongs> {
   const row = isUuid(playlistId) ? await summaries(db, userId).where('p.id', '=', playlistId.toLowerCase()).executeTakeFirst() : undefined;
   if (!row || (row.user_id !== userId && !row.public)) throw libraryNotFound(`no playlist ${playlistId}`);
-  const items = await db.selectFrom('playlist_items').select('track_id').where('playlist_id', '=', row.id).orderBy('position').execute();
+  // At most the limit: a playlist made before there was one may be longer, and this answer is whole.
+  const items = await db.selectFrom('playlist_items').select('track_id').where('playlist_id', '=', row.id).orderBy('position').limit(MAX_PLAYLIST_SONGS).execute();
   return { ...toView(row), entry: await songViews(db, userId, items.map((item) => item.track_id)) };
 }
 
@@ -116,30 +119,24 @@ async function ownedPlaylist(tx: Tx, userId: string, playlistId: string) {
   return row;
 }
 
-interface Item {
-  track_id: string;
-  added_at?: Date;
-}
+const checkPlaylistSize = (count: number) => checkLimit('a playlist', MAX_PLAYLIST_SONGS, count);
 
-/** Rows per INSERT, well under PostgreSQL's bind parameter limit. */
-const INSERT_CHUNK = 2000;
-
-/** Replaces the playlist's items with `items`, positions from 0 without gaps. */
-async function writeItems(tx: Tx, userId: string, playlistId: string, items: readonly Item[]): Promise<void> {
-  await tx.deleteFrom('playlist_items').where('playlist_id', '=', playlistId).execute();
-  for (let start = 0; start < items.length; start += INSERT_CHUNK) {
-    const rows = items.slice(start, start + INSERT_CHUNK).map((item, i) => ({ playlist_id: playlistId, user_id: userId, position: start + i, ...item }));
-    await tx.insertInto('playlist_items').values(rows).execute();
-  }
+/** Refuses a new playlist past the user's limit; their row is locked so two creations at once take turns. */
+async function checkPlaylistCount(tx: Tx, userId: string): Promise<void> {
+  await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+  const { n } = await tx.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  checkLimit('playlists per user', MAX_PLAYLISTS, Number(n) + 1);
 }
 
 /** Creates a playlist of the songs, in order; answers its id. */
 export async function createPlaylist(db: Database, userId: string, name: string, songIds: readonly string[]): Promise<string> {
   checkName(name);
+  checkPlaylistSize(songIds.length);
   return inTransaction(db, async (tx) => {
+    await checkPlaylistCount(tx, userId);
     const songs = await knownSongs(tx, songIds);
     const { id } = await tx.insertInto('playlists').values({ user_id: userId, name }).returning('id').executeTakeFirstOrThrow();
-    await writeItems(tx, userId, id, songs.map((track_id) => ({ track_id })));
+    await replaceRows(tx, playlistList(id, userId), songs.map((track_id) => ({ track_id })));
     return id;
   });
 }
@@ -156,16 +153,10 @@ export interface PlaylistChanges {
   add?: readonly string[] | undefined;
 }
 
-/** The playlist's items after removing `remove` (indexes before the change) and appending `add`. */
-function editedItems(items: readonly Item[], remove: readonly number[], add: readonly string[]): Item[] {
-  const bad = remove.find((index) => !Number.isInteger(index) || index < 0 || index >= items.length);
-  if (bad !== undefined) throw invalidParameter(`songIndexToRemove ${bad} is out of range: the playlist has ${items.length} songs`);
-  const removed = new Set(remove);
-  return [...items.filter((_, index) => !removed.has(index)), ...add.map((track_id) => ({ track_id }))];
-}
-
-async function currentItems(tx: Tx, playlistId: string): Promise<Item[]> {
-  return tx.selectFrom('playlist_items').select(['track_id', 'added_at']).where('playlist_id', '=', playlistId).orderBy('position').execute();
+/** Refuses indexes outside a playlist of `length` songs. */
+function checkIndexes(remove: readonly number[], length: number): void {
+  const bad = remove.find((index) => !Number.isInteger(index) || index < 0 || index >= length);
+  if (bad !== undefined) throw invalidParameter(`songIndexToRemove ${bad} is out of range: the playlist has ${length} songs`);
 }
 
 /** Changes the user's own playlist; nothing is written unless every part of the change is valid. */
@@ -174,12 +165,15 @@ export async function updatePlaylist(db: Database, userId: string, playlistId: s
   checkText('comment', changes.comment);
   await inTransaction(db, async (tx) => {
     const playlist = await ownedPlaylist(tx, userId, playlistId);
+    const list = playlistList(playlist.id, userId);
+    const removed = [...new Set(changes.remove ?? [])];
+    const length = changes.songs?.length ?? (await countRows(tx, list));
+    checkIndexes(removed, length);
+    checkPlaylistSize(length - removed.length + (changes.add?.length ?? 0));
     const [replacement, added] = [await knownSongs(tx, changes.songs ?? []), await knownSongs(tx, changes.add ?? [])];
-    const songsChange = changes.songs !== undefined || (changes.remove ?? []).length > 0 || added.length > 0;
-    if (songsChange) {
-      const base = changes.songs !== undefined ? replacement.map((track_id) => ({ track_id })) : await currentItems(tx, playlist.id);
-      await writeItems(tx, userId, playlist.id, editedItems(base, changes.remove ?? [], added));
-    }
+    if (changes.songs !== undefined) await replaceRows(tx, list, replacement.map((track_id) => ({ track_id })));
+    await removeAt(tx, list, removed);
+    await insertAt(tx, list, length - removed.length, added.map((track_id) => ({ track_id })));
     await tx
       .updateTable('playlists')
       .set({

@@ -2,6 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import { inTransaction, type Database, type DB } from '../db/index.ts';
 import { invalidParameter } from './errors.ts';
 import { knownSongs } from './known-ids.ts';
+import { checkLimit, MAX_QUEUE_SONGS } from './limits.ts';
+import { countRows, insertAt, queueList, removeAt, replaceRows } from './ordered-rows.ts';
 import { songViews, type SongView } from './views.ts';
 
 /**
@@ -11,11 +13,13 @@ import { songViews, type SongView } from './views.ts';
  * the queue at once take turns, and checks everything before it writes.
  */
 
-export interface PlayQueue {
-  entry: SongView[];
+/** Where the queue stands, without its songs: what the XRPC player operations answer after a change. */
+export interface QueueSummary {
+  /** How many songs the queue holds. */
+  songCount: number;
   /** The current song's id (Subsonic's `current`). */
   current?: string;
-  /** The current song's index in `entry`: the same song may be queued more than once. */
+  /** The current song's index in the queue: the same song may be queued more than once. */
   currentIndex?: number;
   /** Milliseconds into the current song. */
   position: number;
@@ -25,61 +29,65 @@ export interface PlayQueue {
   changedBy: string;
 }
 
+/** The summary with a page of the songs: `entry[0]` is the song at index `offset`. */
+export interface PlayQueue extends QueueSummary {
+  offset: number;
+  entry: SongView[];
+}
+
 type Tx = Transaction<DB>;
 
 interface QueueState {
-  items: { track_id: string; added_at?: Date }[];
+  length: number;
   current: number | null;
   positionMs: number;
 }
 
-/** Locks the user's queue (creating its row on first use) and reads it. */
+/** Locks the user's queue (creating its row on first use) and reads where it stands. */
 async function lockQueue(tx: Tx, userId: string): Promise<QueueState> {
   await tx.insertInto('play_queues').values({ user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
   const row = await tx.selectFrom('play_queues').select(['current', 'position_ms']).where('user_id', '=', userId).forUpdate().executeTakeFirstOrThrow();
-  const items = await tx.selectFrom('queue_items').select(['track_id', 'added_at']).where('user_id', '=', userId).orderBy('position').execute();
-  return { items, current: row.current, positionMs: Number(row.position_ms) };
+  return { length: await countRows(tx, queueList(userId)), current: row.current, positionMs: Number(row.position_ms) };
 }
 
-const INSERT_CHUNK = 2000;
-
-/** Writes the queue whole: items renumbered from 0, the current index kept only if it still points at an item. */
-async function writeQueue(tx: Tx, userId: string, state: QueueState, client: string): Promise<void> {
-  await tx.deleteFrom('queue_items').where('user_id', '=', userId).execute();
-  for (let start = 0; start < state.items.length; start += INSERT_CHUNK) {
-    const rows = state.items.slice(start, start + INSERT_CHUNK).map((item, i) => ({ user_id: userId, position: start + i, ...item }));
-    await tx.insertInto('queue_items').values(rows).execute();
-  }
-  const current = state.current !== null && state.current < state.items.length ? state.current : null;
+/** Records where playback stands after a change, and who made it; no current song means no position in it. */
+async function setPlayback(tx: Tx, userId: string, current: number | null, positionMs: number, client: string): Promise<void> {
   await tx
     .updateTable('play_queues')
-    .set({ current, position_ms: current === null ? 0 : state.positionMs, changed_by: client, changed_at: sql<Date>`now()` })
+    .set({ current, position_ms: current === null ? 0 : positionMs, changed_by: client, changed_at: sql<Date>`now()` })
     .where('user_id', '=', userId)
     .execute();
 }
 
-/** Runs `change` on the locked queue and writes what it answers, in one transaction. */
-async function changeQueue(db: Database, userId: string, client: string, change: (state: QueueState, tx: Tx) => Promise<QueueState>): Promise<void> {
-  await inTransaction(db, async (tx) => writeQueue(tx, userId, await change(await lockQueue(tx, userId), tx), client));
-}
+const checkQueueSize = (count: number) => checkLimit('the play queue', MAX_QUEUE_SONGS, count);
 
-/** The user's queue; an empty one if they never had one. */
-export async function getQueue(db: Database, userId: string): Promise<PlayQueue> {
-  const [user, row, items] = await Promise.all([
+/** Where the user's queue stands; an empty queue if they never had one. */
+export async function queueSummary(db: Database, userId: string): Promise<QueueSummary> {
+  const [user, row, songCount] = await Promise.all([
     db.selectFrom('users').select('handle').where('id', '=', userId).executeTakeFirstOrThrow(),
-    db.selectFrom('play_queues').select(['current', 'position_ms', 'changed_by', 'changed_at']).where('user_id', '=', userId).executeTakeFirst(),
-    db.selectFrom('queue_items').select('track_id').where('user_id', '=', userId).orderBy('position').execute(),
+    db
+      .selectFrom('play_queues as q')
+      .leftJoin('queue_items as i', (join) => join.onRef('i.user_id', '=', 'q.user_id').onRef('i.position', '=', 'q.current'))
+      .select(['q.current', 'q.position_ms', 'q.changed_by', 'q.changed_at', 'i.track_id'])
+      .where('q.user_id', '=', userId)
+      .executeTakeFirst(),
+    db.selectFrom('queue_items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
   ]);
-  const entry = await songViews(db, userId, items.map((item) => item.track_id));
-  const current = row?.current ?? null;
   return {
-    entry,
-    ...(current === null || !entry[current] ? {} : { current: entry[current].id, currentIndex: current }),
+    songCount: Number(songCount.n),
+    ...(row?.current == null || !row.track_id ? {} : { current: row.track_id, currentIndex: row.current }),
     position: Number(row?.position_ms ?? 0),
     username: user.handle,
     changed: (row?.changed_at ?? new Date(0)).toISOString(),
     changedBy: row?.changed_by ?? '',
   };
+}
+
+/** The user's queue with `limit` of its songs from index `offset`. */
+export async function getQueue(db: Database, userId: string, page: { offset: number; limit: number }): Promise<PlayQueue> {
+  const items = db.selectFrom('queue_items').select('track_id').where('user_id', '=', userId).where('position', '>=', page.offset).orderBy('position').limit(page.limit);
+  const [summary, rows] = await Promise.all([queueSummary(db, userId), items.execute()]);
+  return { ...summary, offset: page.offset, entry: await songViews(db, userId, rows.map((row) => row.track_id)) };
 }
 
 export interface SavedQueue {
@@ -93,12 +101,15 @@ export interface SavedQueue {
 export async function saveQueue(db: Database, userId: string, saved: SavedQueue, client: string): Promise<void> {
   const positionMs = saved.positionMs ?? 0;
   if (!Number.isInteger(positionMs) || positionMs < 0) throw invalidParameter('position must be a whole number of milliseconds, not negative');
-  await changeQueue(db, userId, client, async (_, tx) => {
+  checkQueueSize(saved.songIds.length);
+  await inTransaction(db, async (tx) => {
+    await lockQueue(tx, userId);
     const songs = await knownSongs(tx, saved.songIds);
     const wanted = saved.current?.toLowerCase();
     const current = wanted === undefined ? -1 : songs.indexOf(wanted);
     if (wanted !== undefined && current < 0) throw invalidParameter(`current ${saved.current} is not one of the queued songs`);
-    return { items: songs.map((track_id) => ({ track_id })), current: current < 0 ? (songs.length > 0 ? 0 : null) : current, positionMs };
+    await replaceRows(tx, queueList(userId), songs.map((track_id) => ({ track_id })));
+    await setPlayback(tx, userId, current < 0 ? (songs.length > 0 ? 0 : null) : current, positionMs, client);
   });
 }
 
@@ -107,21 +118,25 @@ function checkIndex(index: number, last: number, length: number): void {
   if (!Number.isInteger(index) || index < 0 || index > last) throw invalidParameter(`position ${index} is out of range: the queue has ${length} songs`);
 }
 
-/** Inserts songs at `position` (default: the end); the current song stays current. */
+/**
+ * Inserts songs at `position` (default: the end); the current song stays current. A queue that
+ * would outgrow its limit is refused whole.
+ */
 export async function insertIntoQueue(tx: Tx, userId: string, songIds: readonly string[], position: number | undefined, client: string): Promise<number> {
   const state = await lockQueue(tx, userId);
-  const at = position ?? state.items.length;
-  checkIndex(at, state.items.length, state.items.length);
+  const at = position ?? state.length;
+  checkIndex(at, state.length, state.length);
+  checkQueueSize(state.length + songIds.length);
   const songs = await knownSongs(tx, songIds);
-  const items = [...state.items.slice(0, at), ...songs.map((track_id) => ({ track_id })), ...state.items.slice(at)];
+  await insertAt(tx, queueList(userId), at, songs.map((track_id) => ({ track_id })));
   const current = state.current !== null && state.current >= at ? state.current + songs.length : state.current;
-  await writeQueue(tx, userId, { ...state, items, current }, client);
+  await setPlayback(tx, userId, current, state.positionMs, client);
   return at;
 }
 
-/** addItemsToQueue: songs inserted at `position` (default: the end). */
-export async function addToQueue(db: Database, userId: string, songIds: readonly string[], position: number | undefined, client: string): Promise<void> {
-  await inTransaction(db, (tx) => insertIntoQueue(tx, userId, songIds, position, client));
+/** addItemsToQueue: songs inserted at `position` (default: the end); answers where they went. */
+export async function addToQueue(db: Database, userId: string, songIds: readonly string[], position: number | undefined, client: string): Promise<number> {
+  return inTransaction(db, (tx) => insertIntoQueue(tx, userId, songIds, position, client));
 }
 
 /**
@@ -129,15 +144,21 @@ export async function addToQueue(db: Database, userId: string, songIds: readonly
  * stays current if it remains; removing it leaves no current song.
  */
 export async function removeFromQueue(db: Database, userId: string, positions: readonly number[], client: string): Promise<void> {
-  await changeQueue(db, userId, client, async (state) => {
-    for (const index of positions) checkIndex(index, state.items.length - 1, state.items.length);
-    const removed = new Set(positions);
-    const current = state.current === null || removed.has(state.current) ? null : state.current - [...removed].filter((index) => index < state.current!).length;
-    return { ...state, items: state.items.filter((_, index) => !removed.has(index)), current };
+  await inTransaction(db, async (tx) => {
+    const state = await lockQueue(tx, userId);
+    for (const index of positions) checkIndex(index, state.length - 1, state.length);
+    const removed = [...new Set(positions)];
+    await removeAt(tx, queueList(userId), removed);
+    const current = state.current === null || removed.includes(state.current) ? null : state.current - removed.filter((index) => index < state.current!).length;
+    await setPlayback(tx, userId, current, state.positionMs, client);
   });
 }
 
 /** Empties the queue. */
 export async function clearQueue(db: Database, userId: string, client: string): Promise<void> {
-  await changeQueue(db, userId, client, async () => ({ items: [], current: null, positionMs: 0 }));
+  await inTransaction(db, async (tx) => {
+    await lockQueue(tx, userId);
+    await replaceRows(tx, queueList(userId), []);
+    await setPlayback(tx, userId, null, 0, client);
+  });
 }

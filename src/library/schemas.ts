@@ -93,14 +93,24 @@ const PlaylistFields = {
 export const PlaylistView = Type.Object(PlaylistFields);
 export const PlaylistWithSongs = Type.Object({ ...PlaylistFields, entry: Type.Array(SongView) });
 
-export const PlayQueue = Type.Object({
-  entry: Type.Array(SongView),
+const QueueFields = {
+  songCount: Type.Integer({ minimum: 0, description: 'how many songs the queue holds' }),
   current: Opt(Type.String({ description: "the current song's id" })),
-  currentIndex: Opt(Type.Integer({ minimum: 0, description: "the current song's index in entry" })),
+  currentIndex: Opt(Type.Integer({ minimum: 0, description: "the current song's index in the queue" })),
   position: Type.Integer({ minimum: 0, description: 'milliseconds into the current song' }),
   username: Type.String(),
   changed: DateTime(),
   changedBy: Type.String({ description: 'the client that last changed the queue' }),
+};
+
+/** Where the queue stands, without its songs: what a change of the queue answers. */
+export const QueueSummary = Type.Object(QueueFields);
+
+/** The queue with one page of its songs: entry[0] is the song at index `offset`. */
+export const PlayQueuePage = Type.Object({
+  ...QueueFields,
+  offset: Type.Integer({ minimum: 0, description: "the queue index of entry's first song" }),
+  entry: Type.Array(SongView),
 });
 
 export const Starred = Type.Object({ artist: Type.Array(ArtistView), album: Type.Array(AlbumView), song: Type.Array(SongView) });

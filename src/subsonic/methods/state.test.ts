@@ -154,11 +154,14 @@ describeWithApp('Subsonic library state methods', (app) => {
     assert.match(queue.changed, /^\d{4}-\d{2}-\d{2}T/);
 
     // Removing items before the current one keeps it current; removing it leaves none.
-    const xrpcQueue = async (positions: number[]) => (await app().procedure('app.svc.player.removeFromQueue', { positions }, alice.token)).body.queue;
-    let after = await xrpcQueue([0, 1]);
-    assert.deepEqual([after.entry.map((s: { id: string }) => s.id), after.current, after.currentIndex, after.position], [[ids[1], ids[0]], ids[1], 0, 61500]);
-    after = await xrpcQueue([0]);
-    assert.deepEqual([after.entry.map((s: { id: string }) => s.id), after.current, after.position], [[ids[0]], undefined, 0]);
+    // The change answers where the queue stands; its songs are read back.
+    const removeAndRead = async (positions: number[]) => {
+      const { queue } = (await app().procedure('app.svc.player.removeFromQueue', { positions }, alice.token)).body;
+      const songs = (await app().query('app.svc.player.getPlaybackQueue', {}, alice.token)).body.queue.entry.map((s: { id: string }) => s.id);
+      return [songs, queue.songCount, queue.current, queue.currentIndex, queue.position];
+    };
+    assert.deepEqual(await removeAndRead([0, 1]), [[ids[1], ids[0]], 2, ids[1], 0, 61500]);
+    assert.deepEqual(await removeAndRead([0]), [[ids[0]], 1, undefined, undefined, 0]);
     await call(alice, 'savePlayQueue', { id: [ids[0]!, ids[1]!, ids[0]!], current: ids[1]!, position: '61500' });
 
     const unchanged = (await call(alice, 'getPlayQueue')).playQueue;

@@ -1,11 +1,14 @@
+import { MAX_QUEUE_SONGS } from '../../../library/limits.ts';
 import { getQueue, saveQueue } from '../../../library/queue.ts';
 import { defineSubsonicMethod } from '../../method.ts';
 
 /** Subsonic's getPlayQueue and savePlayQueue over the one queue the XRPC player operations share. */
 export const queueMethods = [
   defineSubsonicMethod('getPlayQueue', async ({ ctx, viewer }) => {
-    // currentIndex is the XRPC side's own addition; Subsonic names the current song by id only.
-    const { currentIndex: _, ...playQueue } = await getQueue(ctx.db, viewer.userId);
+    // The whole queue, which is limited in size (one saved before the limit answers its first
+    // MAX_QUEUE_SONGS). currentIndex, songCount and offset are the XRPC side's own additions:
+    // Subsonic names the current song by id only.
+    const { currentIndex: _, songCount: __, offset: ___, ...playQueue } = await getQueue(ctx.db, viewer.userId, { offset: 0, limit: MAX_QUEUE_SONGS });
     return { playQueue };
   }),
   // No ids clears the queue.

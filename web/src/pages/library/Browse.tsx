@@ -129,7 +129,7 @@ function AlbumSongs({ id, onPlay }: { id: string; onPlay: PlayAt }) {
   if (album.isError) return <ErrorNote error={album.error} />;
   const { name, artist, artistId, year, albumArt, song: songs } = album.data.album;
   /** Appends the songs to the queue; with `start`, plays the first of them there. */
-  const queueSongs = (ids: string[], start: boolean) => enqueue.mutate(ids, { onSuccess: ({ queue }) => start && onPlay(queue.entry, queue.entry.length - ids.length) });
+  const queueSongs = (ids: string[], start: boolean) => enqueue.mutate(ids, { onSuccess: ({ queue, position }) => start && onPlay(queue.entry, position) });
   const all = songs.map((song) => song.id);
   return (
     <>

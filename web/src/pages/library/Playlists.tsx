@@ -136,7 +136,7 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
   const ids = list.entry.map((song) => song.id);
   /** Appends the playlist to the queue and, with `start`, plays its first song there. */
   const queueIt = (start: boolean) =>
-    enqueue.mutate(ids, { onSuccess: ({ queue }) => start && onPlay(queue.entry, queue.entry.length - ids.length) });
+    enqueue.mutate(ids, { onSuccess: ({ queue, position }) => start && onPlay(queue.entry, position) });
   const move = (from: number, to: number, rowKey: string) => {
     const [same, other] = to < from ? ['up', 'down'] : ['down', 'up'];
     focusNext.current = [`${same}-${rowKey}`, `${other}-${rowKey}`];

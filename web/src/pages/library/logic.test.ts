@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { moveChange, neighbour, PlayTracker, scrobbleThreshold } from './logic.ts';
+import { moveChange, neighbour, PlayTracker, scrobbleThreshold, wholeQueue } from './logic.ts';
 
 /** Plays from `from` to `to` seconds in quarter-second readings; the readings that counted. */
 function listen(tracker: PlayTracker, from: number, to: number, duration: number): number[] {
@@ -51,5 +51,26 @@ describe('neighbour', () => {
     expect(neighbour(['a', 'c'], { index: 1, id: 'b' }, 1)).toBe(1);
     expect(neighbour(['a', 'c'], { index: 1, id: 'b' }, -1)).toBe(0);
     expect(neighbour(['a', 'b'], { index: 1, id: 'b' }, 1)).toBeNull();
+  });
+});
+
+describe('wholeQueue', () => {
+  /** A queue of `songs` answered `size` at a time, recording the offsets asked for. */
+  const pages = (songs: readonly number[], size: number, asked: number[]) => async (offset: number) => {
+    asked.push(offset);
+    return { songCount: songs.length, offset, entry: songs.slice(offset, offset + size) };
+  };
+  test('reads page after page until every song is in', async () => {
+    const asked: number[] = [];
+    const songs = Array.from({ length: 25 }, (_, i) => i);
+    expect(await wholeQueue(pages(songs, 10, asked))).toEqual({ songCount: 25, offset: 0, entry: songs });
+    expect(asked).toEqual([0, 10, 20]);
+  });
+  test('one page for a short queue, and stops when the queue shrank meanwhile', async () => {
+    const asked: number[] = [];
+    expect((await wholeQueue(pages([1, 2], 10, asked))).entry).toEqual([1, 2]);
+    const shrinking = async (offset: number) => ({ songCount: 30, offset, entry: offset === 0 ? [1, 2, 3] : [] });
+    expect((await wholeQueue(shrinking)).entry).toEqual([1, 2, 3]);
+    expect(asked).toEqual([0]);
   });
 });

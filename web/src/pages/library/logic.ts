@@ -1,4 +1,4 @@
-/** The library's pure logic: when a play counts, how a playlist move is sent, where the player is in the queue. */
+/** The library's pure logic: when a play counts, how a playlist move is sent, where the player is in the queue, how the queue is read. */
 import type { Input, Output } from '../../api/xrpc.ts';
 
 export type Song = Output<'app.svc.library.getPlaylist'>['playlist']['entry'][number];
@@ -104,3 +104,19 @@ export function scrobbleInput(song: Song, startedAt: Date, durationSeconds: numb
 
 export const formatDuration = (seconds: number | undefined) =>
   seconds === undefined ? '' : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+
+/**
+ * The whole queue from its pages (getPlaybackQueue answers a page from an offset; the server caps
+ * the queue's size, so this ends): pages are read until `songCount` songs are in, or one comes back
+ * empty because the queue shrank meanwhile.
+ */
+export async function wholeQueue<Q extends { songCount: number; entry: readonly unknown[] }>(page: (offset: number) => Promise<Q>): Promise<Q> {
+  const first = await page(0);
+  const entry = [...first.entry];
+  while (entry.length < first.songCount) {
+    const next = await page(entry.length);
+    if (next.entry.length === 0) break;
+    entry.push(...next.entry);
+  }
+  return { ...first, entry };
+}
