@@ -149,7 +149,7 @@ const listen = { listen_type: 'playing_now', payload: [{ track_metadata: { artis
 const submitListen = (app: TestApp, key: string) =>
   jsonRequest<any>(`${app.scrobblerUrl}/1/submit-listens`, 'POST', { headers: { authorization: `Token ${key}` }, body: listen });
 
-describe('sign-in limits: Subsonic and the Audioscrobbler handshake count against the account too', () => {
+describe('sign-in limits: Subsonic, the Audioscrobbler handshake and password confirmations count against the account too', () => {
   const app = withApp(limits({ signinFailures: 3 }));
   let kate: ClientAccount;
   const subsonicUrl = (params: Record<string, string>) =>
@@ -190,6 +190,17 @@ describe('sign-in limits: Subsonic and the Audioscrobbler handshake count agains
     const locked = await handshake(app(), mona.handle, mona.key);
     assertRefused(locked, 3);
     assert.match(locked.body, /^FAILED Rate limit exceeded, retry in \d+ seconds\n$/);
+  });
+
+  test('confirming the password (changePassword, deleteAccount) counts too: a stolen token buys no more guesses', async () => {
+    const { token } = await app().signup('rl-nina', PASSWORD);
+    const changePassword = (currentPassword: string) => app().procedure('app.svc.actor.changePassword', { currentPassword, newPassword: 'another long password' }, token);
+    for (let i = 0; i < 3; i++) assert.equal((await changePassword('wrong')).status, 403);
+    const locked = await changePassword(PASSWORD);
+    assertRefused(locked, 3);
+    assert.equal(locked.body.error, 'RateLimitExceeded');
+    assert.equal((await app().procedure('app.svc.actor.deleteAccount', { handle: 'rl-nina', password: PASSWORD }, token)).status, 429);
+    assert.equal((await login(app(), 'rl-nina', PASSWORD)).status, 429, 'the same lock as signing in');
   });
 });
 

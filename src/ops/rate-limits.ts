@@ -12,7 +12,7 @@ import { malojaKeyOf } from '../scrobbling/maloja/fields.ts';
 import { requestSubsonicParams } from '../subsonic/params.ts';
 import type { RateLimitConfig } from './limits-config.ts';
 import { budgetStore, redisClient } from './rate-limit-store.ts';
-import type { SubmissionCredential, SubmitterOf } from './submitters.ts';
+import type { AccountOf, SubmissionCredential } from './submitters.ts';
 
 const MINUTE_MS = 60_000;
 const SIGNIN_WINDOW_MS = 15 * MINUTE_MS;
@@ -34,8 +34,8 @@ interface RoutePlan {
   spend: 'read' | 'submission' | 'signin' | 'signup' | 'lastfm';
   /** The credential whose account a submission is counted against. */
   credential?: (request: FastifyRequest) => SubmissionCredential | undefined;
-  /** The account a sign-in names: its failures are counted, and over the limit it is refused. */
-  account?: (request: FastifyRequest) => string | undefined;
+  /** The account a password is checked for: its failures are counted, and over the limit it is refused. */
+  account?: (request: FastifyRequest, accountOf: AccountOf) => string | undefined | Promise<string | undefined>;
 }
 
 /** Secrets (API keys, tokens) and unbounded names never become keys themselves, in memory or in Redis. */
@@ -61,6 +61,12 @@ const lastfmCredentialOf = (request: FastifyRequest): SubmissionCredential | und
 /** Last.fm's mobile sign-in arrives on the same URL as every other call, by GET or POST; the method parameter tells, in any letter case as the dispatcher reads it. */
 const isLastfmSignIn = (request: FastifyRequest) => requestParams(request).get('method')?.toLowerCase() === 'auth.getmobilesession';
 const lastfmAccountOf = (request: FastifyRequest) => (isLastfmSignIn(request) ? requestParams(request).get('username') : undefined);
+/** Operations that confirm the caller's password: a stolen token must not buy unlimited guesses at it. */
+const PASSWORD_CONFIRMATIONS = new Set(['/xrpc/app.svc.actor.changePassword', '/xrpc/app.svc.actor.deleteAccount']);
+const callerOf = async (request: FastifyRequest, accountOf: AccountOf) => {
+  const credential = authorizationOf(request);
+  return credential && (await accountOf(credential))?.handle;
+};
 /** Every Subsonic request signs in: `u` with one of the user's API keys (`apiKey` alone names no account). */
 const subsonicAccountOf = (request: FastifyRequest) => requestSubsonicParams(request).get('u');
 
@@ -85,6 +91,7 @@ function planFor(route: RouteOptions): RoutePlan | null {
   if (post && url === '/auth/login') return { protocol, spend: 'signin', account: identifierOf };
   if (post && (url === '/api/auth' || url === '/api/auth/')) return { protocol, spend: 'signin', account: paramOf('identifier') };
   if (post && url === '/auth/signup') return { protocol, spend: 'signup' };
+  if (post && PASSWORD_CONFIRMATIONS.has(url)) return { protocol, spend: 'signin', account: callerOf };
   // Every ListenBrainz POST is a write with the user's token: listens, deletions, feedback, latest-import.
   if (post && (protocol === 'listenbrainz' || url === '/xrpc/app.svc.scrobble.createScrobble')) {
     return { protocol, spend: 'submission', credential: authorizationOf };
@@ -144,7 +151,7 @@ class RouteLimits {
 
   constructor(
     private readonly limits: RateLimitConfig,
-    private readonly submitterOf: SubmitterOf,
+    private readonly accountOf: AccountOf,
   ) {}
 
   createBudgets(app: FastifyInstance): void {
@@ -179,8 +186,8 @@ class RouteLimits {
   /** The account a credential belongs to, so that all its keys share one budget; the address when it names none. */
   private async submitterKey(plan: RoutePlan, request: FastifyRequest, ip: string): Promise<string> {
     const credential = plan.credential?.(request);
-    const userId = credential && (await this.submitterOf(credential));
-    return userId ? fingerprint(userId) : `ip:${ip}`;
+    const owner = credential && (await this.accountOf(credential));
+    return owner ? fingerprint(owner.userId) : `ip:${ip}`;
   }
 
   /** Spends what the route's plan says, before its handler runs. Per IP, every sign-in attempt counts. */
@@ -201,7 +208,7 @@ class RouteLimits {
    * attempt counts too.
    */
   async guardAccount(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const account = plan.account?.(request);
+    const account = await plan.account?.(request, this.accountOf);
     if (!account) return;
     const key = `${fingerprint(normalizeHandle(account))}:${normalizeIP(request.ip)}`;
     const failures = await this.spend('signinFailures', request, key, false);
@@ -229,11 +236,11 @@ function prepend<T>(hooks: T | T[] | undefined, hook: T): T[] {
 /**
  * The budgets of `limits` on every route declared after this call, in this instance or its
  * plugins: @fastify/rate-limit counts them, in Redis when REDIS_URL is set, in memory otherwise.
- * Submissions are counted against the account `submitterOf` finds for their credential.
+ * Submissions are counted against the account `accountOf` finds for their credential.
  */
-export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig, submitterOf: SubmitterOf): void {
+export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig, accountOf: AccountOf): void {
   if (!limits.enabled) return;
-  const routeLimits = new RouteLimits(limits, submitterOf);
+  const routeLimits = new RouteLimits(limits, accountOf);
   const client = limits.redisUrl ? redisClient(limits.redisUrl, app.log) : undefined;
   app.register(fastifyRateLimit, { global: false, store: budgetStore(client?.redis, limits.redisPrefix) });
   app.addHook('onReady', async () => {

@@ -13,12 +13,17 @@ export type SubmissionCredential =
   | { kind: 'lastfm'; apiKey: string; sessionKey: string | undefined }
   | { kind: 'audioscrobbler'; sessionId: string };
 
-/** The id of the account a credential belongs to; null for one that belongs to none (the route refuses it). */
-export type SubmitterOf = (credential: SubmissionCredential) => Promise<string | null>;
+export interface CredentialOwner {
+  userId: string;
+  handle: string;
+}
 
-async function tokenOwner(ctx: AppContext, token: string): Promise<string | null> {
+/** The account a credential belongs to; null for one that belongs to none (the route refuses it). */
+export type AccountOf = (credential: SubmissionCredential) => Promise<CredentialOwner | null>;
+
+async function tokenOwner(ctx: AppContext, token: string): Promise<CredentialOwner | null> {
   try {
-    return (await authenticate(ctx, `Bearer ${token}`))?.userId ?? null;
+    return await authenticate(ctx, `Bearer ${token}`);
   } catch (error) {
     if (error instanceof XrpcError) return null;
     throw error;
@@ -29,18 +34,20 @@ async function tokenOwner(ctx: AppContext, token: string): Promise<string | null
  * Looks credentials up as the routes will: every key, token and session of an account then spends
  * the account's one submissions budget, so making more keys buys no more submissions.
  */
-export function submitterOf(ctx: AppContext): SubmitterOf {
+export function accountOf(ctx: AppContext): AccountOf {
   return async (credential) => {
     switch (credential.kind) {
       case 'token':
         return tokenOwner(ctx, credential.token);
-      case 'audioscrobbler':
-        return sessionUser(ctx.db, credential.sessionId);
+      case 'audioscrobbler': {
+        const userId = await sessionUser(ctx.db, credential.sessionId);
+        return userId === null ? null : ((await ctx.db.selectFrom('users').select(['id as userId', 'handle']).where('id', '=', userId).executeTakeFirst()) ?? null);
+      }
       case 'lastfm': {
         // A desktop application's key may belong to its author: the session names who is acting.
         const owner = await authenticateApiKey(ctx.db, credential.apiKey);
         const session = owner && credential.sessionKey ? await findLastfmSession(ctx.db, credential.sessionKey, owner.apiKeyId) : null;
-        return session?.userId ?? owner?.userId ?? null;
+        return session ?? owner;
       }
     }
   };
