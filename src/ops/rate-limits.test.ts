@@ -175,6 +175,11 @@ describe('sign-in limits: Subsonic, the Audioscrobbler handshake and password co
     assert.equal((await subsonic({ u: kate.handle.toUpperCase(), p: kate.key })).body['subsonic-response'].error.code, 40);
     const xml = await jsonRequest<string>(subsonicUrl({ f: 'xml', u: kate.handle, p: kate.key }), 'GET');
     assert.match(xml.body, /<error code="40" message="[^"]*retry in \d+ seconds"/);
+    const formPost = await jsonRequest<any>(`${app().apiUrl}/rest/getMusicFolders.view`, 'POST', {
+      body: new URLSearchParams({ f: 'json', v: '1.16.1', c: 'test', u: kate.handle, p: kate.key }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(formPost.body['subsonic-response'].error.code, 40, 'u in a form body (formPost) names the account too');
   });
 
   test('the owner signs in from another address, and other accounts from this one', async () => {
