@@ -25,6 +25,8 @@ export const XRPC_ERROR_NAMES = [
   'UnsupportedMediaType',
   'RequestHeaderFieldsTooLarge',
   'RateLimitExceeded',
+  /** 409: an account already holds as many of something (API keys, access tokens) as it may. */
+  'LimitExceeded',
   'ProviderNotConfigured',
   'NotConnected',
   'ConnectionBroken',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp } from '../testing.ts';
+import { MAX_CREDENTIALS_PER_ACCOUNT } from './credential-cap.ts';
 
 describeWithApp('personal access tokens', (app) => {
   test('create returns the secret once; the list shows only its last four characters', async () => {
@@ -25,6 +26,20 @@ describeWithApp('personal access tokens', (app) => {
     const viaPat = await app().request('GET', '/access-tokens', { token: pat.token });
     assert.equal(viaPat.status, 200);
     assert.match(viaPat.body.tokens[0].lastUsedAt, /Z$/);
+  });
+
+  test(`an account holds at most ${MAX_CREDENTIALS_PER_ACCOUNT} tokens: one more is 409 LimitExceeded until one is revoked`, async () => {
+    const { token: session } = await app().signup('zora');
+    const create = (name: string) => app().request('POST', '/access-tokens', { token: session, body: { name } });
+    const created = [];
+    for (let i = 0; i < MAX_CREDENTIALS_PER_ACCOUNT; i++) created.push((await create(`script ${i}`)).body);
+    assert.ok(created.every((token) => typeof token.token === 'string'));
+    const refused = await create('one too many');
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error, 'LimitExceeded');
+    assert.match(refused.body.message, new RegExp(`at most ${MAX_CREDENTIALS_PER_ACCOUNT} personal access tokens`));
+    assert.equal((await app().request('DELETE', `/access-tokens/${created[0].id}`, { token: session })).status, 204);
+    assert.equal((await create('after revoking one')).status, 201);
   });
 
   test('delete revokes at once: the very next request with it is 401 InvalidToken', async () => {

@@ -1,5 +1,6 @@
 import type { Database } from '../db/index.ts';
 import { notFound } from '../api/errors.ts';
+import { ensureRoomForCredential } from './credential-cap.ts';
 import { sha256Hex } from './hashing.ts';
 import { signAccessToken } from './tokens.ts';
 import { recordCredentialUse } from './usage.ts';
@@ -20,6 +21,7 @@ export async function createAccessToken(
   name: string,
 ): Promise<AccessTokenSummary & { token: string }> {
   return db.transaction().execute(async (tx) => {
+    await ensureRoomForCredential(tx, 'access_tokens', creator.userId, 'personal access tokens');
     const row = await tx
       .insertInto('access_tokens')
       .values({ user_id: creator.userId, name, token_hash: '', last_four: '', created_by_token_id: creator.accessTokenId ?? null })

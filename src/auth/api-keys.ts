@@ -1,8 +1,9 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database } from '../db/index.ts';
+import { inTransaction, type Database } from '../db/index.ts';
 import { notFound } from '../api/errors.ts';
 import { sealAudioscrobblerDigest } from './audioscrobbler-digest.ts';
+import { ensureRoomForCredential } from './credential-cap.ts';
 import { sha256Hex } from './hashing.ts';
 import { sealSubsonicKey } from './subsonic-key.ts';
 import type { ServerKeys } from './keys.ts';
@@ -47,20 +48,23 @@ export async function createApiKey(
   const key = randomBytes(16).toString('hex');
   // Chosen here rather than by the database: the sealed digest is bound to it.
   const id = randomUUID();
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      id,
-      user_id: creator.userId,
-      created_by_token_id: creator.accessTokenId ?? null,
-      name: fields.name,
-      description: fields.description,
-      key_hash: sha256Hex(key),
-      audioscrobbler_digest: sealAudioscrobblerDigest(keys.encryption, id, key),
-      subsonic_key: sealSubsonicKey(keys.encryption, id, key),
-    })
-    .returning(API_KEY_COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await inTransaction(db, async (tx) => {
+    await ensureRoomForCredential(tx, 'api_keys', creator.userId, 'API keys');
+    return tx
+      .insertInto('api_keys')
+      .values({
+        id,
+        user_id: creator.userId,
+        created_by_token_id: creator.accessTokenId ?? null,
+        name: fields.name,
+        description: fields.description,
+        key_hash: sha256Hex(key),
+        audioscrobbler_digest: sealAudioscrobblerDigest(keys.encryption, id, key),
+        subsonic_key: sealSubsonicKey(keys.encryption, id, key),
+      })
+      .returning(API_KEY_COLUMNS)
+      .executeTakeFirstOrThrow();
+  });
   return { ...toApiKey(row), key, sharedSecret: sharedSecretFor(keys.apiKeySharedSecret, row.id) };
 }
 

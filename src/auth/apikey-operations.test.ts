@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp } from '../testing.ts';
+import { MAX_CREDENTIALS_PER_ACCOUNT } from './credential-cap.ts';
 
 describeWithApp('API keys', (app) => {
   test('createApikey returns the key object plus key and shared secret, once', async () => {
@@ -66,6 +67,26 @@ describeWithApp('API keys', (app) => {
       assert.equal(result.status, 400, `${nsid} ${JSON.stringify(input)}`);
       assert.equal(result.body.error, 'InvalidRequest');
     }
+  });
+
+  test(`an account holds at most ${MAX_CREDENTIALS_PER_ACCOUNT} keys, even created at once: more are 409 LimitExceeded until one is removed`, async () => {
+    const { token } = await app().signup('quin');
+    const create = (name: string, as = token) => app().procedure('app.svc.apikey.createApikey', { name }, as);
+    for (let i = 0; i < MAX_CREDENTIALS_PER_ACCOUNT - 5; i++) assert.equal((await create(`player ${i}`)).status, 200);
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => create(`racing ${i}`)));
+    assert.deepEqual(racing.map((result) => result.status).sort(), [...Array(5).fill(200), ...Array(5).fill(409)]);
+    const refused = await create('one too many');
+    assert.equal(refused.status, 409);
+    assert.deepEqual(Object.keys(refused.body).sort(), ['error', 'message']);
+    assert.equal(refused.body.error, 'LimitExceeded');
+    assert.match(refused.body.message, new RegExp(`at most ${MAX_CREDENTIALS_PER_ACCOUNT} API keys`));
+    const { apikeys } = (await app().query('app.svc.apikey.getApikeys', {}, token)).body;
+    assert.equal(apikeys.length, MAX_CREDENTIALS_PER_ACCOUNT);
+
+    const { token: other } = await app().signup('ria');
+    assert.equal((await create('their own', other)).status, 200, 'other accounts are not affected');
+    assert.equal((await app().procedure('app.svc.apikey.removeApikey', { id: apikeys[0].id }, token)).status, 200);
+    assert.equal((await create('after removing one')).status, 200);
   });
 
   test('all API key operations need auth', async () => {

@@ -36,6 +36,7 @@ export const createApikey = defineProcedure({
       sharedSecret: Type.String({ description: 'Secret for Last.fm api_sig signatures; shown once' }),
     }),
   ]),
+  errors: ['LimitExceeded'],
   async handler({ input, viewer, ctx }) {
     const created = await createApiKey(ctx.db, ctx.keys, viewer, {
       name: input.name.trim(),

@@ -94,6 +94,7 @@ export const createToken = defineRoute({
     status: 201,
     schema: Type.Composite([AccessToken, Type.Object({ token: Type.String({ description: 'The secret; shown once' }) })]),
   },
+  errors: ['LimitExceeded'],
   async handler({ body, viewer, ctx }) {
     const created = await createAccessToken(ctx.db, ctx.keys.jwt, viewer, body.name.trim());
     return { ...accessTokenView(created), token: created.token };

@@ -4,6 +4,7 @@ import type { HostName } from '../server.ts';
 import { registerCors } from './cors.ts';
 import { registerOperationsEndpoints } from './endpoints.ts';
 import { registerRateLimits } from './rate-limits.ts';
+import { accountOf } from './submitters.ts';
 
 /**
  * What a host open to the world needs before its routes are declared: health, readiness and
@@ -12,5 +13,5 @@ import { registerRateLimits } from './rate-limits.ts';
 export function registerHostOperations(app: FastifyInstance, ctx: AppContext, host: HostName): void {
   registerOperationsEndpoints(app, ctx, host);
   registerCors(app, ctx.config.cors);
-  registerRateLimits(app, ctx.config.rateLimits);
+  registerRateLimits(app, ctx.config.rateLimits, accountOf(ctx));
 }

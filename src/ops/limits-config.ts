@@ -8,7 +8,7 @@ export interface RateLimitConfig {
   signinFailures: number;
   /** Sign-in and sign-up attempts per IP address in 15 minutes (EARSHOT_RATE_LIMIT_SIGNIN_IP). */
   signinAttempts: number;
-  /** Submissions (and Last.fm calls) per API key or scrobbling credential in 5 minutes (EARSHOT_RATE_LIMIT_SUBMISSIONS). */
+  /** Submissions (and Last.fm calls) per account, all its keys, tokens and sessions together, in 5 minutes (EARSHOT_RATE_LIMIT_SUBMISSIONS). */
   submissions: number;
   /** Reads per IP address in a minute (EARSHOT_RATE_LIMIT_READS). */
   reads: number;

@@ -2,12 +2,17 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyRateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit';
 import { XrpcError } from '../api/errors.ts';
+import { normalizeHandle } from '../auth/identifiers.ts';
+import { isSignInRefused } from '../auth/refused-sign-ins.ts';
+import { LibraryError } from '../library/errors.ts';
 import { rateLimitExceeded } from '../scrobbling/lastfm/errors.ts';
 import { requestParams } from '../scrobbling/lastfm/params.ts';
 import { rateLimitExceeded as malojaRateLimitExceeded } from '../scrobbling/maloja/errors.ts';
 import { malojaKeyOf } from '../scrobbling/maloja/fields.ts';
+import { requestSubsonicParams } from '../subsonic/params.ts';
 import type { RateLimitConfig } from './limits-config.ts';
 import { budgetStore, redisClient } from './rate-limit-store.ts';
+import type { AccountOf, SubmissionCredential } from './submitters.ts';
 
 const MINUTE_MS = 60_000;
 const SIGNIN_WINDOW_MS = 15 * MINUTE_MS;
@@ -23,23 +28,47 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Spent = Awaited<ReturnType<Limiter>>;
 type Budgets = Record<BudgetName, Limiter>;
 
-/** What a route spends: by IP (reads, sign-ins), by credential (submissions), and for sign-ins the account named. */
+/** What a route spends: by IP (reads, sign-ins), by account (submissions), and for sign-ins the account named. */
 interface RoutePlan {
   protocol: Protocol;
   spend: 'read' | 'submission' | 'signin' | 'signup' | 'lastfm';
-  /** The credential a submission is counted against. */
-  credential?: (request: FastifyRequest) => string | undefined;
-  /** The account a sign-in names. */
-  account?: (request: FastifyRequest) => string | undefined;
+  /** The credential whose account a submission is counted against. */
+  credential?: (request: FastifyRequest) => SubmissionCredential | undefined;
+  /** The account a password is checked for: its failures are counted, and over the limit it is refused. */
+  account?: (request: FastifyRequest, accountOf: AccountOf) => string | undefined | Promise<string | undefined>;
 }
 
 /** Secrets (API keys, tokens) and unbounded names never become keys themselves, in memory or in Redis. */
 const fingerprint = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 
-/** The token without its scheme: one API key is one budget, sent as ListenBrainz's `Token` or XRPC's `Bearer`. */
-const authorizationOf = (request: FastifyRequest) => request.headers.authorization?.trim().replace(/^(token|bearer)\s+/i, '');
 const paramOf = (name: string) => (request: FastifyRequest) => requestParams(request).get(name);
 const identifierOf = (request: FastifyRequest) => (request.body as { identifier?: string } | undefined)?.identifier;
+const tokenCredential = (token: string | undefined): SubmissionCredential | undefined => (token ? { kind: 'token', token } : undefined);
+
+/** The token without its scheme, sent as ListenBrainz's `Token` or XRPC's `Bearer`. */
+const authorizationOf = (request: FastifyRequest) => tokenCredential(request.headers.authorization?.trim().replace(/^(token|bearer)\s+/i, ''));
+const malojaCredentialOf = (request: FastifyRequest) => tokenCredential(malojaKeyOf(request));
+const audioscrobblerSessionOf = (request: FastifyRequest): SubmissionCredential | undefined => {
+  const sessionId = requestParams(request).get('s');
+  return sessionId ? { kind: 'audioscrobbler', sessionId } : undefined;
+};
+const lastfmCredentialOf = (request: FastifyRequest): SubmissionCredential | undefined => {
+  const params = requestParams(request);
+  const apiKey = params.get('api_key');
+  return apiKey ? { kind: 'lastfm', apiKey, sessionKey: params.get('sk') } : undefined;
+};
+
+/** Last.fm's mobile sign-in arrives on the same URL as every other call, by GET or POST; the method parameter tells, in any letter case as the dispatcher reads it. */
+const isLastfmSignIn = (request: FastifyRequest) => requestParams(request).get('method')?.toLowerCase() === 'auth.getmobilesession';
+const lastfmAccountOf = (request: FastifyRequest) => (isLastfmSignIn(request) ? requestParams(request).get('username') : undefined);
+/** Operations that confirm the caller's password: a stolen token must not buy unlimited guesses at it. */
+const PASSWORD_CONFIRMATIONS = new Set(['/xrpc/app.svc.actor.changePassword', '/xrpc/app.svc.actor.deleteAccount']);
+const callerOf = async (request: FastifyRequest, accountOf: AccountOf) => {
+  const credential = authorizationOf(request);
+  return credential && (await accountOf(credential))?.handle;
+};
+/** Every Subsonic request signs in: `u` with one of the user's API keys (`apiKey` alone names no account). */
+const subsonicAccountOf = (request: FastifyRequest) => requestSubsonicParams(request).get('u');
 
 function protocolOf(url: string): Protocol {
   if (url.startsWith('/1/')) return 'listenbrainz';
@@ -57,27 +86,31 @@ function planFor(route: RouteOptions): RoutePlan | null {
   if (UNLIMITED_PATHS.has(url) || methods.includes('OPTIONS')) return null;
   const protocol = protocolOf(url);
   const post = methods.includes('POST');
-  if (protocol === 'lastfm') return { protocol, spend: 'lastfm', credential: paramOf('api_key'), account: paramOf('username') };
-  if (route.constraints?.audioscrobblerHandshake) return { protocol: 'audioscrobbler', spend: 'signin' };
+  if (protocol === 'lastfm') return { protocol, spend: 'lastfm', credential: lastfmCredentialOf, account: lastfmAccountOf };
+  if (route.constraints?.audioscrobblerHandshake) return { protocol: 'audioscrobbler', spend: 'signin', account: paramOf('u') };
   if (post && url === '/auth/login') return { protocol, spend: 'signin', account: identifierOf };
   if (post && (url === '/api/auth' || url === '/api/auth/')) return { protocol, spend: 'signin', account: paramOf('identifier') };
   if (post && url === '/auth/signup') return { protocol, spend: 'signup' };
+  if (post && PASSWORD_CONFIRMATIONS.has(url)) return { protocol, spend: 'signin', account: callerOf };
   // Every ListenBrainz POST is a write with the user's token: listens, deletions, feedback, latest-import.
   if (post && (protocol === 'listenbrainz' || url === '/xrpc/app.svc.scrobble.createScrobble')) {
     return { protocol, spend: 'submission', credential: authorizationOf };
   }
-  if (post && protocol === 'audioscrobbler') return { protocol, spend: 'submission', credential: paramOf('s') };
-  if (post && url === '/apis/mlj_1/newscrobble') return { protocol, spend: 'submission', credential: malojaKeyOf };
-  if (methods.includes('GET') || methods.includes('HEAD') || protocol === 'subsonic') return { protocol, spend: 'read' };
+  if (post && protocol === 'audioscrobbler') return { protocol, spend: 'submission', credential: audioscrobblerSessionOf };
+  if (post && url === '/apis/mlj_1/newscrobble') return { protocol, spend: 'submission', credential: malojaCredentialOf };
+  if (protocol === 'subsonic') return { protocol, spend: 'read', account: subsonicAccountOf };
+  if (methods.includes('GET') || methods.includes('HEAD')) return { protocol, spend: 'read' };
   return null;
 }
 
-/** Last.fm's mobile sign-in arrives on the same URL as every other call, by GET or POST; the method parameter tells, in any letter case as the dispatcher reads it. */
-const isLastfmSignIn = (request: FastifyRequest) => requestParams(request).get('method')?.toLowerCase() === 'auth.getmobilesession';
-
 /** The 429 in the protocol's own error shape; Retry-After is already on the reply. */
-function refusal(protocol: Protocol, retryAfterSeconds: number): Error {
+function refusal(protocol: Protocol, budget: BudgetName, retryAfterSeconds: number): Error {
   const message = `Rate limit exceeded, retry in ${retryAfterSeconds} seconds`;
+  // Subsonic has no code for a rate limit: a locked account is refused as a wrong password (40),
+  // which clients answer by asking for the password rather than by retrying into a longer lockout.
+  if (protocol === 'subsonic' && budget === 'signinFailures') {
+    return new LibraryError('WrongCredentials', `Too many failed sign-ins to this account from this address; retry in ${retryAfterSeconds} seconds`);
+  }
   switch (protocol) {
     case 'xrpc':
     case 'listenbrainz':
@@ -116,7 +149,10 @@ class RouteLimits {
   private readonly failureKeys = new WeakMap<FastifyRequest, string>();
   budgets: Budgets | undefined;
 
-  constructor(private readonly limits: RateLimitConfig) {}
+  constructor(
+    private readonly limits: RateLimitConfig,
+    private readonly accountOf: AccountOf,
+  ) {}
 
   createBudgets(app: FastifyInstance): void {
     const keyGenerator = (request: FastifyRequest) => this.keys.get(request)!;
@@ -144,40 +180,46 @@ class RouteLimits {
     const spent = await this.spend(name, request, key);
     if (spent.isAllowed) return;
     sendBudgetHeaders(reply, plan.protocol, spent);
-    if (spent.isExceeded) throw refusal(plan.protocol, spent.ttlInSeconds);
+    if (spent.isExceeded) throw refusal(plan.protocol, name, spent.ttlInSeconds);
+  }
+
+  /** The account a credential belongs to, so that all its keys share one budget; the address when it names none. */
+  private async submitterKey(plan: RoutePlan, request: FastifyRequest, ip: string): Promise<string> {
+    const credential = plan.credential?.(request);
+    const owner = credential && (await this.accountOf(credential));
+    return owner ? fingerprint(owner.userId) : `ip:${ip}`;
+  }
+
+  /** Spends what the route's plan says, before its handler runs. Per IP, every sign-in attempt counts. */
+  async chargeRoute(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const ip = normalizeIP(request.ip);
+    if (plan.spend === 'read') return this.charge('reads', plan, request, reply, ip);
+    if (plan.spend === 'submission' || plan.spend === 'lastfm') {
+      await this.charge('submissions', plan, request, reply, await this.submitterKey(plan, request, ip));
+    }
+    if (plan.spend === 'signup' || plan.spend === 'signin' || (plan.spend === 'lastfm' && isLastfmSignIn(request))) {
+      await this.charge('signinAttempts', plan, request, reply, ip);
+    }
   }
 
   /**
-   * Per IP, every attempt counts; per account (from this IP), only failures, so others' wrong
-   * passwords elsewhere never lock an owner out. An attempt on a locked account counts too.
+   * Per account (from this IP), only failures count, so others' wrong passwords elsewhere never
+   * lock an owner out. A locked account is refused before its password is checked, and the
+   * attempt counts too.
    */
-  private async chargeSignIn(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply, ip: string): Promise<void> {
-    await this.charge('signinAttempts', plan, request, reply, ip);
-    const account = plan.account?.(request)?.trim().replace(/^@/, '').toLowerCase();
+  async guardAccount(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const account = await plan.account?.(request, this.accountOf);
     if (!account) return;
-    const key = `${fingerprint(account)}:${ip}`;
+    const key = `${fingerprint(normalizeHandle(account))}:${normalizeIP(request.ip)}`;
     const failures = await this.spend('signinFailures', request, key, false);
     if (!failures.isAllowed && failures.remaining === 0) return this.charge('signinFailures', plan, request, reply, key);
     this.failureKeys.set(request, key);
   }
 
-  /** Spends what the route's plan says, before its handler runs. */
-  async chargeRoute(plan: RoutePlan, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const ip = normalizeIP(request.ip);
-    if (plan.spend === 'read') return this.charge('reads', plan, request, reply, ip);
-    const credential = plan.credential?.(request);
-    if (plan.spend === 'submission' || plan.spend === 'lastfm') {
-      await this.charge('submissions', plan, request, reply, credential ? fingerprint(credential) : `ip:${ip}`);
-    }
-    if (plan.spend === 'signup' || plan.spend === 'signin' || (plan.spend === 'lastfm' && isLastfmSignIn(request))) {
-      return this.chargeSignIn(plan, request, reply, ip);
-    }
-  }
-
   /** Counts a refused sign-in against its account, before the answer leaves (so the next attempt sees it). */
   async countSignInOutcome(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = this.failureKeys.get(request);
-    if (key !== undefined && signInFailed(reply)) await this.spend('signinFailures', request, key);
+    if (key !== undefined && (signInFailed(reply) || isSignInRefused(request))) await this.spend('signinFailures', request, key);
   }
 }
 
@@ -194,10 +236,11 @@ function prepend<T>(hooks: T | T[] | undefined, hook: T): T[] {
 /**
  * The budgets of `limits` on every route declared after this call, in this instance or its
  * plugins: @fastify/rate-limit counts them, in Redis when REDIS_URL is set, in memory otherwise.
+ * Submissions are counted against the account `accountOf` finds for their credential.
  */
-export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig): void {
+export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig, accountOf: AccountOf): void {
   if (!limits.enabled) return;
-  const routeLimits = new RouteLimits(limits);
+  const routeLimits = new RouteLimits(limits, accountOf);
   const client = limits.redisUrl ? redisClient(limits.redisUrl, app.log) : undefined;
   app.register(fastifyRateLimit, { global: false, store: budgetStore(client?.redis, limits.redisPrefix) });
   app.addHook('onReady', async () => {
@@ -209,8 +252,12 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig
     const plan = planFor(route);
     if (!plan) return;
     const charge = async (request: FastifyRequest, reply: FastifyReply) => routeLimits.chargeRoute(plan, request, reply);
+    // The account named may be in the body: its lock is checked once the body is parsed, after the route's charge.
+    if (plan.account) {
+      route.preHandler = prepend(route.preHandler, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.guardAccount(plan, request, reply)) as never);
+      route.onSend = prepend(route.onSend, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.countSignInOutcome(request, reply)) as never);
+    }
     if (keyInBody(plan)) route.preHandler = prepend(route.preHandler, charge as never);
     else route.onRequest = prepend(route.onRequest, charge as never);
-    if (plan.account) route.onSend = prepend(route.onSend, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.countSignInOutcome(request, reply)) as never);
   });
 }

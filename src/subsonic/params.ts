@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { invalidParameter, missingParameter } from '../library/errors.ts';
 import type { SubsonicParams } from './method.ts';
 
@@ -39,4 +40,9 @@ export function subsonicParams(query: string, form: string | undefined): Subsoni
 export function queryOf(url: string): string {
   const start = url.indexOf('?');
   return start < 0 ? '' : url.slice(start + 1);
+}
+
+/** A request's parameters: its query string's and a form body's (a body of any other type carries none). */
+export function requestSubsonicParams(request: FastifyRequest): SubsonicParams {
+  return subsonicParams(queryOf(request.url), typeof request.body === 'string' ? request.body : undefined);
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { markSignInRefused } from '../auth/refused-sign-ins.ts';
+import type { Viewer } from '../auth/viewer.ts';
 import type { AppContext } from '../context.ts';
 import { clientDataProblem } from '../db/index.ts';
 import { LibraryError } from '../library/errors.ts';
@@ -6,7 +8,7 @@ import { authenticateSubsonic } from './auth.ts';
 import { failedDocument, isValidCallback, okDocument, render, type SubsonicFormat } from './format.ts';
 import type { SubsonicBinary, SubsonicMethod, SubsonicParams, SubsonicPayload } from './method.ts';
 import { PUBLIC_ANSWERS } from './methods/system.ts';
-import { queryOf, subsonicParams } from './params.ts';
+import { requestSubsonicParams } from './params.ts';
 
 /** Form bodies carry parameters only (formPost); a long playlist edit stays far below this. */
 const FORM_BODY_LIMIT = 256 * 1024;
@@ -31,9 +33,14 @@ function failureOf(error: unknown, request: FastifyRequest): SubsonicPayload {
   return failedDocument(0, 'internal server error');
 }
 
-/** The query string's parameters and a form body's (a body of any other type carries none). */
-function paramsOf(request: FastifyRequest): SubsonicParams {
-  return subsonicParams(queryOf(request.url), typeof request.body === 'string' ? request.body : undefined);
+/** The caller; a wrong username or password (code 40) also counts against the account's sign-in budget. */
+async function callerOf(ctx: AppContext, request: FastifyRequest, params: SubsonicParams): Promise<Viewer> {
+  try {
+    return await authenticateSubsonic(ctx, params);
+  } catch (error) {
+    if (error instanceof LibraryError && error.failure === 'WrongCredentials') markSignInRefused(request);
+    throw error;
+  }
 }
 
 function send(reply: FastifyReply, params: SubsonicParams, document: SubsonicPayload) {
@@ -51,15 +58,15 @@ export function registerSubsonicRoutes(app: FastifyInstance, ctx: AppContext, me
   const byName = new Map(methods.map((method) => [method.name, method]));
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    scope.setErrorHandler((error, request, reply) => send(reply, paramsOf(request), failureOf(error, request)));
+    scope.setErrorHandler((error, request, reply) => send(reply, requestSubsonicParams(request), failureOf(error, request)));
     const handler = async (request: FastifyRequest<{ Params: { method: string } }>, reply: FastifyReply) => {
-      const params = paramsOf(request);
+      const params = requestSubsonicParams(request);
       const name = request.params.method.replace(/\.view$/, '');
       const publicAnswer = PUBLIC_ANSWERS.get(name);
       if (publicAnswer) return send(reply, params, okDocument(publicAnswer));
       const method = byName.get(name);
       if (!method) return send(reply, params, failedDocument(0, `unknown method ${name}`));
-      const viewer = await authenticateSubsonic(ctx, params);
+      const viewer = await callerOf(ctx, request, params);
       const result = await method.handler({ ctx, viewer, params, client: params.get('c') ?? '', range: request.headers.range });
       if (isBinary(result)) return reply.status(result.status).type(result.contentType).headers(result.headers).send(result.body);
       return send(reply, params, okDocument(result));

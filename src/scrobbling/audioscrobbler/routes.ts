@@ -4,6 +4,7 @@ import { ingestListens, updateNowPlaying } from '../ingest.ts';
 import { clientDataProblem } from '../../db/index.ts';
 import { acceptFormBodies, InvalidParameter, requestParams } from '../lastfm/index.ts';
 import { likeSong } from '../../catalog/index.ts';
+import { markSignInRefused } from '../../auth/refused-sign-ins.ts';
 import { handshake } from './handshake.ts';
 import { sessionUser } from './sessions.ts';
 import { parseNowPlaying, parseSubmissions } from './submissions.ts';
@@ -62,6 +63,7 @@ export function registerAudioscrobbler(app: FastifyInstance, ctx: AppContext): v
     scope.setErrorHandler(sendFailure);
     scope.get('/', { constraints: { [HANDSHAKE_CONSTRAINT]: 'true' } }, async (request, reply) => {
       const result = await handshake(ctx, requestParams(request));
+      if (result.status === 'BADAUTH') markSignInRefused(request);
       if (result.status !== 'OK') return sendLines(reply, result.status);
       const base = ctx.config.scrobblerPublicUrl;
       return sendLines(reply, 'OK', result.sessionId, `${base}${NOW_PLAYING_PATH}`, `${base}${SUBMISSION_PATH}`);

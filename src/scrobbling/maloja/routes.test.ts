@@ -173,7 +173,7 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
   });
 });
 
-describe('Maloja submissions spend the per-key submission budget', () => {
+describe("Maloja submissions spend the account's submission budget", () => {
   const backend = testBackends().find((candidate) => candidate.name === 'pglite')!;
   let app: TestApp;
   let ada: ClientAccount;
@@ -184,7 +184,7 @@ describe('Maloja submissions spend the per-key submission budget', () => {
   });
   after(() => app.close());
 
-  test("over it, a 429 in Maloja's shape with Retry-After; another key is not affected; the key in the query counts the same", async () => {
+  test("over it, a 429 in Maloja's shape with Retry-After; another account is not affected; the key in the query counts the same", async () => {
     const scrobble = (key: string, time: number, inQuery = false) =>
       newscrobble(app, { artist: 'Air', title: 'Sexy Boy', time, ...(inQuery ? {} : { key }) }, inQuery ? `?key=${key}` : '');
     assert.equal((await scrobble(ada.key, 1_700_000_000)).status, 200);
