@@ -18,7 +18,20 @@ export class OperatingError extends Error {
 
 type SystemError = Error & { code?: string; path?: string };
 
-const codeOf = (error: unknown): string | undefined => (error instanceof Error ? (error as SystemError).code : undefined);
+/**
+ * The embedded database reaches the disk through Emscripten's file system, which throws its own
+ * ErrnoError (not an Error: no message, no stack, no path) carrying a WASI errno number instead of
+ * Node's code. The numbers of the failures reported here, by the code Node would give.
+ */
+const EMSCRIPTEN_CODES: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 20: 'EEXIST', 22: 'EFBIG', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
+
+function codeOf(error: unknown): string | undefined {
+  if (error instanceof Error) return (error as SystemError).code;
+  const emscripten = error as { name?: unknown; errno?: unknown } | null;
+  return emscripten?.name === 'ErrnoError' && typeof emscripten.errno === 'number' ? EMSCRIPTEN_CODES[emscripten.errno] : undefined;
+}
+
+const pathOf = (error: unknown): string | undefined => (error instanceof Error ? (error as SystemError).path : undefined);
 
 /** A database URL fit to print: its password replaced by ***. */
 export function redactDatabaseUrl(url: string): string {
@@ -67,15 +80,23 @@ const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST']);
 /** A failure to create or write the data directory `dataDir` (EARSHOT_DATA_DIR). */
 export function dataDirFailure(error: unknown, dataDir: string): unknown {
   const code = codeOf(error);
-  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, (error as SystemError).path ?? dataDir);
-  const where = (error as SystemError).path ?? dataDir;
+  const where = pathOf(error) ?? dataDir;
+  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, where);
   return new OperatingError('data-dir-unwritable', `cannot write the data directory ${dataDir} (${code} on ${where}): make it writable by this user, or set EARSHOT_DATA_DIR to a directory it can write`, { cause: error });
 }
 
-/** A full disk, here (ENOSPC, while writing `where` when known) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged. */
-export function diskFull(error: unknown, where = (error as SystemError | undefined)?.path): unknown {
+/**
+ * A full disk, here (ENOSPC, while writing `where` when known; a used-up quota or a file size limit
+ * likewise) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged.
+ */
+export function diskFull(error: unknown, where = pathOf(error)): unknown {
   const code = codeOf(error);
-  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${where ? ` (writing ${where})` : ''}: free some space, then start again`, { cause: error });
+  const writing = where ? ` (writing ${where})` : '';
+  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${writing}: free some space, then start again`, { cause: error });
+  if (code === 'EDQUOT') return new OperatingError('disk-full', `this user's disk quota is used up${writing}: free some space or raise the quota, then start again`, { cause: error });
+  if (code === 'EFBIG') {
+    return new OperatingError('disk-full', `a file grew past the largest size allowed here${writing}: raise the file size limit (ulimit -f) or move EARSHOT_DATA_DIR to a file system without one`, { cause: error });
+  }
   if (code === '53100') return new OperatingError('disk-full', "the PostgreSQL server's disk is full: free some space there, then start again", { cause: error });
   return error;
 }

@@ -17,8 +17,8 @@ describe('start-up errors', () => {
     return base as CliEnv;
   };
 
-  function failsWithOneLine(overrides: CliEnv, expected: RegExp): string {
-    const result = runCli(env(overrides), ['serve', '--quiet']);
+  function failsWithOneLine(overrides: CliEnv, expected: RegExp, args = ['serve', '--quiet'], input = ''): string {
+    const result = runCli(env(overrides), args, input);
     assert.equal(result.status, 1, result.stderr);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
@@ -65,6 +65,15 @@ describe('start-up errors', () => {
       dataDir = path.join(readOnly, 'data');
     }
     failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, new RegExp(`^earshot: cannot write the data directory ${dataDir} \\((ENOTDIR|EACCES) .*set EARSHOT_DATA_DIR to a directory it can write$`));
+  });
+
+  test('an embedded database directory that cannot be made is one line, from serve and from a --direct command', () => {
+    // The database's directory taken by a file: PGlite's file system fails inside WebAssembly, with no message or stack of its own.
+    const dataDir = fs.mkdtempSync(path.join(home, 'db-is-a-file-'));
+    fs.writeFileSync(path.join(dataDir, 'db'), '');
+    const expected = new RegExp(`^earshot: cannot write the data directory ${dataDir} \\(ENOTDIR on ${dataDir}\\): .*set EARSHOT_DATA_DIR to a directory it can write$`);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
   });
 
   test('a .env file in the working directory is read, and the real environment wins over it', () => {
