@@ -4,7 +4,15 @@
  * reported as one line saying what to do, without a stack trace (src/cli/main.ts). Errors not
  * recognised here pass through unchanged, so a bug still shows its stack.
  */
-export type OperatingErrorKind = 'port-in-use' | 'port-not-allowed' | 'address-unavailable' | 'database-unreachable' | 'database-refused' | 'data-dir-unwritable' | 'disk-full';
+export type OperatingErrorKind =
+  | 'port-in-use'
+  | 'port-not-allowed'
+  | 'address-unavailable'
+  | 'database-unreachable'
+  | 'database-refused'
+  | 'data-dir-unwritable'
+  | 'disk-full'
+  | 'embedded-database-aborted';
 
 export class OperatingError extends Error {
   constructor(
@@ -101,7 +109,20 @@ export function diskFull(error: unknown, where = pathOf(error)): unknown {
   return error;
 }
 
+/**
+ * The embedded database stopping as it starts: postgres, inside WebAssembly, aborts when a write
+ * fails (no space, a file size limit, a quota), and the abort says nothing of why.
+ */
+function embeddedDatabaseAborted(error: unknown, dataDir: string): unknown {
+  if (!(error instanceof Error && error.name === 'RuntimeError' && error.message.startsWith('Aborted('))) return error;
+  return new OperatingError(
+    'embedded-database-aborted',
+    `the embedded database in ${dataDir} stopped as it started (postgres aborted), as it does when a write fails: free some space on that disk, or lift the quota or file size limit (ulimit -f), then start again`,
+    { cause: error },
+  );
+}
+
 /** A failure to open storage: the data directory (always used, for the server secret) and, when set, the PostgreSQL server. */
 export function storageFailure(error: unknown, dataDir: string, databaseUrl: string | undefined): unknown {
-  return dataDirFailure(databaseUrl ? databaseFailure(error, databaseUrl) : error, dataDir);
+  return dataDirFailure(databaseUrl ? databaseFailure(error, databaseUrl) : embeddedDatabaseAborted(error, dataDir), dataDir);
 }

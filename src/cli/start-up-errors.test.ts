@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli, type CliEnv } from './testing.ts';
+import { runCli, runCliWithFileSizeLimit, type CliEnv } from './testing.ts';
 
 /** The real `earshot serve` failing to start: one line on stderr saying what to change, status 1, no stack trace. */
 describe('start-up errors', () => {
@@ -17,8 +17,8 @@ describe('start-up errors', () => {
     return base as CliEnv;
   };
 
-  function failsWithOneLine(overrides: CliEnv, expected: RegExp, args = ['serve', '--quiet'], input = ''): string {
-    const result = runCli(env(overrides), args, input);
+  function failsWithOneLine(overrides: CliEnv, expected: RegExp, args = ['serve', '--quiet'], input = '', run = runCli): string {
+    const result = run(env(overrides), args, input);
     assert.equal(result.status, 1, result.stderr);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
@@ -74,6 +74,16 @@ describe('start-up errors', () => {
     const expected = new RegExp(`^earshot: cannot write the data directory ${dataDir} \\(ENOTDIR on ${dataDir}\\): .*set EARSHOT_DATA_DIR to a directory it can write$`);
     failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
     failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
+  });
+
+  test('a disk that fills up while the embedded database is made is one line, from serve and from a --direct command', () => {
+    // A file size limit fails the database's writes as a full disk would, where no small file system can be mounted.
+    const limited = (environment: CliEnv, args: string[], input: string) => runCliWithFileSizeLimit(environment, args, 1024, input);
+    const expected = /^earshot: the embedded database in .* stopped as it started \(postgres aborted\), as it does when a write fails: free some space .*ulimit -f\), then start again$/;
+    for (const args of [['serve', '--quiet'], ['user', 'create', 'nobody', '--direct']]) {
+      const dataDir = fs.mkdtempSync(path.join(home, 'small-disk-'));
+      failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, args, 'a long enough password\n', limited);
+    }
   });
 
   test('a .env file in the working directory is read, and the real environment wins over it', () => {
