@@ -1,6 +1,7 @@
 /**
  * Failures of the machine or network around the process, not of Earshot: a busy port, a database
- * that cannot be reached or refuses, a data directory that cannot be written, a full disk. Each is
+ * that cannot be reached or refuses, a data directory that cannot be written, a full disk, a server
+ * secret that cannot be read. Each is
  * reported as one line saying what to do, without a stack trace (src/cli/main.ts). Errors not
  * recognised here pass through unchanged, so a bug still shows its stack.
  */
@@ -12,7 +13,8 @@ export type OperatingErrorKind =
   | 'database-refused'
   | 'data-dir-unwritable'
   | 'disk-full'
-  | 'embedded-database-aborted';
+  | 'embedded-database-aborted'
+  | 'secret-unreadable';
 
 export class OperatingError extends Error {
   constructor(

@@ -78,12 +78,21 @@ describe('start-up errors', () => {
 
   test('a disk that fills up while the embedded database is made is one line, from serve and from a --direct command', () => {
     // A file size limit fails the database's writes as a full disk would, where no small file system can be mounted.
-    const limited = (environment: CliEnv, args: string[], input: string) => runCliWithFileSizeLimit(environment, args, 1024, input);
+    const limited = (environment: CliEnv, args: string[], input?: string) => runCliWithFileSizeLimit(environment, args, 1024, input);
     const expected = /^earshot: the embedded database in .* stopped as it started \(postgres aborted\), as it does when a write fails: free some space .*ulimit -f\), then start again$/;
     for (const args of [['serve', '--quiet'], ['user', 'create', 'nobody', '--direct']]) {
       const dataDir = fs.mkdtempSync(path.join(home, 'small-disk-'));
       failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, args, 'a long enough password\n', limited);
     }
+  });
+
+  test('a server secret that cannot be read is one line naming it, from serve and from a --direct command', () => {
+    // A directory where the key file should be: unreadable even for root, as a file without read permission is for anyone else.
+    const dataDir = fs.mkdtempSync(path.join(home, 'secret-unreadable-'));
+    fs.mkdirSync(path.join(dataDir, 'secret.key'));
+    const expected = new RegExp(`^earshot: cannot read the server secret ${dataDir}/secret\\.key \\(EISDIR\\): make it a file this user can read, or set EARSHOT_SECRET$`);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
   });
 
   test('a .env file in the working directory is read, and the real environment wins over it', () => {
