@@ -44,6 +44,11 @@ describe('start-up errors', () => {
     assert.ok(!line.includes('secret'));
   });
 
+  test('a malformed DATABASE_URL is one line, without the password', () => {
+    const line = failsWithOneLine({ DATABASE_URL: 'postgres://u:hunter2@127.0.0.1:99999/x' }, /^earshot: DATABASE_URL is not a valid URL: write it as postgres:\/\/user:password@host:5432\/database .*$/);
+    assert.ok(!line.includes('hunter2'));
+  });
+
   test('a PostgreSQL server refusing the database names DATABASE_URL, without the password', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' }, () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.password = 'hunter2-not-printed';
