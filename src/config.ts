@@ -118,6 +118,22 @@ function integerFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/**
+ * DATABASE_URL, checked as the PostgreSQL client parses it (relative to postgres://base), so a
+ * malformed one (a port above 65535, say) stops the start with a line rather than a stack. The value
+ * is not repeated: it may hold a password.
+ */
+function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (!raw) return undefined;
+  try {
+    new URL(raw, 'postgres://base');
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid URL: write it as postgres://user:password@host:5432/database (port 0-65535, special characters in the password percent-encoded)');
+  }
+  return raw;
+}
+
 function millisecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -284,7 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     scrobblerPublicUrl: (env.SCROBBLER_PUBLIC_URL || `http://${displayHost}:${scrobblerPort}`).replace(/\/+$/, ''),
     dataDir: path.resolve(env.EARSHOT_DATA_DIR || 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrlFrom(env),
     secret: env.EARSHOT_SECRET || undefined,
     signup: oneOf(env, 'EARSHOT_SIGNUP', ['open', 'closed'] as const, 'open'),
     unmatchedScrobbles: oneOf(env, 'UNMATCHED_SCROBBLES', ['store', 'skip'] as const, 'store'),

@@ -1,10 +1,20 @@
 /**
  * Failures of the machine or network around the process, not of Earshot: a busy port, a database
- * that cannot be reached or refuses, a data directory that cannot be written, a full disk. Each is
+ * that cannot be reached or refuses, a data directory that cannot be written, a full disk, a server
+ * secret that cannot be read. Each is
  * reported as one line saying what to do, without a stack trace (src/cli/main.ts). Errors not
  * recognised here pass through unchanged, so a bug still shows its stack.
  */
-export type OperatingErrorKind = 'port-in-use' | 'port-not-allowed' | 'address-unavailable' | 'database-unreachable' | 'database-refused' | 'data-dir-unwritable' | 'disk-full';
+export type OperatingErrorKind =
+  | 'port-in-use'
+  | 'port-not-allowed'
+  | 'address-unavailable'
+  | 'database-unreachable'
+  | 'database-refused'
+  | 'data-dir-unwritable'
+  | 'disk-full'
+  | 'embedded-database-aborted'
+  | 'secret-unreadable';
 
 export class OperatingError extends Error {
   constructor(
@@ -18,7 +28,20 @@ export class OperatingError extends Error {
 
 type SystemError = Error & { code?: string; path?: string };
 
-const codeOf = (error: unknown): string | undefined => (error instanceof Error ? (error as SystemError).code : undefined);
+/**
+ * The embedded database reaches the disk through Emscripten's file system, which throws its own
+ * ErrnoError (not an Error: no message, no stack, no path) carrying a WASI errno number instead of
+ * Node's code. The numbers of the failures reported here, by the code Node would give.
+ */
+const EMSCRIPTEN_CODES: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 20: 'EEXIST', 22: 'EFBIG', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
+
+function codeOf(error: unknown): string | undefined {
+  if (error instanceof Error) return (error as SystemError).code;
+  const emscripten = error as { name?: unknown; errno?: unknown } | null;
+  return emscripten?.name === 'ErrnoError' && typeof emscripten.errno === 'number' ? EMSCRIPTEN_CODES[emscripten.errno] : undefined;
+}
+
+const pathOf = (error: unknown): string | undefined => (error instanceof Error ? (error as SystemError).path : undefined);
 
 /** A database URL fit to print: its password replaced by ***. */
 export function redactDatabaseUrl(url: string): string {
@@ -67,20 +90,41 @@ const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST']);
 /** A failure to create or write the data directory `dataDir` (EARSHOT_DATA_DIR). */
 export function dataDirFailure(error: unknown, dataDir: string): unknown {
   const code = codeOf(error);
-  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, (error as SystemError).path ?? dataDir);
-  const where = (error as SystemError).path ?? dataDir;
+  const where = pathOf(error) ?? dataDir;
+  if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, where);
   return new OperatingError('data-dir-unwritable', `cannot write the data directory ${dataDir} (${code} on ${where}): make it writable by this user, or set EARSHOT_DATA_DIR to a directory it can write`, { cause: error });
 }
 
-/** A full disk, here (ENOSPC, while writing `where` when known) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged. */
-export function diskFull(error: unknown, where = (error as SystemError | undefined)?.path): unknown {
+/**
+ * A full disk, here (ENOSPC, while writing `where` when known; a used-up quota or a file size limit
+ * likewise) or on the PostgreSQL server (SQLSTATE 53100); any other error unchanged.
+ */
+export function diskFull(error: unknown, where = pathOf(error)): unknown {
   const code = codeOf(error);
-  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${where ? ` (writing ${where})` : ''}: free some space, then start again`, { cause: error });
+  const writing = where ? ` (writing ${where})` : '';
+  if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${writing}: free some space, then start again`, { cause: error });
+  if (code === 'EDQUOT') return new OperatingError('disk-full', `this user's disk quota is used up${writing}: free some space or raise the quota, then start again`, { cause: error });
+  if (code === 'EFBIG') {
+    return new OperatingError('disk-full', `a file grew past the largest size allowed here${writing}: raise the file size limit (ulimit -f) or move EARSHOT_DATA_DIR to a file system without one`, { cause: error });
+  }
   if (code === '53100') return new OperatingError('disk-full', "the PostgreSQL server's disk is full: free some space there, then start again", { cause: error });
   return error;
 }
 
+/**
+ * The embedded database stopping as it starts: postgres, inside WebAssembly, aborts when a write
+ * fails (no space, a file size limit, a quota), and the abort says nothing of why.
+ */
+function embeddedDatabaseAborted(error: unknown, dataDir: string): unknown {
+  if (!(error instanceof Error && error.name === 'RuntimeError' && error.message.startsWith('Aborted('))) return error;
+  return new OperatingError(
+    'embedded-database-aborted',
+    `the embedded database in ${dataDir} stopped as it started (postgres aborted), as it does when a write fails: free some space on that disk, or lift the quota or file size limit (ulimit -f), then start again`,
+    { cause: error },
+  );
+}
+
 /** A failure to open storage: the data directory (always used, for the server secret) and, when set, the PostgreSQL server. */
 export function storageFailure(error: unknown, dataDir: string, databaseUrl: string | undefined): unknown {
-  return dataDirFailure(databaseUrl ? databaseFailure(error, databaseUrl) : error, dataDir);
+  return dataDirFailure(databaseUrl ? databaseFailure(error, databaseUrl) : embeddedDatabaseAborted(error, dataDir), dataDir);
 }

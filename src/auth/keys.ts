@@ -2,6 +2,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../config.ts';
+import { OperatingError } from '../operating-errors.ts';
 
 /** Purpose-bound keys derived from one server secret. */
 export interface ServerKeys {
@@ -39,7 +40,12 @@ export function loadServerSecret(explicit: string | undefined, dataDir: string):
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // A new secret would sign everyone out and make sealed credentials unreadable: never replace one that cannot be read.
+    if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') {
+      throw new OperatingError('secret-unreadable', `cannot read the server secret ${file} (${code}): make it a file this user can read, or set EARSHOT_SECRET`, { cause: error });
+    }
+    if (code !== 'ENOENT') throw error;
   }
   fs.mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('hex');

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runCli, type CliEnv } from './testing.ts';
+import { runCli, runCliWithFileSizeLimit, type CliEnv } from './testing.ts';
 
 /** The real `earshot serve` failing to start: one line on stderr saying what to change, status 1, no stack trace. */
 describe('start-up errors', () => {
@@ -17,8 +17,8 @@ describe('start-up errors', () => {
     return base as CliEnv;
   };
 
-  function failsWithOneLine(overrides: CliEnv, expected: RegExp): string {
-    const result = runCli(env(overrides), ['serve', '--quiet']);
+  function failsWithOneLine(overrides: CliEnv, expected: RegExp, args = ['serve', '--quiet'], input = '', run = runCli): string {
+    const result = run(env(overrides), args, input);
     assert.equal(result.status, 1, result.stderr);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
@@ -44,6 +44,11 @@ describe('start-up errors', () => {
     assert.ok(!line.includes('secret'));
   });
 
+  test('a malformed DATABASE_URL is one line, without the password', () => {
+    const line = failsWithOneLine({ DATABASE_URL: 'postgres://u:hunter2@127.0.0.1:99999/x' }, /^earshot: DATABASE_URL is not a valid URL: write it as postgres:\/\/user:password@host:5432\/database .*$/);
+    assert.ok(!line.includes('hunter2'));
+  });
+
   test('a PostgreSQL server refusing the database names DATABASE_URL, without the password', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' }, () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.password = 'hunter2-not-printed';
@@ -65,6 +70,34 @@ describe('start-up errors', () => {
       dataDir = path.join(readOnly, 'data');
     }
     failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, new RegExp(`^earshot: cannot write the data directory ${dataDir} \\((ENOTDIR|EACCES) .*set EARSHOT_DATA_DIR to a directory it can write$`));
+  });
+
+  test('an embedded database directory that cannot be made is one line, from serve and from a --direct command', () => {
+    // The database's directory taken by a file: PGlite's file system fails inside WebAssembly, with no message or stack of its own.
+    const dataDir = fs.mkdtempSync(path.join(home, 'db-is-a-file-'));
+    fs.writeFileSync(path.join(dataDir, 'db'), '');
+    const expected = new RegExp(`^earshot: cannot write the data directory ${dataDir} \\(ENOTDIR on ${dataDir}\\): .*set EARSHOT_DATA_DIR to a directory it can write$`);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
+  });
+
+  test('a disk that fills up while the embedded database is made is one line, from serve and from a --direct command', () => {
+    // A file size limit fails the database's writes as a full disk would, where no small file system can be mounted.
+    const limited = (environment: CliEnv, args: string[], input?: string) => runCliWithFileSizeLimit(environment, args, 1024, input);
+    const expected = /^earshot: the embedded database in .* stopped as it started \(postgres aborted\), as it does when a write fails: free some space .*ulimit -f\), then start again$/;
+    for (const args of [['serve', '--quiet'], ['user', 'create', 'nobody', '--direct']]) {
+      const dataDir = fs.mkdtempSync(path.join(home, 'small-disk-'));
+      failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, args, 'a long enough password\n', limited);
+    }
+  });
+
+  test('a server secret that cannot be read is one line naming it, from serve and from a --direct command', () => {
+    // A directory where the key file should be: unreadable even for root, as a file without read permission is for anyone else.
+    const dataDir = fs.mkdtempSync(path.join(home, 'secret-unreadable-'));
+    fs.mkdirSync(path.join(dataDir, 'secret.key'));
+    const expected = new RegExp(`^earshot: cannot read the server secret ${dataDir}/secret\\.key \\(EISDIR\\): make it a file this user can read, or set EARSHOT_SECRET$`);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
+    failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
   });
 
   test('a .env file in the working directory is read, and the real environment wins over it', () => {

@@ -20,6 +20,14 @@ export function spawnCli(env: CliEnv, args: string[]): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], { env: offline(env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+/**
+ * runCli with RLIMIT_FSIZE at `blocks` (sh's unit): a file grown past it fails with EFBIG (Node
+ * ignores SIGXFSZ), as a write to a full disk fails, even for root.
+ */
+export function runCliWithFileSizeLimit(env: CliEnv, args: string[], blocks: number, input = '') {
+  return spawnSync('sh', ['-c', `ulimit -f ${blocks} && exec "$@"`, 'sh', process.execPath, BIN, ...args], { env: offline(env), input, encoding: 'utf8' });
+}
+
 export interface Serving {
   server: ChildProcess;
   /** What it printed up to the moment both hosts listened. */

@@ -93,6 +93,7 @@ describeWithApp('export', (app) => {
       const sink: ImportSink = { status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint), send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch) };
       let stored = 0;
       for (const planned of plan.imports) stored += (await runImport({ ...planned, sink })).stored;
+      plan.close();
       assert.equal(stored, listens.length);
       const copied = await plays(app(), target.userId);
       assert.deepEqual(copied, await plays(app(), source.userId));

@@ -139,14 +139,16 @@ export const importHistory: CommandRun = async (args, command) => {
     if (error instanceof ImportPlanError || error instanceof ZipError) throw new CliError(error.message);
     throw error;
   });
-  for (const { path, reason } of plan.skipped) console.log(`Skipped ${path}: ${reason}.`);
-  if (plan.imports.length === 0) throw new CliError(`nothing to import in ${paths.join(', ')}`);
-  const dryRun = values['dry-run'];
-  const run = (sink: ImportSink) => runAll(plan.imports, sink, dryRun, args);
   try {
+    for (const { path, reason } of plan.skipped) console.log(`Skipped ${path}: ${reason}.`);
+    if (plan.imports.length === 0) throw new CliError(`nothing to import in ${paths.join(', ')}`);
+    const dryRun = values['dry-run'];
+    const run = (sink: ImportSink) => runAll(plan.imports, sink, dryRun, args);
     await (values.direct ? withDirectSink(values.user, run) : run(apiSink(values.server)));
   } catch (error) {
     if (error instanceof ZipError) throw new CliError(error.message);
     throw error;
+  } finally {
+    plan.close();
   }
 };

@@ -9,7 +9,7 @@ import { describeWithApp, scrobbleCount, type TestApp } from '../../testing.ts';
 import { PlayClaims } from '../play-claims.ts';
 import { runImport, type ImportSink } from './run.ts';
 import { planImports } from './plan.ts';
-import { fileSource, sourceFingerprint, zipMembers, ZipError } from './sources.ts';
+import { fileSource, MAX_ZIP_ENTRIES, openZipArchive, openZipFile, sourceFingerprint, ZipError } from './sources.ts';
 import { zipArchive } from './zip-testing.ts';
 import type { ImportBatch, ImportListen } from './schemas.ts';
 
@@ -225,7 +225,8 @@ describeWithApp('history import', (app) => {
     const lines = (from: number, count: number) => fs.readFileSync(jsonlFile(`zip-${from}.jsonl`, from + count), 'utf8').split('\n').slice(from, from + count).join('\n');
     const archive = path.join(workDir, 'listenbrainz_someone_1700000000.zip');
     fs.writeFileSync(archive, zipArchive([{ name: 'user.json', content: '{}' }, { name: 'listens/2023/11.jsonl', content: lines(0, 120) }, { name: 'listens/2023/12.jsonl', content: lines(120, 40) }]));
-    const [november, december] = await zipMembers(archive);
+    const zip = await openZipArchive(archive);
+    const [november, december] = zip.members;
     let batches = 0;
     const stopped = await runImport({ source: november!.source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50, stopRequested: () => ++batches > 1 });
     assert.deepEqual([stopped.interrupted, stopped.records], [true, 55]);
@@ -239,6 +240,7 @@ describeWithApp('history import', (app) => {
     fs.writeFileSync(unzipped, lines(120, 40));
     assert.equal(await sourceFingerprint(fileSource(unzipped)), other.fingerprint);
     assert.ok((await runImport({ source: fileSource(unzipped), format: 'listenbrainz', sink: apiSink(app(), token) })).alreadyComplete);
+    zip.close();
   });
 
   it('a damaged zip entry fails before any of it is sent', async () => {
@@ -249,16 +251,18 @@ describeWithApp('history import', (app) => {
     for (let i = 400; i < 420; i++) archive[i] = archive[i]! ^ 0xff;
     const file = path.join(workDir, 'damaged.zip');
     fs.writeFileSync(file, archive);
-    const [member] = await zipMembers(file);
+    const zip = await openZipArchive(file);
+    const [member] = zip.members;
     await assert.rejects(runImport({ source: member!.source, format: 'listenbrainz', sink: apiSink(app(), token) }), (error) => {
       assert.ok(error instanceof ZipError, String(error));
       assert.match(error.message, /damaged\.zip\/listens\/2024\/1\.jsonl: the entry is damaged/);
       return true;
     });
     assert.equal(await scrobbleCount(app(), did), 0);
+    zip.close();
     const truncated = path.join(workDir, 'truncated.zip');
     fs.writeFileSync(truncated, archive.subarray(0, 300));
-    await assert.rejects(zipMembers(truncated), /truncated\.zip: not a readable zip archive/);
+    await assert.rejects(openZipArchive(truncated), /truncated\.zip: not a readable zip archive/);
   });
 
   it('a zip whose second entry is damaged is refused whole before anything is sent, naming the entry', async () => {
@@ -277,6 +281,46 @@ describeWithApp('history import', (app) => {
     });
     assert.equal(await scrobbleCount(app(), did), 0);
     assert.equal((await app().query(STATUS, { fingerprint: await sourceFingerprint(fileSource(jsonlFile('first.jsonl', 200))) }, token)).body.recordsConsumed, 0);
+  });
+
+  // The open count, not the entry count, shows the reading is linear: a few years of months keep the
+  // test quick, since each month file is an import of its own.
+  it('an archive of 60 month files is opened once, its directory read once, and every listen imported', async () => {
+    const { token, did } = await app().signup('import-zip-many');
+    const months = 60;
+    const entries = Array.from({ length: months }, (_, i) => ({
+      name: `listens/${2000 + Math.floor(i / 12)}/${(i % 12) + 1}.jsonl`,
+      content: JSON.stringify({ listened_at: 1_000_000_000 + i * 3600, track_metadata: { artist_name: `Band ${i % 9}`, track_name: `Tune ${i % 40}` } }) + '\n',
+    }));
+    const file = path.join(workDir, 'listenbrainz_many_1700000000.zip');
+    fs.writeFileSync(file, zipArchive([{ name: 'user.json', content: '{}' }, ...entries, { name: 'feedback.jsonl', content: '{}\n' }]));
+    let opens = 0;
+    const plan = await planImports([file], undefined, (archive) => (opens++, openZipFile(archive)));
+    try {
+      assert.equal(plan.imports.length, months);
+      assert.deepEqual([plan.imports[0]!.source.label, plan.imports.at(-1)!.source.label], [`${file}/listens/2000/1.jsonl`, `${file}/listens/2004/12.jsonl`]);
+      let stored = 0;
+      for (const planned of plan.imports) stored += (await runImport({ ...planned, sink: apiSink(app(), token) })).stored;
+      assert.equal(stored, months);
+    } finally {
+      plan.close();
+    }
+    assert.equal(opens, 1);
+    assert.equal(await scrobbleCount(app(), did), months);
+  });
+
+  it('an archive listing more entries than an export holds is refused before its directory is read', async () => {
+    const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content: fs.readFileSync(jsonlFile('listed.jsonl', 3)) }]);
+    // The end-of-directory record's two entry counts: this disk's and the archive's.
+    archive.writeUInt16LE(MAX_ZIP_ENTRIES + 1, archive.length - 22 + 8);
+    archive.writeUInt16LE(MAX_ZIP_ENTRIES + 1, archive.length - 22 + 10);
+    const file = path.join(workDir, 'too-many.zip');
+    fs.writeFileSync(file, archive);
+    await assert.rejects(planImports([file], undefined), (error) => {
+      assert.ok(error instanceof ZipError, String(error));
+      assert.equal(error.message, `${file}: the archive lists ${MAX_ZIP_ENTRIES + 1} entries, more than the ${MAX_ZIP_ENTRIES} an export archive may hold`);
+      return true;
+    });
   });
 
   it('a dry run counts what would be stored, duplicate and ignored, and writes nothing', async () => {

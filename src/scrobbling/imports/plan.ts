@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DETECTION_TRIED, detectKind, fileHead } from './detect.ts';
 import type { ImportFormat } from './schemas.ts';
-import { fileSource, naturalOrder, verifiedMembers, ZIP_ENTRIES_LOOKED_FOR, zipMembers, type ImportSource } from './sources.ts';
+import { fileSource, naturalOrder, openZipArchive, openZipFile, verifiedMembers, ZIP_ENTRIES_LOOKED_FOR, type ImportSource, type ZipArchive, type ZipOpener } from './sources.ts';
 
 export interface PlannedImport {
   source: ImportSource;
@@ -13,6 +13,15 @@ export interface ImportPlan {
   imports: PlannedImport[];
   /** Files of a folder that are not exports (or not of the named format), and why. */
   skipped: { path: string; reason: string }[];
+  /** Closes the archives the imports read from: each stays open, once, until the import is done. */
+  close(): void;
+}
+
+interface Planning {
+  plan: ImportPlan;
+  /** The archives opened so far, closed by the plan. */
+  archives: ZipArchive[];
+  openZip: ZipOpener;
 }
 
 /** A file named on the command line that cannot be imported: nothing is sent for any of them. */
@@ -34,14 +43,16 @@ async function folderFiles(folder: string): Promise<string[]> {
  * verified before anything is imported. A named format wins over detection
  * for a file; in a folder or an archive it picks the files of that format.
  */
-async function planFile(file: string, named: ImportFormat | undefined, inFolder: boolean, plan: ImportPlan): Promise<void> {
+async function planFile(file: string, named: ImportFormat | undefined, inFolder: boolean, { plan, archives, openZip }: Planning): Promise<void> {
   const skip = (reason: string) => {
     if (!inFolder) throw new ImportPlanError(`${file}: ${reason}`);
     plan.skipped.push({ path: file, reason });
   };
   const kind = await detectKind(await fileHead(file));
   if (kind === 'zip') {
-    const members = (await zipMembers(file)).filter((member) => !named || member.format === named);
+    const archive = await openZipArchive(file, openZip);
+    archives.push(archive);
+    const members = archive.members.filter((member) => !named || member.format === named);
     if (members.length === 0) return skip(`no ${named ? `${named} ` : ''}entries with listens in the archive (looked for ${ZIP_ENTRIES_LOOKED_FOR})`);
     plan.imports.push(...(await verifiedMembers(members)));
     return;
@@ -52,21 +63,30 @@ async function planFile(file: string, named: ImportFormat | undefined, inFolder:
   else skip(`cannot tell its format; looked for ${DETECTION_TRIED}. Name the format: earshot import <format> FILE`);
 }
 
-/** What `earshot import [format] <file|folder>...` will import, in order, before anything is sent. */
-export async function planImports(paths: readonly string[], named: ImportFormat | undefined): Promise<ImportPlan> {
-  const plan: ImportPlan = { imports: [], skipped: [] };
-  for (const given of paths) {
-    const stat = await fs.stat(given).catch((error: NodeJS.ErrnoException) => {
-      throw new ImportPlanError(`cannot read ${given}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+/** The imports of one path named on the command line: a file, or a folder's export files. */
+async function planPath(given: string, named: ImportFormat | undefined, planning: Planning): Promise<void> {
+  const stat = await fs.stat(given).catch((error: NodeJS.ErrnoException) => {
+    throw new ImportPlanError(`cannot read ${given}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  if (stat.isDirectory()) {
+    for (const file of await folderFiles(given)) await planFile(file, named, true, planning);
+  } else if (stat.isFile()) {
+    await fs.access(given, fs.constants.R_OK).catch((error: Error) => {
+      throw new ImportPlanError(`cannot read ${given}: ${error.message}`);
     });
-    if (stat.isDirectory()) {
-      for (const file of await folderFiles(given)) await planFile(file, named, true, plan);
-    } else if (stat.isFile()) {
-      await fs.access(given, fs.constants.R_OK).catch((error: Error) => {
-        throw new ImportPlanError(`cannot read ${given}: ${error.message}`);
-      });
-      await planFile(given, named, false, plan);
-    } else throw new ImportPlanError(`cannot read ${given}: not a regular file or folder`);
+    await planFile(given, named, false, planning);
+  } else throw new ImportPlanError(`cannot read ${given}: not a regular file or folder`);
+}
+
+/** What `earshot import [format] <file|folder>...` will import, in order, before anything is sent. */
+export async function planImports(paths: readonly string[], named: ImportFormat | undefined, openZip: ZipOpener = openZipFile): Promise<ImportPlan> {
+  const archives: ZipArchive[] = [];
+  const plan: ImportPlan = { imports: [], skipped: [], close: () => archives.forEach((archive) => archive.close()) };
+  try {
+    for (const given of paths) await planPath(given, named, { plan, archives, openZip });
+  } catch (error) {
+    plan.close();
+    throw error;
   }
   return plan;
 }

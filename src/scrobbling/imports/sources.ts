@@ -52,9 +52,21 @@ export const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function openZip(file: string): Promise<yauzl.ZipFile> {
+/** Opens a zip archive for reading its directory and entries; tests count the opens through it. */
+export type ZipOpener = (file: string) => Promise<yauzl.ZipFile>;
+
+export const openZipFile: ZipOpener = (file) => yauzl.openPromise(file, { autoClose: false });
+
+/**
+ * The most entries an archive may list. Every entry's directory record is held while the archive is
+ * imported, so a forged directory of millions would exhaust memory; real exports hold a few hundred
+ * (ListenBrainz: one file a month) or a few dozen (Spotify).
+ */
+export const MAX_ZIP_ENTRIES = 10_000;
+
+async function openZip(file: string, open: ZipOpener): Promise<yauzl.ZipFile> {
   try {
-    return await yauzl.openPromise(file, { autoClose: false });
+    return await open(file);
   } catch (error) {
     throw new ZipError(`${file}: not a readable zip archive (${reason(error)})`);
   }
@@ -62,6 +74,9 @@ async function openZip(file: string): Promise<yauzl.ZipFile> {
 
 /** The archive's entries as its central directory lists them (a few hundred bytes each). */
 async function listEntries(zip: yauzl.ZipFile, file: string): Promise<yauzl.Entry[]> {
+  if (zip.entryCount > MAX_ZIP_ENTRIES) {
+    throw new ZipError(`${file}: the archive lists ${zip.entryCount} entries, more than the ${MAX_ZIP_ENTRIES} an export archive may hold`);
+  }
   const entries: yauzl.Entry[] = [];
   try {
     for await (const entry of zip.eachEntry()) entries.push(entry);
@@ -72,28 +87,21 @@ async function listEntries(zip: yauzl.ZipFile, file: string): Promise<yauzl.Entr
 }
 
 /**
- * An entry's content, checked against the CRC-32 the archive records for it
- * (yauzl checks the size only), so a damaged entry fails as a whole when it is
- * fingerprinted, before any of it is imported.
+ * An entry's content, streamed from the archive's one open handle and checked against the CRC-32
+ * the archive records for it (yauzl checks the size only), so a damaged entry fails as a whole when
+ * it is fingerprinted, before any of it is imported.
  */
-async function* entryContent(file: string, offset: number, label: string): AsyncGenerator<Buffer> {
-  const zip = await openZip(file);
+async function* entryContent(zip: yauzl.ZipFile, entry: yauzl.Entry, label: string): AsyncGenerator<Buffer> {
+  let crc = 0;
   try {
-    const entry = (await listEntries(zip, file)).find((candidate) => candidate.relativeOffsetOfLocalHeader === offset);
-    if (!entry) throw new ZipError(`${label}: the entry is gone from the archive`);
-    let crc = 0;
-    try {
-      for await (const buffer of await zip.openReadStreamPromise(entry)) {
-        crc = crc32(buffer as Buffer, crc);
-        yield buffer as Buffer;
-      }
-    } catch (error) {
-      throw new ZipError(`${label}: the entry is damaged (${reason(error)})`);
+    for await (const buffer of await zip.openReadStreamPromise(entry)) {
+      crc = crc32(buffer as Buffer, crc);
+      yield buffer as Buffer;
     }
-    if (crc >>> 0 !== entry.crc32 >>> 0) throw new ZipError(`${label}: the entry is damaged (its CRC-32 does not match)`);
-  } finally {
-    zip.close();
+  } catch (error) {
+    throw new ZipError(`${label}: the entry is damaged (${reason(error)})`);
   }
+  if (crc >>> 0 !== entry.crc32 >>> 0) throw new ZipError(`${label}: the entry is damaged (its CRC-32 does not match)`);
 }
 
 export interface ZipMember {
@@ -101,21 +109,33 @@ export interface ZipMember {
   format: ImportFormat;
 }
 
-/** The entries of an archive that hold listens, in path order, each with its format. */
-export async function zipMembers(file: string): Promise<ZipMember[]> {
-  const zip = await openZip(file);
+/** An archive open for the whole import: its entries that hold listens, read from one file handle. */
+export interface ZipArchive {
+  /** The entries that hold listens, in path order, each with its format. */
+  members: ZipMember[];
+  /** Closes the handle (entries still being read finish first); the members cannot be read after. */
+  close(): void;
+}
+
+/**
+ * Opens an archive once and reads its central directory once: each member streams from that
+ * handle, so an archive of n entries costs one open and one listing, not one of each per entry.
+ */
+export async function openZipArchive(file: string, open: ZipOpener = openZipFile): Promise<ZipArchive> {
+  const zip = await openZip(file, open);
   try {
     const members = (await listEntries(zip, file)).flatMap((entry): (ZipMember & { name: string })[] => {
       const format = ZIP_ENTRIES.find(({ pattern }) => pattern.test(entry.fileName))?.format;
       if (!format) return [];
       if (entry.isEncrypted()) throw new ZipError(`${file}/${entry.fileName}: the entry is encrypted`);
       const label = `${file}/${entry.fileName}`;
-      const offset = entry.relativeOffsetOfLocalHeader;
-      return [{ name: entry.fileName, format, source: { label, bytes: entry.uncompressedSize, open: () => entryContent(file, offset, label) } }];
+      return [{ name: entry.fileName, format, source: { label, bytes: entry.uncompressedSize, open: () => entryContent(zip, entry, label) } }];
     });
-    return members.sort((a, b) => naturalOrder(a.name, b.name)).map(({ source, format }) => ({ source, format }));
-  } finally {
+    members.sort((a, b) => naturalOrder(a.name, b.name));
+    return { members: members.map(({ source, format }) => ({ source, format })), close: () => zip.close() };
+  } catch (error) {
     zip.close();
+    throw error;
   }
 }
 
