@@ -80,6 +80,20 @@ describe('file tags', () => {
     assert.equal(tags.year, undefined);
   });
 
+  test('a picture counts only when its bytes are an image, whatever its tag declares; the name given names the file', async () => {
+    const html = new TextEncoder().encode('<html><script>alert(1)</script></html>');
+    for (const format of ['mp3', 'flac', 'ogg'] as const) {
+      const lying = await writeTestTrack(dir, `lying.${format}`, format, { title: 'Lie', picture: { mime: 'image/png', data: html } });
+      assert.equal((await readFileTags(lying.path)).hasPicture, false, format);
+      const honest = await writeTestTrack(dir, `declared-html.${format}`, format, { title: 'Odd', picture: { mime: 'text/html', data: testPng() } });
+      assert.equal((await readFileTags(honest.path)).hasPicture, true, format);
+    }
+    // A link's target read under the link's own name: the suffix and fallback title are the link's.
+    const target = await writeTestTrack(dir, 'target.flac', 'flac', {});
+    const linked = await readFileTags(target.path, 'Shown Name.flac');
+    assert.equal(linked.metadata.title, 'Shown Name');
+  });
+
   test('several artists read as the first featuring the rest', async () => {
     const written = await writeTestTrack(dir, 'multi.mp3', 'mp3', { title: 'Duet', artist: ['One', 'Two', 'Three'] });
     assert.equal((await readFileTags(written.path)).metadata.artist, 'One feat. Two, Three');

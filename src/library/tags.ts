@@ -6,6 +6,7 @@
 import { basename, extname } from 'node:path';
 import { parseFile, parseFromTokenizer, type IAudioMetadata } from 'music-metadata';
 import { artistCredit, isrcOrUndefined, mbidOrUndefined, type TrackMetadata } from '../catalog/track-metadata.ts';
+import { imageType } from '../image-type.ts';
 import {
   MAX_DURATION_MS,
   MAX_GENRE_LENGTH,
@@ -45,6 +46,16 @@ export const AUDIO_TYPES: Readonly<Record<string, string>> = {
   webm: 'audio/webm',
 };
 
+const SERVED_AUDIO_TYPES: ReadonlySet<string> = new Set(Object.values(AUDIO_TYPES));
+
+/**
+ * The type a library file's bytes are sent as: its stored type when it is one of the audio types
+ * above (the only ones a scan writes), else plain bytes; never a type a browser would run.
+ */
+export function servedAudioType(stored: string): string {
+  return SERVED_AUDIO_TYPES.has(stored) ? stored : 'application/octet-stream';
+}
+
 /** The lower-case extension of a file name, without the dot. */
 export function suffixOf(name: string): string {
   return extname(name).slice(1).toLowerCase();
@@ -63,12 +74,13 @@ export interface FileTags {
   contentType: string;
   suffix: string;
   year: number | undefined;
+  /** Whether an embedded picture's bytes are an allowed image (image-type.ts). */
   hasPicture: boolean;
 }
 
-/** Reads one file; throws when it is not audio its type can parse. */
-export async function readFileTags(path: string): Promise<FileTags> {
-  return fileTags(await parseFile(path), path);
+/** Reads one file; throws when it is not audio its type can parse. `name` (the file's name in the library, say a link's) gives the suffix and the fallback title. */
+export async function readFileTags(path: string, name = path): Promise<FileTags> {
+  return fileTags(await parseFile(path), name);
 }
 
 /**
@@ -98,7 +110,8 @@ function fileTags(parsed: IAudioMetadata, path: string): FileTags {
     contentType: AUDIO_TYPES[suffix] ?? 'application/octet-stream',
     suffix,
     year,
-    hasPicture: (parsed.common.picture?.length ?? 0) > 0,
+    // A picture counts when its bytes are an allowed image, whatever format its tag declares.
+    hasPicture: (parsed.common.picture ?? []).some((picture) => imageType(picture.data) !== null),
   };
 }
 

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { FILE_RESPONSE_HEADERS } from '../api/file-headers.ts';
+import { openConfined, type ConfinedFile } from '../library/confined.ts';
 import { libraryNotFound } from '../library/errors.ts';
 import type { SubsonicBinary } from './method.ts';
 
@@ -11,15 +11,15 @@ export interface LocalFile {
 }
 
 /**
- * The file's absolute path, or a "not found" failure: file-host sources are not on this disk, and
- * a stored path that would leave its source's root (`..`) names nothing the library holds.
+ * The file opened for reading, or a "not found" failure: file-host sources are not on this disk,
+ * and a path that is gone, not a regular file, or really (through `..` or symbolic links) outside
+ * its source's root names nothing the library holds. See library/confined.ts for how it is checked.
  */
-export function localPath(file: LocalFile): string {
+export async function openLocal(file: LocalFile): Promise<ConfinedFile> {
   if (file.kind !== 'local') throw libraryNotFound(`the file ${file.path} is in a file host, not on this server`);
-  const root = path.resolve(file.root);
-  const absolute = path.resolve(root, file.path);
-  if (absolute !== root && !absolute.startsWith(root + path.sep)) throw libraryNotFound(`no file ${file.path}`);
-  return absolute;
+  const opened = await openConfined(file.root, file.path);
+  if (!opened) throw libraryNotFound(`no file ${file.path}`);
+  return opened;
 }
 
 /** A byte range of a file of `size` bytes, or 'unsatisfiable', or null to send it whole (no or several ranges). */
@@ -37,23 +37,23 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
 }
 
-/** The file's bytes, whole or the requested range; a file gone from disk is "not found". */
-export async function fileBytes(absolute: string, contentType: string, range: string | undefined, extraHeaders: Record<string, string> = {}): Promise<SubsonicBinary> {
-  const stat = await fs.promises.stat(absolute).catch(() => null);
-  if (!stat?.isFile()) throw libraryNotFound('the file is missing on disk');
-  const headers = { 'accept-ranges': 'bytes', ...extraHeaders };
+/** The open file's bytes, whole or the requested range; the stream sent closes the file (so does every other answer). */
+export async function fileBytes(file: ConfinedFile, contentType: string, range: string | undefined, extraHeaders: Record<string, string> = {}): Promise<SubsonicBinary> {
+  const { handle, stat } = file;
+  const headers = { 'accept-ranges': 'bytes', ...FILE_RESPONSE_HEADERS, ...extraHeaders };
   const wanted = parseRange(range, stat.size);
   if (wanted === 'unsatisfiable') {
+    await handle.close();
     return { kind: 'binary', status: 416, contentType, headers: { ...headers, 'content-range': `bytes */${stat.size}` }, body: Buffer.alloc(0) };
   }
   if (wanted === null) {
-    return { kind: 'binary', status: 200, contentType, headers: { ...headers, 'content-length': String(stat.size) }, body: fs.createReadStream(absolute) };
+    return { kind: 'binary', status: 200, contentType, headers: { ...headers, 'content-length': String(stat.size) }, body: handle.createReadStream({ autoClose: true }) };
   }
   return {
     kind: 'binary',
     status: 206,
     contentType,
     headers: { ...headers, 'content-length': String(wanted.end - wanted.start + 1), 'content-range': `bytes ${wanted.start}-${wanted.end}/${stat.size}` },
-    body: fs.createReadStream(absolute, { start: wanted.start, end: wanted.end }),
+    body: handle.createReadStream({ start: wanted.start, end: wanted.end, autoClose: true }),
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { FILE_RESPONSE_HEADERS } from '../api/file-headers.ts';
 import type { AppContext } from '../context.ts';
 import { isUuid } from './args.ts';
 import { coverFor, pictureEtag } from './covers.ts';
@@ -6,15 +7,16 @@ import { coverFor, pictureEtag } from './covers.ts';
 /**
  * `GET /library/covers/:id`: a track's cover without credentials, the URL the scanner writes
  * into `tracks.album_art` so any client (and the web) can show it. Only server-wide sources
- * answer: a user's own files stay behind their credentials.
+ * answer: a user's own files stay behind their credentials. The type sent is the one the bytes
+ * are (covers.ts), never the one a tag or a file name declares.
  */
 export function registerCoverRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { id: string } }>('/library/covers/:id', async (request, reply) => {
     const { id } = request.params;
     const picture = isUuid(id) ? await coverFor(ctx.db, null, id.toLowerCase()) : null;
     if (!picture) return reply.status(404).send({ error: 'NotFound', message: `no cover for ${id}` });
-    const etag = pictureEtag(picture);
-    reply.header('etag', etag).header('cache-control', 'public, max-age=86400');
+    const etag = pictureEtag(picture.data);
+    reply.headers(FILE_RESPONSE_HEADERS).header('etag', etag).header('cache-control', 'public, max-age=86400');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     return reply.type(picture.contentType).send(picture.data);
   });

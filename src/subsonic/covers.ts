@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { parseFile } from 'music-metadata';
+import { parseStream } from 'music-metadata';
 import type { Database } from '../db/index.ts';
-import { localPath } from './bytes.ts';
+import { imageType, type ImageType } from '../image-type.ts';
+import { openLocal } from './bytes.ts';
 
 export interface Picture {
   data: Buffer;
-  contentType: string;
+  /** Told from the bytes: a picture whose bytes are no allowed image is no picture. */
+  contentType: ImageType;
 }
 
-const IMAGE_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp', '.bmp': 'image/bmp' };
+/** A folder image larger than this is not a cover but something else named like one. */
+const MAX_FOLDER_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** A file row that has a cover: `cover` is 'embedded' or a folder image's path relative to the source root. */
 interface CoverFile {
@@ -21,17 +22,49 @@ interface CoverFile {
   cover: string | null;
 }
 
-/** The picture a file's `cover` names, or null when it is gone or unreadable. */
+/** The bytes as a picture, typed by what they are; null when they are not an allowed image. */
+function pictureOf(data: Uint8Array): Picture | null {
+  const contentType = imageType(data);
+  return contentType ? { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), contentType } : null;
+}
+
+/** The first embedded picture of an audio file that really is an image, read through the one open handle. */
+async function embeddedPicture(file: CoverFile): Promise<Picture | null> {
+  const { handle, stat } = await openLocal(file);
+  const stream = handle.createReadStream({ autoClose: false });
+  try {
+    const metadata = await parseStream(stream, { size: stat.size, path: file.path }, { duration: false, skipPostHeaders: true });
+    for (const picture of metadata.common.picture ?? []) {
+      const typed = pictureOf(picture.data);
+      if (typed) return typed;
+    }
+    return null;
+  } finally {
+    stream.destroy();
+    await handle.close();
+  }
+}
+
+/** A folder image's bytes, when they are an allowed image (its name says nothing). */
+async function folderImage(file: CoverFile, cover: string): Promise<Picture | null> {
+  const { handle, stat } = await openLocal({ ...file, path: cover });
+  try {
+    if (stat.size > MAX_FOLDER_IMAGE_BYTES) return null;
+    return pictureOf(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The picture a file's `cover` names, or null when it is gone, unreadable, outside the music
+ * folder, or not an allowed image whatever its name or tag declares (the caller goes on to the
+ * next candidate).
+ */
 export async function readCover(file: CoverFile): Promise<Picture | null> {
   if (!file.cover) return null;
   try {
-    if (file.cover === 'embedded') {
-      const metadata = await parseFile(localPath(file), { duration: false, skipPostHeaders: true });
-      const picture = metadata.common.picture?.[0];
-      return picture ? { data: Buffer.from(picture.data), contentType: picture.format.includes('/') ? picture.format : `image/${picture.format}` } : null;
-    }
-    const image = localPath({ ...file, path: file.cover });
-    return { data: await fs.promises.readFile(image), contentType: IMAGE_TYPES[path.extname(image).toLowerCase()] ?? 'application/octet-stream' };
+    return file.cover === 'embedded' ? await embeddedPicture(file) : await folderImage(file, file.cover);
   } catch {
     return null;
   }
@@ -70,6 +103,6 @@ export async function coverFor(db: Database, userId: string | null, id: string):
 }
 
 /** A validator for caches: the picture's own digest, so it changes exactly when the bytes do. */
-export function pictureEtag(picture: Picture): string {
-  return `"${createHash('sha256').update(picture.data).digest('base64url').slice(0, 27)}"`;
+export function pictureEtag(data: Uint8Array): string {
+  return `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
 }

@@ -1,12 +1,16 @@
 /**
  * Album covers from the Cover Art Archive, kept in the database (album_covers: every process and
  * both backends see them) and served by Earshot at /covers/<album id>, the URL written into the
- * album's and its songs' album art, so pages never hot-link the archive.
+ * album's and its songs' album art, so pages never hot-link the archive. Only bytes that are an
+ * allowed image are stored, and the type served is told from the stored bytes, never the type the
+ * archive (or whatever answered in its place) declared.
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
+import { FILE_RESPONSE_HEADERS } from '../../api/file-headers.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
+import { imageType } from '../../image-type.ts';
 import type { CoverArtClient } from '../../providers/types.ts';
 import { isUuid } from '../../subsonic/args.ts';
 import { pictureEtag } from '../../subsonic/covers.ts';
@@ -21,8 +25,9 @@ export const albumCoverUrl = (publicUrl: string, albumId: string) => `${publicUr
 export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, publicUrl: string, albumId: string, releaseMbid: string): Promise<number> {
   if (!(await isFillable(db, 'albums', albumId, 'album_art'))) return 0;
   const cover = await coverart.frontCover(releaseMbid);
-  if (!cover) return 0;
-  const row = { content_type: cover.contentType, data: cover.data, release_mbid: releaseMbid };
+  const contentType = cover ? imageType(cover.data) : null;
+  if (!cover || !contentType) return 0;
+  const row = { content_type: contentType, data: cover.data, release_mbid: releaseMbid };
   await db
     .insertInto('album_covers')
     .values({ album_id: albumId, ...row })
@@ -32,17 +37,18 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
   return (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) + (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url));
 }
 
-/** `GET /covers/:albumId` on the API host: the stored cover, without credentials (album art is public), or 404. */
+/** `GET /covers/:albumId` on the API host: the stored cover, without credentials (album art is public), or 404 (also for stored bytes that are no allowed image). */
 export function registerAlbumCoverRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { albumId: string } }>('/covers/:albumId', async (request, reply) => {
     const { albumId } = request.params;
     const cover = isUuid(albumId)
-      ? await ctx.db.selectFrom('album_covers').select(['content_type', 'data']).where('album_id', '=', albumId.toLowerCase()).executeTakeFirst()
+      ? await ctx.db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst()
       : undefined;
-    if (!cover) return reply.status(404).send({ error: 'NotFound', message: `no cover for album ${albumId}` });
-    const etag = pictureEtag({ data: cover.data, contentType: cover.content_type });
-    reply.header('etag', etag).header('cache-control', 'public, max-age=86400');
+    const contentType = cover ? imageType(cover.data) : null;
+    if (!cover || !contentType) return reply.status(404).send({ error: 'NotFound', message: `no cover for album ${albumId}` });
+    const etag = pictureEtag(cover.data);
+    reply.headers(FILE_RESPONSE_HEADERS).header('etag', etag).header('cache-control', 'public, max-age=86400');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    return reply.type(cover.content_type).send(cover.data);
+    return reply.type(contentType).send(cover.data);
   });
 }

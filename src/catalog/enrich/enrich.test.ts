@@ -11,7 +11,9 @@ import { startFakeMusicBrainz, type FakeMusicBrainz } from '../../providers/musi
 import { listenerWithHistory, recordListens, type TestListener } from '../../scrobbling/testing.ts';
 import { describeWithApp } from '../../testing.ts';
 import { databaseCache } from './cache.ts';
-import { albumCoverUrl } from './covers.ts';
+import { FILE_RESPONSE_HEADERS } from '../../api/file-headers.ts';
+import type { CoverArtClient } from '../../providers/types.ts';
+import { albumCoverUrl, fetchAlbumCover } from './covers.ts';
 import { enrichCatalog, type MetadataClients } from './job.ts';
 import { claimLease, releaseLease } from './lease.ts';
 
@@ -116,6 +118,32 @@ describeWithApp('metadata enrichment against fake MusicBrainz and Cover Art Arch
     assert.equal(again.status, 304);
     // Every MusicBrainz request named Earshot and its operator.
     assert.ok(musicbrainz.userAgents.every((agent) => agent.startsWith('Earshot/') && agent.endsWith('( mailto:admin@example.org )')));
+  });
+
+  test('a cover is stored only when its bytes are an image, and served as what its stored bytes are, never as declared', async () => {
+    const { album_id: albumId } = await song('Alison');
+    const served = () => fetch(`${app().apiUrl}/covers/${albumId}`);
+    const HTML = Buffer.from('<!DOCTYPE html><script>document.title = "pwned"</script>');
+    // A stored declared type is never what is sent.
+    await app().ctx.db.updateTable('album_covers').set({ content_type: 'text/html' }).where('album_id', '=', albumId!).execute();
+    const png = await served();
+    assert.equal(png.headers.get('content-type'), 'image/png');
+    for (const [name, value] of Object.entries(FILE_RESPONSE_HEADERS)) assert.equal(png.headers.get(name), value, name);
+    assert.deepEqual(Buffer.from(await png.arrayBuffer()), PNG);
+    // Stored bytes that are no image (however they got there) are no cover.
+    await app().ctx.db.updateTable('album_covers').set({ content_type: 'image/png', data: HTML }).where('album_id', '=', albumId!).execute();
+    assert.equal((await served()).status, 404);
+
+    // Whatever a client hands over (the archive's own client already refuses it) is judged by its bytes.
+    await app().ctx.db.updateTable('albums').set({ album_art: null }).where('id', '=', albumId!).execute();
+    const answering = (cover: { contentType: string; data: Buffer }): CoverArtClient => ({ name: 'coverart', frontCover: async () => cover });
+    const { publicUrl } = app().ctx.config;
+    assert.equal(await fetchAlbumCover(app().ctx.db, answering({ contentType: 'image/jpeg', data: HTML }), publicUrl, albumId!, SOUVLAKI), 0);
+    assert.equal((await song('Alison')).album_cover, null, 'nothing filled from bytes that are no image');
+    assert.ok(await fetchAlbumCover(app().ctx.db, answering({ contentType: 'image/jpeg', data: PNG }), publicUrl, albumId!, SOUVLAKI) > 0);
+    const stored = await app().ctx.db.selectFrom('album_covers').select(['content_type', 'data']).where('album_id', '=', albumId!).executeTakeFirstOrThrow();
+    assert.deepEqual({ ...stored, data: Buffer.from(stored.data) }, { content_type: 'image/png', data: PNG });
+    assert.equal((await served()).headers.get('content-type'), 'image/png');
   });
 
   test('Wrapped’s genre card shows the enriched genre', async () => {

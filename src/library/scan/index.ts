@@ -3,15 +3,16 @@
  * `earshot library scan` command and the scan at server start.
  */
 import { stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ConfigError } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import { confinedRealPath } from '../confined.ts';
 import { readFileTags } from '../tags.ts';
 import { parentPath } from './directories.ts';
 import { emptyReport, reconcile, whileLeased } from './reconcile.ts';
 import type { ScanReport } from './report.ts';
 import { ensureLocalSource } from './source.ts';
-import { walkTree, type Walk, type WalkedFile } from './walk.ts';
+import { LINKS_OUTSIDE, walkTree, type Walk, type WalkedFile } from './walk.ts';
 
 export { formatReport, reportSummary, type ScanReport, type Skipped } from './report.ts';
 
@@ -45,9 +46,16 @@ export async function scanLibrary(ctx: AppContext, options: ScanOptions = {}): P
   return whileLeased(ctx, report, options, async (checkpoint) => {
     const walk = await walkTree(root);
     checkpoint();
-    const target = { sourceId, userId: null, rootName: basename(root) || root, readTags: (file: WalkedFile) => readFileTags(join(root, file.path)) };
+    const target = { sourceId, userId: null, rootName: basename(root) || root, readTags: (file: WalkedFile) => readConfinedTags(root, file) };
     Object.assign(report, await reconcile(ctx, target, { ...walk, directories: musicDirectories(walk) }, checkpoint));
   });
+}
+
+/** A file's tags, read from its real path checked again just before (a link may have changed since the walk). */
+async function readConfinedTags(root: string, file: WalkedFile) {
+  const real = await confinedRealPath(root, file.path);
+  if (real === null) throw new Error(`missing, or ${LINKS_OUTSIDE}`);
+  return readFileTags(real, file.name);
 }
 
 /** The root and every directory holding audio, directly or below: a folder emptied of music leaves the library. */

@@ -29,3 +29,28 @@ describe('Cover Art Archive client against the fake', () => {
     assert.ok(error instanceof ProviderError && error.failure === 'Unavailable' && error.provider === 'coverart');
   });
 });
+
+describe('Cover Art Archive client: the bytes, not the declared type, say what a cover is', () => {
+  const HTML_RELEASE = 'b52a8f31-b5ab-34e9-92f4-f5b7110220f1';
+  const SVG_RELEASE = 'b52a8f31-b5ab-34e9-92f4-f5b7110220f2';
+  const PNG_RELEASE = 'b52a8f31-b5ab-34e9-92f4-f5b7110220f3';
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  let fake: FakeServer;
+  before(async () => {
+    fake = await startFakeCoverArt({
+      [HTML_RELEASE]: { contentType: 'image/jpeg', data: Buffer.from('<html><script>alert(1)</script></html>') },
+      [SVG_RELEASE]: { contentType: 'image/svg+xml', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') },
+      [PNG_RELEASE]: { contentType: 'image/jpeg', data: PNG },
+    });
+  });
+  after(() => fake.close());
+  const client = () => createCoverArtClient({ baseUrl: fake.url, userAgent: metadataUserAgent('mailto:admin@example.org') });
+
+  test('HTML declared as a JPEG and an SVG are Unavailable; a PNG declared as a JPEG comes back as image/png', async () => {
+    for (const release of [HTML_RELEASE, SVG_RELEASE]) {
+      const error = await client().frontCover(release).catch((caught: unknown) => caught);
+      assert.ok(error instanceof ProviderError && error.failure === 'Unavailable', release);
+    }
+    assert.deepEqual(await client().frontCover(PNG_RELEASE), { contentType: 'image/png', data: PNG });
+  });
+});

@@ -1,8 +1,10 @@
 /**
  * The Cover Art Archive: `/release/{mbid}/front-250` answers a redirect to the image's 250 px
  * thumbnail at archive.org (fetch follows it), or 404 when the release has no front cover.
- * The bytes are handed back to be stored, so pages show Earshot's copy and never hot-link.
+ * The bytes are handed back to be stored, so pages show Earshot's copy and never hot-link; only
+ * bytes that are an allowed image (image-type.ts) are, typed by what they are.
  */
+import { imageType } from '../../image-type.ts';
 import { ProviderError } from '../errors.ts';
 import { metadataGet, RequestSpacer } from '../metadata-fetch.ts';
 import type { CoverArtClient } from '../types.ts';
@@ -36,7 +38,10 @@ export function createCoverArtClient(settings: CoverArtSettings): CoverArtClient
       }
       const data = Buffer.from(await response.arrayBuffer());
       if (data.length > MAX_COVER_BYTES) throw new ProviderError('Unavailable', 'coverart', 'coverart sent a cover larger than 5 MB');
-      return { contentType, data };
+      // The declared type says what the sender claims; the bytes say what it is.
+      const sniffed = imageType(data);
+      if (!sniffed) throw new ProviderError('Unavailable', 'coverart', `coverart sent ${contentType} whose bytes are no JPEG, PNG, GIF, WebP or AVIF image`);
+      return { contentType: sniffed, data };
     },
   };
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
+import { FILE_RESPONSE_HEADERS } from '../../api/file-headers.ts';
 import { hostedBytes } from '../../filehost/stream.ts';
 import { libraryNotFound } from '../../library/errors.ts';
+import { servedAudioType } from '../../library/tags.ts';
 import { playableFile } from '../../library/views.ts';
 import { catalogParam, uuidParam } from '../args.ts';
-import { fileBytes, localPath } from '../bytes.ts';
+import { fileBytes, openLocal } from '../bytes.ts';
 import { coverFor, pictureEtag } from '../covers.ts';
 import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
 
@@ -12,9 +14,13 @@ async function trackBytes({ ctx, viewer, params, range }: SubsonicRequest, attac
   const id = await catalogParam(ctx.db, params, 'song');
   const file = await playableFile(ctx.db, viewer.userId, id);
   if (!file) throw libraryNotFound(`no song ${id}`);
-  const disposition: Record<string, string> = attachment ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file.path))}` } : {};
-  if (file.kind === 'local') return fileBytes(localPath(file), file.content_type, range, disposition);
-  return hostedBytes(ctx, { ...file, kind: file.kind, owner_id: file.owner_id! }, range, disposition);
+  const headers: Record<string, string> = {
+    ...FILE_RESPONSE_HEADERS,
+    ...(attachment ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file.path))}` } : {}),
+  };
+  const contentType = servedAudioType(file.content_type);
+  if (file.kind === 'local') return fileBytes(await openLocal(file), contentType, range, headers);
+  return hostedBytes(ctx, { ...file, kind: file.kind, owner_id: file.owner_id!, content_type: contentType }, range, headers);
 }
 
 export const stream = defineSubsonicMethod('stream', (request) => trackBytes(request, false));
@@ -30,7 +36,7 @@ export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, vie
     kind: 'binary',
     status: 200,
     contentType: picture.contentType,
-    headers: { 'content-length': String(picture.data.length), etag: pictureEtag(picture), 'cache-control': 'private, max-age=86400' },
+    headers: { ...FILE_RESPONSE_HEADERS, 'content-length': String(picture.data.length), etag: pictureEtag(picture.data), 'cache-control': 'private, max-age=86400' },
     body: picture.data,
   };
 });
