@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 /**
  * The web app's pages. Its scripts and styles are only the built files from this origin (no
  * inline script or style element; React sets style properties through the CSSOM, which
- * style-src does not govern). Images are the exception: album art and avatars are any http(s)
- * URL that scrobbling clients, imports and users wrote, so they load from anywhere. An image
- * cannot run script; the cost is that those hosts see viewers' addresses. `data:` is the
- * favicon, an inline SVG.
+ * style-src does not govern). Images are the exception: album art is any http(s) URL that
+ * scrobbling clients and imports wrote (as are avatars set before Earshot kept them, see
+ * profiles/avatars.ts), so images load from anywhere. An image cannot run script; the cost is
+ * that those hosts see viewers' addresses. `data:` is the favicon, an inline SVG.
  */
 const APP_CSP = [
   "default-src 'self'",
@@ -29,7 +29,7 @@ const APP_CSP = [
  * on its own in a tab it is a sandboxed document of no origin, so a file that a browser still
  * took for a page could not reach the app's storage.
  */
-const FILE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+export const FILE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /** A year: the usual HSTS lifetime. Not includeSubDomains: other names under the domain are not ours to pin to https. */
 const HSTS = 'max-age=31536000';
