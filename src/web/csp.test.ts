@@ -66,7 +66,8 @@ describeWithApp('web app under its CSP in Chromium', (app) => {
 
   test('a signed-in user visits every main page and plays a song, with no violation', { skip }, async () => {
     const user = await app().signup('guarded', PASSWORD);
-    assert.equal((await app().procedure('app.svc.actor.updateProfile', { avatar }, user.token)).status, 200);
+    // An avatar set before Earshot kept avatars is still a link to its host (profiles/avatars.ts).
+    await app().ctx.db.updateTable('users').set({ avatar }).where('handle', '=', 'guarded').execute();
     const key = (await app().procedure('app.svc.apikey.createApikey', { name: 'phone' }, user.token)).body.key as string;
     const now = Math.floor(Date.now() / 1000);
     const plays = ['Teardrop', 'Angel', 'Inertia Creeps'].map((title, i) => ({ listened_at: now - 600 * (i + 1), track_metadata: { artist_name: 'Massive Attack', track_name: title, release_name: 'Mezzanine' } }));
