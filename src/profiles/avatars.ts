@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { invalidRequest } from '../api/errors.ts';
+import { sendPublicPicture } from '../api/file-headers.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/index.ts';
 import { imageType } from '../image-type.ts';
@@ -48,9 +49,6 @@ export function registerAvatarRoute(app: FastifyInstance, ctx: AppContext): void
     const row = isUuid(userId) ? await ctx.db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst() : undefined;
     const type = row && imageType(row.data);
     if (!row || !type) return reply.status(404).send({ error: 'NotFound', message: `no avatar for ${userId}` });
-    const etag = `"${digest(row.data)}"`;
-    reply.header('etag', etag).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    return reply.type(type).send(row.data);
+    return sendPublicPicture(request, reply, row.data, type);
   });
 }

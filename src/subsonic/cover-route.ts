@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { FILE_RESPONSE_HEADERS } from '../api/file-headers.ts';
+import { sendPublicPicture } from '../api/file-headers.ts';
 import type { AppContext } from '../context.ts';
 import { isUuid } from './args.ts';
-import { coverFor, pictureEtag } from './covers.ts';
+import { coverFor } from './covers.ts';
 
 /**
  * `GET /library/covers/:id`: a track's cover without credentials, the URL the scanner writes
@@ -15,9 +15,6 @@ export function registerCoverRoute(app: FastifyInstance, ctx: AppContext): void 
     const { id } = request.params;
     const picture = isUuid(id) ? await coverFor(ctx.db, null, id.toLowerCase()) : null;
     if (!picture) return reply.status(404).send({ error: 'NotFound', message: `no cover for ${id}` });
-    const etag = pictureEtag(picture.data);
-    reply.headers(FILE_RESPONSE_HEADERS).header('etag', etag).header('cache-control', 'public, max-age=86400');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    return reply.type(picture.contentType).send(picture.data);
+    return sendPublicPicture(request, reply, picture.data, picture.contentType);
   });
 }

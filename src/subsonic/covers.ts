@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { parseStream } from 'music-metadata';
 import type { Database } from '../db/index.ts';
@@ -100,9 +99,4 @@ export async function coverFor(db: Database, userId: string | null, id: string):
     if (picture) return picture;
   }
   return null;
-}
-
-/** A validator for caches: the picture's own digest, so it changes exactly when the bytes do. */
-export function pictureEtag(data: Uint8Array): string {
-  return `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
 }

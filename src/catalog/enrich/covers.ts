@@ -7,13 +7,12 @@
  */
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { FILE_RESPONSE_HEADERS } from '../../api/file-headers.ts';
+import { sendPublicPicture } from '../../api/file-headers.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/index.ts';
 import { imageType } from '../../image-type.ts';
 import type { CoverArtClient } from '../../providers/types.ts';
 import { isUuid } from '../../subsonic/args.ts';
-import { pictureEtag } from '../../subsonic/covers.ts';
 import { fillMissing, isFillable } from './fill.ts';
 
 export const albumCoverUrl = (publicUrl: string, albumId: string) => `${publicUrl}/covers/${albumId}`;
@@ -46,9 +45,6 @@ export function registerAlbumCoverRoute(app: FastifyInstance, ctx: AppContext): 
       : undefined;
     const contentType = cover ? imageType(cover.data) : null;
     if (!cover || !contentType) return reply.status(404).send({ error: 'NotFound', message: `no cover for album ${albumId}` });
-    const etag = pictureEtag(cover.data);
-    reply.headers(FILE_RESPONSE_HEADERS).header('etag', etag).header('cache-control', 'public, max-age=86400');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    return reply.type(contentType).send(cover.data);
+    return sendPublicPicture(request, reply, cover.data, contentType);
   });
 }

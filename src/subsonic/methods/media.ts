@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { FILE_RESPONSE_HEADERS } from '../../api/file-headers.ts';
+import { FILE_RESPONSE_HEADERS, pictureEtag } from '../../api/file-headers.ts';
 import { hostedBytes } from '../../filehost/stream.ts';
 import { libraryNotFound } from '../../library/errors.ts';
 import { servedAudioType } from '../../library/tags.ts';
 import { playableFile } from '../../library/views.ts';
 import { catalogParam, uuidParam } from '../args.ts';
 import { fileBytes, openLocal } from '../bytes.ts';
-import { coverFor, pictureEtag } from '../covers.ts';
+import { coverFor } from '../covers.ts';
 import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
 
 /** The bytes of the file a track plays, as stored: there is no transcoding, so `format` and `maxBitRate` change nothing. */
