@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { encodeCursor } from '../src/scrobbling/feed/cursor.ts';
-import { scrobblePage } from '../src/scrobbling/feed/page.ts';
+import { encodeCursor } from '../src/core/scrobbling/feed/cursor.ts';
+import { scrobblePage } from '../src/core/scrobbling/feed/page.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

@@ -1,21 +1,21 @@
 import { sql } from 'kysely';
 import { parseFromTokenizer } from 'music-metadata';
 import { tokenizer, parseContentRange, type IRangeRequestClient } from '@tokenizer/range';
-import { deriveKeys } from '../src/auth/index.ts';
-import { createApiKey } from '../src/auth/api-keys.ts';
-import { loadConfig } from '../src/config.ts';
-import type { AppContext } from '../src/context.ts';
-import type { Database } from '../src/db/index.ts';
-import { syncFileHost } from '../src/filehost/sync.ts';
-import { reportSummary } from '../src/library/scan/index.ts';
-import { AUDIO_TYPES, isAudioFile, suffixOf } from '../src/library/tags.ts';
-import { saveConnection } from '../src/providers/connections.ts';
-import { createFileHostBClient } from '../src/providers/filehost-b/client.ts';
-import { startFakeFileHostB, type FakeFileHostB } from '../src/providers/filehost-b/fake.ts';
-import { startHosts } from '../src/server.ts';
+import { deriveKeys } from '../src/core/auth/index.ts';
+import { createApiKey } from '../src/core/auth/api-keys.ts';
+import { loadConfig } from '../src/toolkit/config.ts';
+import type { AppContext } from '../src/core/context.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
+import { syncFileHost } from '../src/core/filehost/sync.ts';
+import { reportSummary } from '../src/core/library/scan/index.ts';
+import { AUDIO_TYPES, isAudioFile, suffixOf } from '../src/core/library/tags.ts';
+import { saveConnection } from '../src/core/providers/connections.ts';
+import { createFileHostBClient } from '../src/core/providers/filehost-b/client.ts';
+import { startFakeFileHostB, type FakeFileHostB } from '../src/core/providers/filehost-b/fake.ts';
+import { startHosts } from '../src/app/server.ts';
 import { benchTargets, compare, median, timed } from './harness.ts';
 import { generatedMusic, TRACKS_PER_ALBUM } from './music.ts';
-import { Metrics } from '../src/ops/metrics.ts';
+import { Metrics } from '../src/core/ops/metrics.ts';
 
 const ROOT = '/Music';
 /** The folder getFiles lists: the first album, 12 songs and a cover. */

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openDatabase, type Database } from '../src/db/index.ts';
-import { testBackends, type TestBackend } from '../src/db/testing.ts';
+import { openDatabase, type Database } from '../src/toolkit/db/index.ts';
+import { testBackends, type TestBackend } from '../src/toolkit/db/testing.ts';
 
 export interface BenchTarget {
   name: string;

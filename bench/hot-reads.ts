@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { startTestApp, type TestApp } from '../src/testing.ts';
+import { startTestApp, type TestApp } from '../src/app/testing.ts';
 import { benchBackends } from './harness.ts';
 import { compareUnderLoad, startLoadGenerator, type LoadGenerator, type LoadRequest } from './http-load.ts';
 import { seedRealistic } from './seed.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import type { Database } from '../src/db/index.ts';
-import { importBatch, type ImportListen } from '../src/scrobbling/imports/index.ts';
+import { loadConfig } from '../src/toolkit/config.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
+import { importBatch, type ImportListen } from '../src/core/scrobbling/imports/index.ts';
 import { benchTargets, compare, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { sha256Hex } from '../src/auth/hashing.ts';
-import { authenticateApiKey } from '../src/auth/index.ts';
-import { createAudioscrobblerSession, sessionUser } from '../src/scrobbling/audioscrobbler/sessions.ts';
-import { createLastfmSession, findLastfmSession } from '../src/scrobbling/lastfm/sessions.ts';
+import { sha256Hex } from '../src/core/auth/hashing.ts';
+import { authenticateApiKey } from '../src/core/auth/index.ts';
+import { createAudioscrobblerSession, sessionUser } from '../src/adapters/audioscrobbler/sessions.ts';
+import { createLastfmSession, findLastfmSession } from '../src/adapters/lastfm/sessions.ts';
 import { benchTargets, compare } from './harness.ts';
 
 /**

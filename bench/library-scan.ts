@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseFile } from 'music-metadata';
-import { deriveKeys } from '../src/auth/index.ts';
-import { loadConfig } from '../src/config.ts';
-import { isAudioFile } from '../src/library/tags.ts';
-import { reportSummary, scanLibrary } from '../src/library/scan/index.ts';
+import { deriveKeys } from '../src/core/auth/index.ts';
+import { loadConfig } from '../src/toolkit/config.ts';
+import { isAudioFile } from '../src/core/library/tags.ts';
+import { reportSummary, scanLibrary } from '../src/core/library/scan/index.ts';
 import { benchTargets, compare } from './harness.ts';
 import { generatedMusic, TRACKS_PER_ALBUM } from './music.ts';
-import { Metrics } from '../src/ops/metrics.ts';
+import { Metrics } from '../src/core/ops/metrics.ts';
 
 /** Files written at once while generating the folder. */
 const WRITE_CONCURRENCY = 64;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { listensPage, listenTimestamps } from '../src/scrobbling/listenbrainz/listens.ts';
+import { listensPage, listenTimestamps } from '../src/adapters/listenbrainz/listens.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

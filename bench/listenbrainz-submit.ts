@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createApiKey } from '../src/auth/api-keys.ts';
-import type { Database } from '../src/db/index.ts';
+import { createApiKey } from '../src/core/auth/api-keys.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
 import { LOAD, onEachServer } from './hot-reads.ts';
 import { closedLoop, compareUnderLoad } from './http-load.ts';
 import { seedRealistic } from './seed.ts';

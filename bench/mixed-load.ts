@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { jsonRequest, startTestApp, testBackends, type TestApp } from '../src/testing.ts';
+import { jsonRequest, startTestApp, testBackends, type TestApp } from '../src/app/testing.ts';
 import { percentile } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

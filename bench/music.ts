@@ -1,4 +1,4 @@
-import { encodeTestTrack, testJpeg, type TestFormat } from '../src/library/test-music.ts';
+import { encodeTestTrack, testJpeg, type TestFormat } from '../src/core/library/test-music.ts';
 
 const FORMATS: TestFormat[] = ['mp3', 'flac', 'ogg'];
 export const TRACKS_PER_ALBUM = 12;

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { deriveKeys } from '../src/auth/index.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Database } from '../src/db/index.ts';
-import { importBatch } from '../src/scrobbling/imports/index.ts';
-import { ingestListens } from '../src/scrobbling/index.ts';
-import { foldAll, rebuildRollups } from '../src/stats/index.ts';
+import { deriveKeys } from '../src/core/auth/index.ts';
+import { loadConfig } from '../src/toolkit/config.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
+import { importBatch } from '../src/core/scrobbling/imports/index.ts';
+import { ingestListens } from '../src/core/scrobbling/index.ts';
+import { foldAll, rebuildRollups } from '../src/core/stats/index.ts';
 import { benchTargets, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
-import { Metrics } from '../src/ops/metrics.ts';
+import { Metrics } from '../src/core/ops/metrics.ts';
 
 /** Turns the triggers that queue plays for the rollups on or off (as before the rollups existed). */
 async function queueTriggers(db: Database, on: boolean): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Database } from '../src/db/index.ts';
-import { search } from '../src/catalog/search-operation.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
+import { search } from '../src/core/catalog/search-operation.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database } from '../src/db/index.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
 
 /**
  * A realistic seed for benchmarks: a catalog of thousands of artists, albums and tracks, many

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import { deriveKeys } from '../src/auth/index.ts';
-import { ingestListens } from '../src/scrobbling/index.ts';
+import { loadConfig } from '../src/toolkit/config.ts';
+import { deriveKeys } from '../src/core/auth/index.ts';
+import { ingestListens } from '../src/core/scrobbling/index.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
-import { Metrics } from '../src/ops/metrics.ts';
+import { Metrics } from '../src/core/ops/metrics.ts';
 
 /**
  * One acknowledged listen (catalog match, duplicate check, insert, commit): what every

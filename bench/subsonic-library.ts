@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { deriveKeys } from '../src/auth/index.ts';
-import { createApiKey } from '../src/auth/api-keys.ts';
-import { loadConfig } from '../src/config.ts';
-import type { Database } from '../src/db/index.ts';
-import { startHosts } from '../src/server.ts';
+import { deriveKeys } from '../src/core/auth/index.ts';
+import { createApiKey } from '../src/core/auth/api-keys.ts';
+import { loadConfig } from '../src/toolkit/config.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
+import { startHosts } from '../src/app/server.ts';
 import { benchTargets, compare } from './harness.ts';
-import { Metrics } from '../src/ops/metrics.ts';
+import { Metrics } from '../src/core/ops/metrics.ts';
 
 /**
  * Subsonic browsing over a realistic library: getAlbumList2 (several types) and search3 through

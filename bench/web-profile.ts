@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { chromiumPath, launch, VIEWPORTS } from '../src/web/browser-testing.ts';
-import { startTestApp } from '../src/testing.ts';
+import { chromiumPath, launch, VIEWPORTS } from '../src/adapters/web/browser-testing.ts';
+import { startTestApp } from '../src/app/testing.ts';
 import { benchBackends, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import type { Database } from '../src/db/index.ts';
-import { rebuildRollups, wrappedFor } from '../src/stats/index.ts';
-import { statsWindow } from '../src/stats/window.ts';
-import { wrappedFromHistory } from '../src/stats/wrapped-from-history.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
+import { rebuildRollups, wrappedFor } from '../src/core/stats/index.ts';
+import { statsWindow } from '../src/core/stats/window.ts';
+import { wrappedFromHistory } from '../src/core/stats/wrapped-from-history.ts';
 import { benchTargets, compare, percentile } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

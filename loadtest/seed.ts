@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { requestJson } from '../src/cli/api-client.ts';
-import { runImport, type ImportSink } from '../src/scrobbling/imports/index.ts';
+import { runImport, type ImportSink } from '../src/core/scrobbling/imports/index.ts';
 import { subsonicSongIds, waitForScan } from './subsonic.ts';
 
 /** The imported history: a few thousand plays over a few hundred songs, all in one calendar year. */

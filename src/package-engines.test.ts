@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import semver from 'semver';
-import { PACKAGE_ROOT } from './package-root.ts';
+import { PACKAGE_ROOT } from './toolkit/package-root.ts';
 
 const read = (file: string) => JSON.parse(fs.readFileSync(`${PACKAGE_ROOT}/${file}`, 'utf8'));
 

@@ -2,11 +2,11 @@
  * Commands that can work on the database directly (`--direct`), with no server running: the
  * user is named by `--user` or the last `earshot login`.
  */
-import { XrpcError } from '../api/errors.ts';
-import { findUserByActor } from '../auth/index.ts';
-import { loadConfig } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import { openAppContext } from '../server.ts';
+import { XrpcError } from '../toolkit/errors.ts';
+import { findUserByActor } from '../core/auth/index.ts';
+import { loadConfig } from '../toolkit/config.ts';
+import type { AppContext } from '../core/context.ts';
+import { openAppContext } from '../app/server.ts';
 import { readCredentials } from './credentials.ts';
 import { CliError, usageError } from './errors.ts';
 

@@ -1,7 +1,7 @@
-import { ConfigError, loadEnvFile } from '../config.ts';
-import { DataDirInUseError } from '../db/data-dir-lock.ts';
-import { diskFull, OperatingError } from '../operating-errors.ts';
-import { PACKAGE_VERSION } from '../package-root.ts';
+import { ConfigError, loadEnvFile } from '../toolkit/config.ts';
+import { DataDirInUseError } from '../toolkit/db/data-dir-lock.ts';
+import { diskFull, OperatingError } from '../toolkit/operating-errors.ts';
+import { PACKAGE_VERSION } from '../toolkit/package-root.ts';
 import type { Command } from './command.ts';
 import { commands } from './commands/index.ts';
 import { CliError } from './errors.ts';

@@ -5,15 +5,15 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
-import { createApiKey } from '../../auth/api-keys.ts';
-import { authenticateApiKey, findUserByActor } from '../../auth/index.ts';
-import { likeSong } from '../../catalog/likes.ts';
-import { loadConfig } from '../../config.ts';
-import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/index.ts';
-import { createPlaylist } from '../../library/playlists.ts';
-import { ingestListens } from '../../scrobbling/index.ts';
-import { openAppContext } from '../../server.ts';
+import { createApiKey } from '../../core/auth/api-keys.ts';
+import { authenticateApiKey, findUserByActor } from '../../core/auth/index.ts';
+import { likeSong } from '../../core/catalog/likes.ts';
+import { loadConfig } from '../../toolkit/config.ts';
+import type { AppContext } from '../../core/context.ts';
+import type { Database } from '../../toolkit/db/index.ts';
+import { createPlaylist } from '../../core/library/playlists.ts';
+import { ingestListens } from '../../core/scrobbling/index.ts';
+import { openAppContext } from '../../app/server.ts';
 import { runCli, startServe, stopServe } from '../testing.ts';
 
 /** Works on the embedded database of a data directory in this process (no server may have it open). */

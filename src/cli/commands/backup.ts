@@ -1,6 +1,6 @@
-import { loadConfig, type Config } from '../../config.ts';
-import { BackupError, backupEmbedded, restoreEmbedded } from '../../db/backup.ts';
-import { storageTargetFor } from '../../server.ts';
+import { loadConfig, type Config } from '../../toolkit/config.ts';
+import { BackupError, backupEmbedded, restoreEmbedded } from '../../toolkit/db/backup.ts';
+import { storageTargetFor } from '../../app/server.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { CliError } from '../errors.ts';
 

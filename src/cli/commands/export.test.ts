@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { exportedListens, unzip } from '../../export/testing.ts';
+import { exportedListens, unzip } from '../../core/export/testing.ts';
 import { runCli, startServe, stopServe } from '../testing.ts';
 
 /** `earshot export` as a real process: from the running server, and `--direct` from the embedded database. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { archiveName, exportArchive } from '../../export/index.ts';
+import { archiveName, exportArchive } from '../../core/export/index.ts';
 import { authenticatedClient } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type CommandRun } from '../command.ts';
 import { withDirectUser } from '../direct.ts';

@@ -3,12 +3,12 @@
  * seeded with a small music folder and a few recent plays, so connecting, browsing, streaming,
  * pausing and polled scrobbles can be tried by hand without any provider account.
  */
-import type { ProviderConfig, ProviderName } from '../../config.ts';
-import { encodeTestTrack, type TestFormat } from '../../library/test-music.ts';
-import type { FakeFileHost } from '../../providers/fake/file-host.ts';
-import { startFakeFileHostA } from '../../providers/filehost-a/fake.ts';
-import { startFakeFileHostB } from '../../providers/filehost-b/fake.ts';
-import { startFakeMusicstream } from '../../providers/musicstream/fake.ts';
+import type { ProviderConfig, ProviderName } from '../../toolkit/config.ts';
+import { encodeTestTrack, type TestFormat } from '../../core/library/test-music.ts';
+import type { FakeFileHost } from '../../core/providers/fake/file-host.ts';
+import { startFakeFileHostA } from '../../core/providers/filehost-a/fake.ts';
+import { startFakeFileHostB } from '../../core/providers/filehost-b/fake.ts';
+import { startFakeMusicstream } from '../../core/providers/musicstream/fake.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 

@@ -1,4 +1,4 @@
-import type { ImportProgress, ImportSummary } from '../../scrobbling/imports/index.ts';
+import type { ImportProgress, ImportSummary } from '../../core/scrobbling/imports/index.ts';
 
 /** Without a terminal (logs, CI) progress is a plain line this often. */
 const PLAIN_PROGRESS_INTERVAL_MS = 5000;

@@ -13,7 +13,7 @@ import {
   type ImportSink,
   type ImportSummary,
   type PlannedImport,
-} from '../../scrobbling/imports/index.ts';
+} from '../../core/scrobbling/imports/index.ts';
 import { authenticatedClient } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type CommandInfo, type CommandRun } from '../command.ts';
 import { withDirectUser } from '../direct.ts';

@@ -1,4 +1,4 @@
-import { IMPORT_FORMATS } from '../../scrobbling/imports/schemas.ts';
+import { IMPORT_FORMATS } from '../../core/scrobbling/imports/schemas.ts';
 import type { Command } from '../command.ts';
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { writeTestTrack } from '../../library/test-music.ts';
+import { writeTestTrack } from '../../core/library/test-music.ts';
 import { runCli, startServe, stopServe } from '../testing.ts';
 
 /** `earshot library scan` and the scan at `earshot serve`, as real processes on an embedded database. */

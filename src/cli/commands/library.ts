@@ -1,6 +1,6 @@
-import { loadConfig } from '../../config.ts';
-import { formatReport, musicRoot, scanLibrary } from '../../library/scan/index.ts';
-import { openAppContext } from '../../server.ts';
+import { loadConfig } from '../../toolkit/config.ts';
+import { formatReport, musicRoot, scanLibrary } from '../../core/library/scan/index.ts';
+import { openAppContext } from '../../app/server.ts';
 import { jsonOption, parseCommandArgs, printJson, type CommandRun } from '../command.ts';
 import { CliError } from '../errors.ts';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { startFakeMusicstream } from '../../providers/musicstream/fake.ts';
+import { startFakeMusicstream } from '../../core/providers/musicstream/fake.ts';
 import { runCli, spawnCli, startServe, stopServe } from '../testing.ts';
 
 /** `earshot provider connect` as a real process against a real `earshot serve` and the streaming service's fake. */

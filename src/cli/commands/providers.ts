@@ -1,4 +1,4 @@
-import { PROVIDER_NAMES } from '../../config.ts';
+import { PROVIDER_NAMES } from '../../toolkit/config.ts';
 import { authenticatedClient } from '../api-client.ts';
 import { jsonOption, parseCommandArgs, printJson, printTable, serverOption, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';

@@ -1,12 +1,12 @@
-import { loadConfig } from '../../config.ts';
-import type { AppContext } from '../../context.ts';
-import { reportSummary, scanLibrary } from '../../library/scan/index.ts';
-import { openAppContext, startHosts, type HostName } from '../../server.ts';
-import { startBackgroundJobs, type BackgroundJob } from '../../background.ts';
-import { FILE_HOSTS, syncAllFileHosts } from '../../filehost/index.ts';
-import { musicstreamPollJob } from '../../musicstream/index.ts';
-import { statsFoldJob } from '../../stats/index.ts';
-import { enrichmentJob } from '../../catalog/enrich/index.ts';
+import { loadConfig } from '../../toolkit/config.ts';
+import type { AppContext } from '../../core/context.ts';
+import { reportSummary, scanLibrary } from '../../core/library/scan/index.ts';
+import { openAppContext, startHosts, type HostName } from '../../app/server.ts';
+import { startBackgroundJobs, type BackgroundJob } from '../../toolkit/background.ts';
+import { FILE_HOSTS, syncAllFileHosts } from '../../core/filehost/index.ts';
+import { musicstreamPollJob } from '../../core/musicstream/index.ts';
+import { statsFoldJob } from '../../core/stats/index.ts';
+import { enrichmentJob } from '../../core/catalog/enrich/index.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 

@@ -1,4 +1,4 @@
-import { rebuildRollups } from '../../stats/index.ts';
+import { rebuildRollups } from '../../core/stats/index.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { onDatabase } from '../direct.ts';
 

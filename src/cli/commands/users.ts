@@ -1,4 +1,4 @@
-import { createUser, setAdmin } from '../../auth/index.ts';
+import { createUser, setAdmin } from '../../core/auth/index.ts';
 import { requestJson, serverUrl } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type CommandRun } from '../command.ts';
 import { readCredentials } from '../credentials.ts';

@@ -1,5 +1,5 @@
 /** Calls the plain routes (sign-in, sessions, access tokens) with the server's own types. */
-import type { RouteCalls, RouteKey } from '../../../src/api/client-types.ts';
+import type { RouteCalls, RouteKey } from '../../../src/app/client-types.ts';
 import { requestJson } from './xrpc.ts';
 import { setSession } from './session.ts';
 

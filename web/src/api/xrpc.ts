@@ -3,7 +3,7 @@
  * from the operation declarations): parameters, bodies and answers are checked at compile time,
  * and a failure arrives as an XrpcFailure carrying the server's error name and message.
  */
-import type { ProcedureNsid, QueryNsid, XrpcErrorName, XrpcOperations } from '../../../src/api/client-types.ts';
+import type { ProcedureNsid, QueryNsid, XrpcErrorName, XrpcOperations } from '../../../src/app/client-types.ts';
 import { currentToken } from './session.ts';
 
 export type { ProcedureNsid, QueryNsid, XrpcOperations };

@@ -5,9 +5,9 @@
  * or failed import resumes where it stopped (app.svc.scrobble.getImport) when the same file is
  * chosen again. The file is known by its SHA-256, as the command line knows it.
  */
-import { FORMAT_NAMES, readImportRecords } from '../../../../src/scrobbling/imports/read.ts';
-import type { ImportFormat, ImportListen } from '../../../../src/scrobbling/imports/schemas.ts';
-import { utf8Length } from '../../../../src/scrobbling/listen-rules.ts';
+import { FORMAT_NAMES, readImportRecords } from '../../../../src/core/scrobbling/imports/read.ts';
+import type { ImportFormat, ImportListen } from '../../../../src/core/scrobbling/imports/schemas.ts';
+import { utf8Length } from '../../../../src/core/scrobbling/listen-rules.ts';
 import type { Input, Output } from '../../api/xrpc.ts';
 import { Sha256 } from './sha256.ts';
 

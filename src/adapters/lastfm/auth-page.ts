@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateApiKey } from '../../core/auth/index.ts';
+import { verifyLogin } from '../../core/auth/users.ts';
+import type { AppContext } from '../../core/context.ts';
+import { acceptFormBodies, requestParams } from './params.ts';
+import { escapeXml as escapeHtml } from './response.ts';
+import { approveToken, tokenState } from './tokens.ts';
+
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  // The token rides in the URL: keep it out of caches and Referer headers, and the form out of frames.
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
+function sendPage(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(title)} · Earshot</title>
+<style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.4rem 0}input,button{padding:.5rem;box-sizing:border-box}.error{color:#b00}</style>
+</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return reply.status(status).headers(PAGE_HEADERS).send(html);
+}
+
+interface PendingApproval {
+  apiKeyId: string;
+  application: string;
+  apiKey: string;
+  token: string;
+}
+
+/** The request's application and token, or the page explaining why there is nothing to approve. */
+async function pendingApproval(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<PendingApproval | null> {
+  const params = requestParams(request);
+  const apiKey = params.get('api_key') ?? '';
+  const token = params.get('token') ?? '';
+  const owner = await authenticateApiKey(ctx.db, apiKey);
+  if (!owner) {
+    await sendPage(reply, 400, 'Unknown application', '<p>This link does not name an API key known to this server.</p>');
+    return null;
+  }
+  const state = await tokenState(ctx.db, token, owner.apiKeyId);
+  if (state !== 'pending') {
+    const explanation = {
+      unknown: 'This authorization link is not valid.',
+      expired: 'This authorization link has expired. Start again from your application.',
+      approved: 'This application is already approved. You can close this window.',
+    }[state];
+    await sendPage(reply, state === 'approved' ? 200 : 400, 'Nothing to approve', `<p>${explanation}</p>`);
+    return null;
+  }
+  const key = await ctx.db.selectFrom('api_keys').select('name').where('id', '=', owner.apiKeyId).executeTakeFirstOrThrow();
+  return { apiKeyId: owner.apiKeyId, application: key.name, apiKey, token };
+}
+
+function signInForm(approval: PendingApproval, error?: string): string {
+  return `<p>Sign in to let <strong>${escapeHtml(approval.application)}</strong> record your listens with Earshot.</p>
+${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="">
+<input type="hidden" name="api_key" value="${escapeHtml(approval.apiKey)}">
+<input type="hidden" name="token" value="${escapeHtml(approval.token)}">
+<label>Handle or DID <input name="identifier" autocomplete="username" required></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<button type="submit">Allow access</button>
+</form>`;
+}
+
+/**
+ * Last.fm's desktop authorization page (`/api/auth/?api_key=…&token=…`): the user signs in
+ * with handle and password, which approves the token for auth.getSession.
+ */
+export function registerAuthorizationPage(app: FastifyInstance, ctx: AppContext): void {
+  app.register(
+    async (scope) => {
+      acceptFormBodies(scope);
+      scope.get('/', async (request, reply) => {
+        const approval = await pendingApproval(ctx, request, reply);
+        return approval ? sendPage(reply, 200, 'Allow access', signInForm(approval)) : reply;
+      });
+      scope.post('/', async (request, reply) => {
+        const approval = await pendingApproval(ctx, request, reply);
+        if (!approval) return reply;
+        const params = requestParams(request);
+        const user = await verifyLogin(ctx.db, params.get('identifier') ?? '', params.get('password') ?? '');
+        if (!user) return sendPage(reply, 401, 'Allow access', signInForm(approval, 'Wrong handle or password.'));
+        if (!(await approveToken(ctx.db, approval.token, approval.apiKeyId, user.id))) {
+          return sendPage(reply, 400, 'Nothing to approve', '<p>This authorization link is no longer valid.</p>');
+        }
+        return sendPage(
+          reply,
+          200,
+          'Access allowed',
+          `<p><strong>${escapeHtml(approval.application)}</strong> can now scrobble as <strong>${escapeHtml(user.handle)}</strong>. You can close this window and return to the application.</p>`,
+        );
+      });
+    },
+    { prefix: '/api/auth' },
+  );
+}

@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import { albumKey, artistKey } from '../../core/catalog/normalize.ts';
+import { matchKnownTracks } from '../../core/catalog/resolve.ts';
+import { inTransaction, type Database } from '../../toolkit/db/index.ts';
+import { ALL_TIME, trackPlays } from '../../core/stats/rollups/reads.ts';
+import { notFound } from './errors.ts';
+import { InvalidParameter, musicBrainzId, requiredParam, type Params } from './params.ts';
+
+/** The catalog entry a *.getInfo call names, by `mbid` or by names matched as the catalog matches them. */
+
+/** Last.fm's words for an entity it does not know (error 6). */
+const NOT_FOUND = { track: 'Track not found', artist: 'The artist you supplied could not be found', album: 'Album not found' } as const;
+
+/** Names that are present and not blank, else error 6 naming them. */
+function names(params: Params, ...fields: string[]): string[] {
+  return fields.map((field) => {
+    const value = requiredParam(params, field);
+    if (!value.trim()) throw new InvalidParameter(`${field} must not be empty`);
+    return value;
+  });
+}
+
+async function byMbid(db: Database, table: 'tracks' | 'artists' | 'albums', mbid: string): Promise<string | undefined> {
+  const row = await db.selectFrom(table).select('id').where('mbid', '=', mbid).orderBy('created_at').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+async function artistNamed(db: Database, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('artists').select('id').where('name_key', '=', artistKey(name)).orderBy('created_at').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+export async function findTrack(db: Database, params: Params): Promise<string> {
+  const mbid = musicBrainzId(params, 'mbid');
+  const id = mbid
+    ? await byMbid(db, 'tracks', mbid)
+    : await (async () => {
+        const [artist, title] = names(params, 'artist', 'track');
+        const [match] = await inTransaction(db, (tx) => matchKnownTracks(tx, [{ artist: artist!, title: title! }]));
+        return match;
+      })();
+  if (!id) throw notFound(NOT_FOUND.track);
+  return id;
+}
+
+export async function findArtist(db: Database, params: Params): Promise<string> {
+  const mbid = musicBrainzId(params, 'mbid');
+  const id = mbid ? await byMbid(db, 'artists', mbid) : await artistNamed(db, names(params, 'artist')[0]!);
+  if (!id) throw notFound(NOT_FOUND.artist);
+  return id;
+}
+
+export async function findAlbum(db: Database, params: Params): Promise<string> {
+  const mbid = musicBrainzId(params, 'mbid');
+  let id: string | undefined;
+  if (mbid) id = await byMbid(db, 'albums', mbid);
+  else {
+    const [artist, album] = names(params, 'artist', 'album');
+    const artistId = await artistNamed(db, artist!);
+    const row = artistId
+      ? await db.selectFrom('albums').select('id').where('title_key', '=', albumKey(album!)).where('artist_id', '=', artistId).orderBy('created_at').limit(1).executeTakeFirst()
+      : undefined;
+    id = row?.id;
+  }
+  if (!id) throw notFound(NOT_FOUND.album);
+  return id;
+}
+
+/** A user's all-time plays of a track, or of an artist's or album's tracks, from the rollups. */
+export async function userPlays(db: Database, userId: string, subject: 'track' | 'artist' | 'album', id: string): Promise<number> {
+  const column = sql.ref(subject === 'track' ? 't.id' : `t.${subject}_id`);
+  const { rows } = await sql<{ n: number }>`
+    select coalesce(sum(c.plays), 0)::int as n from (${trackPlays(userId, ALL_TIME)}) c join tracks t on t.id = c.track_id where ${column} = ${id}`.execute(db);
+  return rows[0]!.n;
+}

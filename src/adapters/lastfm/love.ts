@@ -1,0 +1,44 @@
+import { likeSong, unlikeSong } from '../../core/catalog/index.ts';
+import { resolveTrack } from '../../core/catalog/resolve.ts';
+import { inTransaction } from '../../toolkit/db/index.ts';
+import { invalidParameters } from './errors.ts';
+import { defineMethod } from './method.ts';
+import type { Params } from './params.ts';
+import { trackMetadata } from './track-params.ts';
+
+function lovedTrack(params: Params) {
+  const metadata = trackMetadata(params);
+  if (!metadata.artist.trim() || !metadata.title.trim()) throw invalidParameters('artist and track must not be empty');
+  return metadata;
+}
+
+export const love = defineMethod({
+  name: 'track.love',
+  postOnly: true,
+  auth: 'session',
+  async handler({ ctx, params, session }) {
+    const metadata = lovedTrack(params);
+    await inTransaction(ctx.db, async (tx) => {
+      const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
+      if (!track) throw invalidParameters('Track not found');
+      // A loved track is a liked catalog song, the same star the API's likeSong sets.
+      await likeSong(tx, session.userId, track.trackId);
+    });
+    return null;
+  },
+});
+
+export const unlove = defineMethod({
+  name: 'track.unlove',
+  postOnly: true,
+  auth: 'session',
+  async handler({ ctx, params, session }) {
+    const metadata = lovedTrack(params);
+    await inTransaction(ctx.db, async (tx) => {
+      const track = await resolveTrack(tx, metadata, false);
+      if (!track) return;
+      await unlikeSong(tx, session.userId, track.trackId);
+    });
+    return null;
+  },
+});

@@ -1,0 +1,102 @@
+import { sql } from 'kysely';
+import { parseStream } from 'music-metadata';
+import type { Database } from '../../toolkit/db/index.ts';
+import { imageType, type ImageType } from '../../toolkit/image-type.ts';
+import { openLocal } from './bytes.ts';
+
+export interface Picture {
+  data: Buffer;
+  /** Told from the bytes: a picture whose bytes are no allowed image is no picture. */
+  contentType: ImageType;
+}
+
+/** A folder image larger than this is not a cover but something else named like one. */
+const MAX_FOLDER_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** A file row that has a cover: `cover` is 'embedded' or a folder image's path relative to the source root. */
+interface CoverFile {
+  kind: string;
+  root: string;
+  path: string;
+  cover: string | null;
+}
+
+/** The bytes as a picture, typed by what they are; null when they are not an allowed image. */
+function pictureOf(data: Uint8Array): Picture | null {
+  const contentType = imageType(data);
+  return contentType ? { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength), contentType } : null;
+}
+
+/** The first embedded picture of an audio file that really is an image, read through the one open handle. */
+async function embeddedPicture(file: CoverFile): Promise<Picture | null> {
+  const { handle, stat } = await openLocal(file);
+  const stream = handle.createReadStream({ autoClose: false });
+  try {
+    const metadata = await parseStream(stream, { size: stat.size, path: file.path }, { duration: false, skipPostHeaders: true });
+    for (const picture of metadata.common.picture ?? []) {
+      const typed = pictureOf(picture.data);
+      if (typed) return typed;
+    }
+    return null;
+  } finally {
+    stream.destroy();
+    await handle.close();
+  }
+}
+
+/** A folder image's bytes, when they are an allowed image (its name says nothing). */
+async function folderImage(file: CoverFile, cover: string): Promise<Picture | null> {
+  const { handle, stat } = await openLocal({ ...file, path: cover });
+  try {
+    if (stat.size > MAX_FOLDER_IMAGE_BYTES) return null;
+    return pictureOf(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The picture a file's `cover` names, or null when it is gone, unreadable, outside the music
+ * folder, or not an allowed image whatever its name or tag declares (the caller goes on to the
+ * next candidate).
+ */
+export async function readCover(file: CoverFile): Promise<Picture | null> {
+  if (!file.cover) return null;
+  try {
+    return file.cover === 'embedded' ? await embeddedPicture(file) : await folderImage(file, file.cover);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The files with a cover that an id names, best first: a track's files, an album's tracks'
+ * files, or a directory's files (then its subdirectories'). `userId` limits them to the sources
+ * that user sees; null (the public cover route) takes server-wide sources only.
+ */
+export async function coverFiles(db: Database, userId: string | null, id: string): Promise<CoverFile[]> {
+  return db
+    .selectFrom('library_files as f')
+    .innerJoin('library_sources as s', 's.id', 'f.source_id')
+    .leftJoin('tracks as t', 't.id', 'f.track_id')
+    .leftJoin('library_directories as d', 'd.id', 'f.directory_id')
+    .select(['s.kind', 's.root', 'f.path', 'f.cover'])
+    .where('f.cover', 'is not', null)
+    .where((eb) => eb.or([eb('f.track_id', '=', id), eb('t.album_id', '=', id), eb('f.directory_id', '=', id), eb('d.parent_id', '=', id)]))
+    .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])))
+    .orderBy(sql`f.track_id = ${id}`, 'desc')
+    .orderBy(sql`f.directory_id = ${id}`, 'desc')
+    .orderBy(sql`s.user_id is not null`)
+    .orderBy('f.path')
+    .limit(5)
+    .execute();
+}
+
+/** The first readable picture among the files an id names. */
+export async function coverFor(db: Database, userId: string | null, id: string): Promise<Picture | null> {
+  for (const file of await coverFiles(db, userId, id)) {
+    const picture = await readCover(file);
+    if (picture) return picture;
+  }
+  return null;
+}

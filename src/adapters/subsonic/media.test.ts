@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { describeWithApp } from '../../app/testing.ts';
+import { errorCode, rest, subsonicClient, subsonicUser } from './test-client.ts';
+import { createTestLibrary, COVER, type TestLibrary } from './test-library.ts';
+
+const OPENING = 'The Alpha Band/First Album/01 Opening.mp3';
+const SECOND = 'The Alpha Band/First Album/02 Second Song.flac';
+const BLUE = 'Beta/Blue Record/1-01 Blue.mp3';
+
+describeWithApp('Subsonic REST: media', (app) => {
+  let user: Awaited<ReturnType<typeof subsonicUser>>;
+  let library: TestLibrary;
+  let client: ReturnType<typeof subsonicClient>;
+  const bytesOf = (file: string) => fs.readFileSync(path.join(library.root, file));
+
+  before(async () => {
+    user = await subsonicUser(app(), 'listener');
+    library = await createTestLibrary(app().ctx.db);
+    client = subsonicClient(app(), { username: user.handle, password: user.key });
+  });
+  after(() => library.remove());
+
+  test('stream and download send the file as stored', async () => {
+    const id = library.tracks.get(BLUE)!;
+    const streamed = await client.stream({ id, format: 'raw', maxBitRate: 64 } as never);
+    assert.equal(streamed.status, 200);
+    assert.equal(streamed.headers.get('content-type'), 'audio/mpeg');
+    assert.equal(streamed.headers.get('accept-ranges'), 'bytes');
+    assert.equal(Number(streamed.headers.get('content-length')), bytesOf(BLUE).length);
+    assert.deepEqual(Buffer.from(await streamed.arrayBuffer()), bytesOf(BLUE));
+    const ogg = await client.stream({ id: library.tracks.get('Beta/Blue Record/2-01 Green.ogg')! });
+    assert.equal(ogg.headers.get('content-type'), 'audio/ogg');
+    assert.deepEqual(Buffer.from(await ogg.arrayBuffer()), bytesOf('Beta/Blue Record/2-01 Green.ogg'));
+    const downloaded = await client.download({ id });
+    assert.match(downloaded.headers.get('content-disposition') ?? '', /attachment/);
+    assert.deepEqual(Buffer.from(await downloaded.arrayBuffer()), bytesOf(BLUE));
+  });
+
+  test('a Range gets 206 and exactly that slice; an unsatisfiable one 416', async () => {
+    const id = library.tracks.get(BLUE)!;
+    const whole = bytesOf(BLUE);
+    const auth = { u: user.handle, p: user.key, id };
+    const partial = await rest(app(), 'stream', auth, { range: 'bytes=100-199' });
+    assert.equal(partial.status, 206);
+    assert.equal(partial.headers.get('content-range'), `bytes 100-199/${whole.length}`);
+    assert.equal(partial.headers.get('content-length'), '100');
+    assert.deepEqual(Buffer.from(await partial.arrayBuffer()), whole.subarray(100, 200));
+    const tail = await rest(app(), 'stream', auth, { range: 'bytes=-10' });
+    assert.deepEqual(Buffer.from(await tail.arrayBuffer()), whole.subarray(whole.length - 10));
+    const open = await rest(app(), 'stream', auth, { range: `bytes=${whole.length - 5}-` });
+    assert.equal(open.status, 206);
+    assert.deepEqual(Buffer.from(await open.arrayBuffer()), whole.subarray(whole.length - 5));
+    const beyond = await rest(app(), 'stream', auth, { range: `bytes=${whole.length}-` });
+    assert.equal(beyond.status, 416);
+    assert.equal(beyond.headers.get('content-range'), `bytes */${whole.length}`);
+  });
+
+  test('a file gone from disk, or an unknown id, is 70', async () => {
+    const loose = 'Loose Track.mp3';
+    fs.renameSync(path.join(library.root, loose), path.join(library.root, 'moved.mp3'));
+    try {
+      const response = await client.stream({ id: library.tracks.get(loose)! });
+      assert.match(response.headers.get('content-type') ?? '', /json/);
+      assert.equal(((await response.json()) as any)['subsonic-response'].error.code, 70);
+    } finally {
+      fs.renameSync(path.join(library.root, 'moved.mp3'), path.join(library.root, loose));
+    }
+    const unknown = await client.stream({ id: '00000000-0000-4000-8000-000000000000' });
+    assert.equal(((await unknown.json()) as any)['subsonic-response'].error.code, 70);
+  });
+
+  test('getCoverArt: embedded picture (MP3, FLAC) by song and album id, folder image by song, album and directory id; none is 70', async () => {
+    const opening = library.tracks.get(OPENING)!;
+    const album = (await client.getSong({ id: opening })).song.albumId!;
+    for (const id of [opening, library.tracks.get(SECOND)!, album]) {
+      const cover = await client.getCoverArt({ id, size: 64 });
+      assert.equal(cover.headers.get('content-type'), 'image/png');
+      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), COVER);
+    }
+    const blue = library.tracks.get(BLUE)!;
+    const blueAlbum = (await client.getSong({ id: blue })).song.albumId!;
+    for (const id of [blue, blueAlbum, library.directories.get('Beta/Blue Record')!, library.directories.get('Beta')!]) {
+      const cover = await client.getCoverArt({ id });
+      assert.equal(cover.status, 200, id);
+      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), COVER);
+    }
+    const none = await client.getCoverArt({ id: library.tracks.get('Loose Track.mp3')! });
+    assert.equal(((await none.json()) as any)['subsonic-response'].error.code, 70);
+  });
+
+  test('the public cover route serves a track cover without credentials, with caching headers', async () => {
+    const opening = library.tracks.get(OPENING)!;
+    const response = await fetch(`${app().apiUrl}/library/covers/${opening}`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/png');
+    assert.match(response.headers.get('cache-control') ?? '', /max-age/);
+    const etag = response.headers.get('etag')!;
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), COVER);
+    assert.equal((await fetch(`${app().apiUrl}/library/covers/${opening}`, { headers: { 'if-none-match': etag } })).status, 304);
+    const unknown = await fetch(`${app().apiUrl}/library/covers/${library.tracks.get('Loose Track.mp3')}`);
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as any).error, 'NotFound');
+    assert.equal((await fetch(`${app().apiUrl}/library/covers/nonsense`)).status, 404);
+  });
+
+  test('getLyricsBySongId: unsynced lines from the tags; none is an empty list', async () => {
+    // The client types lyricsList as the array itself; OpenSubsonic nests it as lyricsList.structuredLyrics.
+    const lyricsOf = async (id: string) => ((await client.getLyricsBySongId({ id })) as unknown as { lyricsList: { structuredLyrics?: { synced: boolean; line?: { value: string }[] }[] } }).lyricsList.structuredLyrics ?? [];
+    const lyrics = await lyricsOf(library.tracks.get(OPENING)!);
+    assert.equal(lyrics.length, 1);
+    assert.equal(lyrics[0]!.synced, false);
+    assert.deepEqual(lyrics[0]!.line?.map((line) => line.value), ['First line', 'Second line']);
+    assert.deepEqual(await lyricsOf(library.tracks.get(BLUE)!), []);
+    assert.equal(errorCode(await client.getLyricsBySongId({ id: '00000000-0000-4000-8000-000000000000' })), 70);
+  });
+});

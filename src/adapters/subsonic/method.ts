@@ -1,0 +1,59 @@
+import type { AppContext } from '../../core/context.ts';
+import type { Viewer } from '../../core/auth/viewer.ts';
+
+/**
+ * One Subsonic REST method (`/rest/<name>` and `/rest/<name>.view`, GET or POST form). The
+ * router authenticates the caller, reads the parameters and writes the answer in the format the
+ * client asked for (`f=xml|json|jsonp`); a method only turns parameters into a payload, or
+ * throws a LibraryError (library/errors.ts) that becomes a Subsonic error.
+ */
+export interface SubsonicMethod {
+  name: string;
+  handler(request: SubsonicRequest): Promise<SubsonicPayload | SubsonicBinary>;
+}
+
+export interface SubsonicRequest {
+  ctx: AppContext;
+  /** The authenticated user (`u` = handle, password = one of their API keys). */
+  viewer: Viewer;
+  params: SubsonicParams;
+  /** The `c` parameter: the client's name. */
+  client: string;
+  /** The raw Range header, for stream and download. */
+  range: string | undefined;
+}
+
+/** Request parameters (query string and form body together); names may repeat (`songIdToAdd`). */
+export interface SubsonicParams {
+  /** The first value, or undefined. */
+  get(name: string): string | undefined;
+  /** Every value, in order. */
+  all(name: string): string[];
+  /** The first value; a missing one is error 10. */
+  required(name: string): string;
+  /** An integer; a malformed one is error 0 naming the parameter. */
+  integer(name: string): number | undefined;
+  /** `true` / `false`; a malformed one is error 0 naming the parameter. */
+  boolean(name: string): boolean | undefined;
+}
+
+/**
+ * What a method answers: members merged into `subsonic-response` beside `status` and
+ * `version`. In JSON they are written as they are; in XML objects become elements, primitive
+ * members attributes, arrays repeated elements, and a member named `value` the element's text.
+ */
+export type SubsonicPayload = Record<string, unknown>;
+
+/** Bytes instead of a response document: stream, download, getCoverArt. */
+export interface SubsonicBinary {
+  kind: 'binary';
+  // 416: a Range the file cannot satisfy (RFC 9110), which only bytes answers have.
+  status: 200 | 206 | 416;
+  contentType: string;
+  headers: Record<string, string>;
+  body: NodeJS.ReadableStream | Buffer;
+}
+
+export function defineSubsonicMethod(name: string, handler: SubsonicMethod['handler']): SubsonicMethod {
+  return { name, handler };
+}

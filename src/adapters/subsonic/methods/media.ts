@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { FILE_RESPONSE_HEADERS, pictureEtag } from '../../http/file-headers.ts';
+import { hostedBytes } from '../../../core/filehost/stream.ts';
+import { libraryNotFound } from '../../../core/library/errors.ts';
+import { servedAudioType } from '../../../core/library/tags.ts';
+import { playableFile } from '../../../core/library/views.ts';
+import { catalogParam, uuidParam } from '../args.ts';
+import { fileBytes, openLocal } from '../bytes.ts';
+import { coverFor } from '../covers.ts';
+import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
+
+/** The bytes of the file a track plays, as stored: there is no transcoding, so `format` and `maxBitRate` change nothing. */
+async function trackBytes({ ctx, viewer, params, range }: SubsonicRequest, attachment: boolean) {
+  const id = await catalogParam(ctx.db, params, 'song');
+  const file = await playableFile(ctx.db, viewer.userId, id);
+  if (!file) throw libraryNotFound(`no song ${id}`);
+  const headers: Record<string, string> = {
+    ...FILE_RESPONSE_HEADERS,
+    ...(attachment ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(file.path))}` } : {}),
+  };
+  const contentType = servedAudioType(file.content_type);
+  if (file.kind === 'local') return fileBytes(await openLocal(file), contentType, range, headers);
+  return hostedBytes(ctx, { ...file, kind: file.kind, owner_id: file.owner_id!, content_type: contentType }, range, headers);
+}
+
+export const stream = defineSubsonicMethod('stream', (request) => trackBytes(request, false));
+
+export const download = defineSubsonicMethod('download', (request) => trackBytes(request, true));
+
+/** `id` is a song, album or directory id; `size` is ignored (the picture is sent as stored). */
+export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, viewer, params }) => {
+  const id = uuidParam(params);
+  const picture = await coverFor(ctx.db, viewer.userId, id);
+  if (!picture) throw libraryNotFound(`no cover art for ${id}`);
+  return {
+    kind: 'binary',
+    status: 200,
+    contentType: picture.contentType,
+    headers: { ...FILE_RESPONSE_HEADERS, 'content-length': String(picture.data.length), etag: pictureEtag(picture.data), 'cache-control': 'private, max-age=86400' },
+    body: picture.data,
+  };
+});
+
+/** OpenSubsonic songLyrics: the catalog keeps lyrics as plain text, so they are unsynced lines. */
+export const getLyricsBySongId = defineSubsonicMethod('getLyricsBySongId', async ({ ctx, viewer, params }) => {
+  const id = await catalogParam(ctx.db, params, 'song');
+  const file = await playableFile(ctx.db, viewer.userId, id);
+  if (!file) throw libraryNotFound(`no song ${id}`);
+  const track = await ctx.db.selectFrom('tracks').select(['title', 'artist', 'lyrics']).where('id', '=', id).executeTakeFirstOrThrow();
+  const structuredLyrics = track.lyrics
+    ? [{ lang: 'xxx', synced: false, displayArtist: track.artist, displayTitle: track.title, line: track.lyrics.split(/\r?\n/).map((value) => ({ value })) }]
+    : [];
+  return { lyricsList: { structuredLyrics } };
+});

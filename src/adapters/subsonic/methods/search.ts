@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import type { Database } from '../../../toolkit/db/index.ts';
+import { albumViews, artistViews, hasPlayableFile, songViews } from '../../../core/library/views.ts';
+import { folderParam, offsetParam, sizeParam } from '../args.ts';
+import { albumChild } from '../shapes.ts';
+import { defineSubsonicMethod, type SubsonicParams } from '../method.ts';
+
+/**
+ * The text to look for, as a LIKE pattern, or null for "everything": sync clients page through
+ * the whole library with an empty query or `""`. Quotes and a trailing `*` (Lucene habits of
+ * clients) are dropped; LIKE's own wildcards are escaped.
+ */
+function pattern(query: string): string | null {
+  const text = query.replace(/^"|"$/g, '').replace(/\*$/, '').trim();
+  return text === '' ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+interface Search {
+  db: Database;
+  userId: string;
+  like: string | null;
+  folderId: number | undefined;
+  params: SubsonicParams;
+}
+
+const page = (search: Search, kind: string) => ({
+  limit: sizeParam(search.params, `${kind}Count`, 20),
+  offset: offsetParam(search.params, `${kind}Offset`),
+});
+
+async function matchingArtists(search: Search): Promise<string[]> {
+  const { db, userId, like, folderId } = search;
+  const { limit, offset } = page(search, 'artist');
+  if (limit === 0) return [];
+  let query = db
+    .selectFrom('artists as ar')
+    .select('ar.id')
+    .where(sql<boolean>`exists (select 1 from tracks t left join albums al on al.id = t.album_id
+      where coalesce(al.artist_id, t.artist_id) = ar.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
+  if (like) query = query.where('ar.name', 'ilike', like);
+  const rows = await query.orderBy('ar.name_key').orderBy('ar.id').limit(limit).offset(offset).execute();
+  return rows.map((row) => row.id);
+}
+
+async function matchingAlbums(search: Search): Promise<string[]> {
+  const { db, userId, like, folderId } = search;
+  const { limit, offset } = page(search, 'album');
+  if (limit === 0) return [];
+  let query = db
+    .selectFrom('albums as al')
+    .select('al.id')
+    .where(sql<boolean>`exists (select 1 from tracks t where t.album_id = al.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
+  if (like) query = query.where((eb) => eb.or([eb('al.title', 'ilike', like), eb('al.artist', 'ilike', like)]));
+  const rows = await query.orderBy('al.title_key').orderBy('al.id').limit(limit).offset(offset).execute();
+  return rows.map((row) => row.id);
+}
+
+async function matchingSongs(search: Search): Promise<string[]> {
+  const { db, userId, like, folderId } = search;
+  const { limit, offset } = page(search, 'song');
+  if (limit === 0) return [];
+  let query = db.selectFrom('tracks as t').select('t.id').where(hasPlayableFile(sql.ref('t.id'), userId, folderId));
+  if (like) query = query.where((eb) => eb.or([eb('t.title', 'ilike', like), eb('t.artist', 'ilike', like), eb('t.album', 'ilike', like)]));
+  const rows = await query.orderBy('t.title_key').orderBy('t.id').limit(limit).offset(offset).execute();
+  return rows.map((row) => row.id);
+}
+
+async function searchAll(db: Database, userId: string, params: SubsonicParams) {
+  const search: Search = { db, userId, like: pattern(params.get('query') ?? ''), folderId: folderParam(params), params };
+  const [artistIds, albumIds, songIds] = await Promise.all([matchingArtists(search), matchingAlbums(search), matchingSongs(search)]);
+  return {
+    artist: await artistViews(db, userId, artistIds),
+    album: await albumViews(db, userId, albumIds),
+    song: await songViews(db, userId, songIds),
+  };
+}
+
+export const search3 = defineSubsonicMethod('search3', async ({ ctx, viewer, params }) => ({
+  searchResult3: await searchAll(ctx.db, viewer.userId, params),
+}));
+
+/** search2 answers in folder shapes: artists as `{id, name}`, albums as directory children. */
+export const search2 = defineSubsonicMethod('search2', async ({ ctx, viewer, params }) => {
+  const found = await searchAll(ctx.db, viewer.userId, params);
+  return {
+    searchResult2: {
+      artist: found.artist.map((artist) => ({ id: artist.id, name: artist.name, starred: artist.starred })),
+      album: found.album.map(albumChild),
+      song: found.song,
+    },
+  };
+});

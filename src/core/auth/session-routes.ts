@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { invalidRequest } from '../../toolkit/errors.ts';
+import { defineRoute } from '../../adapters/http/route.ts';
+import { DateTime, isoDateTime, Uuid } from '../../toolkit/schemas.ts';
+import { endSession, listSessions } from './sessions.ts';
+
+const SignInSession = Type.Object({
+  id: Uuid(),
+  userAgent: Type.Union([Type.String(), Type.Null()], { description: 'the User-Agent of the client that signed in' }),
+  createdAt: DateTime(),
+  lastUsedAt: DateTime({ description: 'to the minute' }),
+  expiresAt: DateTime(),
+  current: Type.Boolean({ description: 'whether this is the session of the token making the request' }),
+});
+
+export const logout = defineRoute({
+  method: 'POST',
+  path: '/auth/logout',
+  summary: 'End the sign-in session of the token sent: it is refused from then on',
+  auth: 'account',
+  success: { status: 204, schema: null },
+  async handler({ viewer, ctx }) {
+    if (viewer.sessionId === undefined) {
+      throw invalidRequest('logout ends a sign-in session; revoke an access token with DELETE /access-tokens/{id}');
+    }
+    await endSession(ctx.db, viewer.userId, viewer.sessionId);
+  },
+});
+
+export const listSignInSessions = defineRoute({
+  method: 'GET',
+  path: '/auth/sessions',
+  summary: "List the caller's sign-in sessions that have not expired, newest first",
+  auth: 'account',
+  success: { status: 200, schema: Type.Object({ sessions: Type.Array(SignInSession) }) },
+  async handler({ viewer, ctx }) {
+    const sessions = await listSessions(ctx.db, viewer.userId);
+    return {
+      sessions: sessions.map((session) => ({
+        id: session.id,
+        userAgent: session.userAgent,
+        createdAt: isoDateTime(session.createdAt),
+        lastUsedAt: isoDateTime(session.lastUsedAt),
+        expiresAt: isoDateTime(session.expiresAt),
+        current: session.id === viewer.sessionId,
+      })),
+    };
+  },
+});
+
+export const deleteSignInSession = defineRoute({
+  method: 'DELETE',
+  path: '/auth/sessions/:id',
+  summary: 'End one of the caller\'s sign-in sessions (another device\'s, or this one) immediately',
+  auth: 'account',
+  pathParams: Type.Object({ id: Uuid() }),
+  success: { status: 204, schema: null },
+  errors: ['NotFound'],
+  async handler({ pathParams, viewer, ctx }) {
+    await endSession(ctx.db, viewer.userId, pathParams.id);
+  },
+});
+
+export const sessionRoutes = [logout, listSignInSessions, deleteSignInSession];

@@ -1,0 +1,82 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { Database } from '../../toolkit/db/index.ts';
+import { trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
+import { albumFields, artistFields } from './group-view.ts';
+import { AlbumView, ArtistView, type Song } from './schemas.ts';
+import { allSongs, selectSongs, toSong } from './song-view.ts';
+
+/**
+ * A user's most played songs, artists and albums in a window, from the statistics rollups: the one
+ * top-list algorithm behind getActorSongs/Artists/Albums and Last.fm's user.getTop* and weekly charts.
+ */
+
+/** In actor lists, playCount counts the actor's plays only. */
+export const ActorArtist = Type.Omit(ArtistView, ['uniqueListeners']);
+export const ActorAlbum = Type.Omit(AlbumView, ['uniqueListeners']);
+export type ActorArtist = Static<typeof ActorArtist>;
+export type ActorAlbum = Static<typeof ActorAlbum>;
+
+export type TopSubject = 'track' | 'artist' | 'album';
+
+export interface TopPage {
+  limit: number;
+  offset: number;
+}
+
+/** The actor's play count per track, artist or album they played in the window, as (subject_id, play_count), from the rollups. */
+export function actorPlays(userId: string, window: PlaysWindow, subject: TopSubject) {
+  const counts = trackPlays(userId, window);
+  const column = sql.ref(`t.${subject}_id`);
+  const grouped =
+    subject === 'track'
+      ? sql`select track_id as subject_id, plays as play_count from (${counts}) c`
+      : sql`select ${column} as subject_id, sum(c.plays)::int as play_count from (${counts}) c join tracks t on t.id = c.track_id where ${column} is not null group by 1`;
+  return sql<{ subject_id: string; play_count: number }>`(${grouped})`.as('ap');
+}
+
+const MOST_PLAYED_SONGS = [
+  { expression: sql.ref('ap.play_count'), direction: 'desc' as const },
+  { expression: sql.ref('t.id'), direction: 'asc' as const },
+];
+
+/** Most played first; `liked` relative to `viewerId`. */
+export async function topSongs(db: Database, userId: string, window: PlaysWindow, page: TopPage, viewerId: string | null): Promise<Song[]> {
+  const source = allSongs(db).innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id').select('ap.play_count as actor_play_count');
+  const rows = await selectSongs<{ actor_play_count: number }>(db, source, { order: MOST_PLAYED_SONGS, ...page }, viewerId);
+  return rows.map((row) => ({ ...toSong(row), playCount: row.actor_play_count }));
+}
+
+export async function topArtists(db: Database, userId: string, window: PlaysWindow, page: TopPage): Promise<ActorArtist[]> {
+  const rows = await db
+    .selectFrom('artists as ar')
+    .innerJoin(actorPlays(userId, window, 'artist'), 'ap.subject_id', 'ar.id')
+    .selectAll('ar')
+    .select('ap.play_count')
+    .orderBy('ap.play_count', 'desc')
+    .orderBy('ar.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((row) => ({ ...artistFields(row), playCount: row.play_count }));
+}
+
+export async function topAlbums(db: Database, userId: string, window: PlaysWindow, page: TopPage): Promise<ActorAlbum[]> {
+  const rows = await db
+    .selectFrom('albums as al')
+    .innerJoin(actorPlays(userId, window, 'album'), 'ap.subject_id', 'al.id')
+    .selectAll('al')
+    .select('ap.play_count')
+    .orderBy('ap.play_count', 'desc')
+    .orderBy('al.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((row) => ({ ...albumFields(row), playCount: row.play_count }));
+}
+
+/** How many tracks, artists or albums the actor played in the window: the length of the whole top list, for paging. */
+export async function playedCount(db: Database, userId: string, window: PlaysWindow, subject: TopSubject): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${actorPlays(userId, window, subject)}`.execute(db);
+  return rows[0]!.n;
+}

@@ -1,0 +1,78 @@
+import { sql, type Selectable } from 'kysely';
+import { isoDateTime } from '../../toolkit/schemas.ts';
+import type { AlbumsTable, ArtistsTable, Database } from '../../toolkit/db/index.ts';
+import { playStatsJoin, selectPage, type PageSelection } from './page-query.ts';
+import { catalogUri } from './references.ts';
+import { present } from './song-view.ts';
+import type { AlbumView, ArtistView } from './schemas.ts';
+
+/** Artists and albums group songs: their statistics add up the plays of their tracks. */
+
+interface PlayStats {
+  play_count: number;
+  unique_listeners: number;
+}
+
+export type ArtistRow = Selectable<ArtistsTable>;
+export type AlbumRow = Selectable<AlbumsTable>;
+
+export function artistFields(row: ArtistRow) {
+  return {
+    id: row.id,
+    uri: row.uri,
+    name: row.name,
+    picture: present(row.picture),
+    mbid: present(row.mbid),
+    genres: row.genres,
+    createdAt: isoDateTime(row.created_at),
+  };
+}
+
+const toArtistView = (row: ArtistRow & PlayStats): ArtistView => ({
+  ...artistFields(row),
+  playCount: row.play_count,
+  uniqueListeners: row.unique_listeners,
+});
+
+export function albumFields(row: AlbumRow) {
+  return {
+    id: row.id,
+    uri: row.uri,
+    title: row.title,
+    artist: row.artist,
+    artistUri: row.artist_id ? catalogUri('artist', row.artist_id) : undefined,
+    albumArt: present(row.album_art),
+    mbid: present(row.mbid),
+    releaseDate: present(row.release_date),
+    year: present(row.year),
+    genre: present(row.genre),
+    label: present(row.label),
+    createdAt: isoDateTime(row.created_at),
+  };
+}
+
+const toAlbumView = (row: AlbumRow & PlayStats): AlbumView => ({
+  ...albumFields(row),
+  playCount: row.play_count,
+  uniqueListeners: row.unique_listeners,
+});
+
+const groupStats = (column: 'artist_id' | 'album_id') => ({
+  columns: sql`plays.play_count, plays.unique_listeners`,
+  joins: playStatsJoin(sql`join tracks t on t.id = s.track_id where ${sql.ref(`t.${column}`)} = page.id`),
+});
+
+/** Plays of an album's (`al.id`) tracks, to sort by. */
+export const albumPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.album_id = al.id)`;
+
+/** A page of `artists as ar` with play statistics. */
+export async function selectArtists(db: Database, selection: PageSelection): Promise<ArtistView[]> {
+  const rows = await selectPage<ArtistRow & PlayStats>(db, db.selectFrom('artists as ar').selectAll('ar'), selection, groupStats('artist_id'));
+  return rows.map(toArtistView);
+}
+
+/** A page of `albums as al` with play statistics. */
+export async function selectAlbums(db: Database, selection: PageSelection): Promise<AlbumView[]> {
+  const rows = await selectPage<AlbumRow & PlayStats>(db, db.selectFrom('albums as al').selectAll('al'), selection, groupStats('album_id'));
+  return rows.map(toAlbumView);
+}

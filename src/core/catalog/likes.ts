@@ -1,0 +1,35 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { Database } from '../../toolkit/db/index.ts';
+
+/**
+ * SQL for a song's likes, to embed in any query that has a track id column
+ * (e.g. `sql.ref('s.track_id')`). Likes are rows of `stars` with subject kind
+ * 'song'; both fragments are index lookups (stars_subject_idx, the primary key).
+ */
+
+/** How many users like the song: an integer. */
+export function songLikesCount(trackId: Expression<unknown>): RawBuilder<number> {
+  return sql<number>`(select count(*)::int from stars where subject_kind = 'song' and subject_id = ${trackId})`;
+}
+
+/** Whether `viewerId` likes the song; always false without a viewer. */
+export function songLiked(trackId: Expression<unknown>, viewerId: string | null | undefined): RawBuilder<boolean> {
+  if (!viewerId) return sql<boolean>`false`;
+  return sql<boolean>`exists (select 1 from stars where user_id = ${viewerId} and subject_kind = 'song' and subject_id = ${trackId})`;
+}
+
+type Writer = Pick<Database, 'insertInto' | 'deleteFrom'>;
+
+/** Records that `userId` likes the song (a `stars` row); liking it again changes nothing. */
+export async function likeSong(db: Writer, userId: string, trackId: string): Promise<void> {
+  await db
+    .insertInto('stars')
+    .values({ user_id: userId, subject_kind: 'song', subject_id: trackId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Forgets that `userId` likes the song; unliking a song not liked changes nothing. */
+export async function unlikeSong(db: Writer, userId: string, trackId: string): Promise<void> {
+  await db.deleteFrom('stars').where('user_id', '=', userId).where('subject_kind', '=', 'song').where('subject_id', '=', trackId).execute();
+}

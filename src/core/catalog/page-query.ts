@@ -1,0 +1,55 @@
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../toolkit/db/index.ts';
+
+export interface SortKey {
+  expression: Expression<unknown>;
+  direction: 'asc' | 'desc';
+}
+
+/** Which rows of a catalog query to show, in what order; expressions refer to the query's own table aliases. */
+export interface PageSelection {
+  where?: Expression<SqlBool> | undefined;
+  order: readonly SortKey[];
+  limit: number;
+  offset?: number | undefined;
+}
+
+/** Per-row extras joined onto a page: lateral subqueries that may refer to the page's columns as `page.<column>`. */
+export interface PageExtras {
+  columns: RawBuilder<unknown>;
+  joins: RawBuilder<unknown>;
+}
+
+/** Any catalog query; the rows of a page are typed by the caller. */
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+const sortColumn = (index: number) => `sort_${index}`;
+
+/**
+ * Rows of one page of `source`, each with `extras` computed for that page
+ * only: the page is chosen (filtered, ordered, limited) in a subquery first,
+ * so statistics never run over rows that are not shown. The sort keys travel
+ * out of the subquery as columns to keep the page's order.
+ */
+export async function selectPage<Row>(db: Database, source: AnySelect, selection: PageSelection, extras: PageExtras): Promise<Row[]> {
+  const { where, order, limit, offset = 0 } = selection;
+  let page = source.limit(limit).offset(offset);
+  if (where) page = page.where(where);
+  order.forEach((key, index) => {
+    page = page.select(sql`${key.expression}`.as(sortColumn(index))).orderBy(key.expression, key.direction);
+  });
+  const outerOrder = order.map((key, index) => sql`${sql.ref(`page.${sortColumn(index)}`)} ${sql.raw(key.direction)}`);
+  const { rows } = await sql<Row>`
+    select page.*, ${extras.columns}
+    from ${page.as('page')}
+    ${extras.joins}
+    ${outerOrder.length > 0 ? sql`order by ${sql.join(outerOrder)}` : sql``}`.execute(db);
+  return rows;
+}
+
+/** Lateral join of `play_count` and `unique_listeners` over the scrobbles that `scope` (a FROM-clause tail over `scrobbles s`) selects. */
+export function playStatsJoin(scope: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`cross join lateral (
+    select count(*)::int as play_count, count(distinct s.user_id)::int as unique_listeners from scrobbles s ${scope}
+  ) plays`;
+}

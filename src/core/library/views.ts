@@ -1,0 +1,190 @@
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import type { Static } from '@sinclair/typebox';
+import type { Database, DB } from '../../toolkit/db/index.ts';
+import type { AlbumView as AlbumViewSchema, ArtistView as ArtistViewSchema, SongView as SongViewSchema } from './schemas.ts';
+
+/**
+ * The library's views of songs, albums and artists, in the Subsonic shapes (OpenSubsonic's
+ * `Child`, `AlbumID3`, `ArtistID3`): the Subsonic API answers with them directly and the XRPC
+ * library operations carry them in their envelope, so both speak one vocabulary. A song's id is
+ * its catalog track id, the id plays, likes, stars and playlists use; its file is the one a
+ * stream of that id plays (see `playableFile`).
+ */
+
+/** The view types come from their TypeBox declarations (schemas.ts), which the XRPC operations also validate and document with. */
+export type SongView = Static<typeof SongViewSchema>;
+export type AlbumView = Static<typeof AlbumViewSchema>;
+export type ArtistView = Static<typeof ArtistViewSchema>;
+
+/** Sources a user sees: the server-wide ones and their own. */
+export function visibleSource(eb: ExpressionBuilder<DB, 'library_sources'>, userId: string): Expression<SqlBool> {
+  return eb.or([eb('library_sources.user_id', 'is', null), eb('library_sources.user_id', '=', userId)]);
+}
+
+/**
+ * Whether the track has a file the user can play; `trackId` is a track id column (e.g.
+ * `sql.ref('t.id')`); with `sourceId`, a file in that source (a Subsonic music folder) only.
+ */
+export function hasPlayableFile(trackId: Expression<unknown>, userId: string, sourceId?: number): RawBuilder<SqlBool> {
+  const inSource = sourceId === undefined ? sql`` : sql` and pf.source_id = ${sourceId}`;
+  return sql<SqlBool>`exists (select 1 from library_files pf join library_sources ps on ps.id = pf.source_id
+    where pf.track_id = ${trackId} and (ps.user_id is null or ps.user_id = ${userId})${inSource} offset 0)`;
+}
+
+const seconds = (ms: number | null) => (ms === null ? undefined : Math.round(ms / 1000));
+const present = <T>(value: T | null): T | undefined => value ?? undefined;
+const iso = (value: Date | null) => (value ? value.toISOString() : undefined);
+
+/**
+ * The file a stream of a track plays for this user: among the files they see, the server-wide
+ * source's before their own, then by path, so the choice is stable across rescans.
+ */
+export async function playableFile(db: Database, userId: string, trackId: string) {
+  return db
+    .selectFrom('library_files as f')
+    .innerJoin('library_sources', 'library_sources.id', 'f.source_id')
+    .select(['f.id', 'f.path', 'f.name', 'f.size', 'f.content_type', 'f.suffix', 'f.cover', 'f.directory_id', 'f.file_id', 'library_sources.kind', 'library_sources.root', 'library_sources.user_id as owner_id'])
+    .where('f.track_id', '=', trackId)
+    .where((eb) => visibleSource(eb, userId))
+    .orderBy(sql`library_sources.user_id is not null`)
+    .orderBy('f.path')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Song views of tracks, in the order of `trackIds` (repeats kept; unknown ids dropped). */
+export async function songViews(db: Database, userId: string, trackIds: readonly string[]): Promise<SongView[]> {
+  if (trackIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('tracks as t')
+    .leftJoin('albums as al', 'al.id', 't.album_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('library_files as f')
+          .innerJoin('library_sources', 'library_sources.id', 'f.source_id')
+          .select(['f.directory_id', 'f.path', 'f.size', 'f.content_type', 'f.suffix', 'f.bit_rate', 'f.duration_ms', 'f.year', 'f.cover'])
+          .whereRef('f.track_id', '=', 't.id')
+          .where((inner) => visibleSource(inner, userId))
+          .orderBy(sql`library_sources.user_id is not null`)
+          .orderBy('f.path')
+          .limit(1)
+          .as('f'),
+      (join) => join.onTrue(),
+    )
+    .leftJoin('stars as st', (join) =>
+      join.onRef('st.subject_id', '=', 't.id').on('st.subject_kind', '=', 'song').on('st.user_id', '=', userId),
+    )
+    .select([
+      't.id', 't.title', 't.album', 't.artist', 't.album_artist', 't.track_number', 't.disc_number', 't.genre', 't.duration',
+      't.bpm', 't.mbid', 't.composer', 't.created_at', 't.album_id', 't.artist_id', 'al.year as album_year',
+      'f.directory_id', 'f.path', 'f.size', 'f.content_type', 'f.suffix', 'f.bit_rate', 'f.duration_ms', 'f.year', 'f.cover',
+      'st.created_at as starred',
+      sql<number>`(select count(*)::int from scrobbles sc where sc.track_id = t.id and sc.user_id = ${userId})`.as('play_count'),
+    ])
+    .where('t.id', 'in', [...new Set(trackIds)])
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return trackIds.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const view: SongView = {
+      id: row.id,
+      parent: present(row.directory_id),
+      isDir: false,
+      title: row.title,
+      album: present(row.album),
+      artist: row.artist,
+      track: present(row.track_number),
+      year: present(row.year) ?? present(row.album_year),
+      genre: present(row.genre),
+      coverArt: row.cover ? row.id : undefined,
+      size: row.size === null ? undefined : Number(row.size),
+      contentType: present(row.content_type),
+      suffix: present(row.suffix),
+      duration: seconds(row.duration_ms ?? row.duration),
+      bitRate: present(row.bit_rate),
+      path: present(row.path),
+      playCount: row.play_count,
+      discNumber: present(row.disc_number),
+      created: row.created_at.toISOString(),
+      albumId: present(row.album_id),
+      artistId: present(row.artist_id),
+      type: 'music',
+      isVideo: false,
+      starred: iso(row.starred),
+      bpm: present(row.bpm),
+      musicBrainzId: present(row.mbid),
+      genres: row.genre ? [{ name: row.genre }] : [],
+      displayArtist: row.artist,
+      displayAlbumArtist: present(row.album_artist),
+      displayComposer: present(row.composer),
+    };
+    return [view];
+  });
+}
+
+/** Album views, in the order of `albumIds`; counts and durations cover the songs the user can play. */
+export async function albumViews(db: Database, userId: string, albumIds: readonly string[]): Promise<AlbumView[]> {
+  if (albumIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('albums as al')
+    .leftJoin('stars as st', (join) =>
+      join.onRef('st.subject_id', '=', 'al.id').on('st.subject_kind', '=', 'album').on('st.user_id', '=', userId),
+    )
+    .select([
+      'al.id', 'al.title', 'al.artist', 'al.artist_id', 'al.created_at', 'al.year', 'al.genre', 'al.mbid', 'st.created_at as starred',
+      sql<number>`(select count(*)::int from tracks at where at.album_id = al.id and ${hasPlayableFile(sql.ref('at.id'), userId)})`.as('song_count'),
+      sql<number>`(select coalesce(sum(at.duration), 0)::bigint from tracks at where at.album_id = al.id and ${hasPlayableFile(sql.ref('at.id'), userId)})`.as('duration_ms'),
+      sql<number>`(select count(*)::int from scrobbles sc join tracks at on at.id = sc.track_id where at.album_id = al.id and sc.user_id = ${userId})`.as('play_count'),
+      sql<boolean>`exists (select 1 from tracks at join library_files cf on cf.track_id = at.id join library_sources cs on cs.id = cf.source_id
+        where at.album_id = al.id and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}))`.as('has_cover'),
+    ])
+    .where('al.id', 'in', [...new Set(albumIds)])
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return albumIds.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const view: AlbumView = {
+      id: row.id,
+      name: row.title,
+      artist: row.artist,
+      artistId: present(row.artist_id),
+      coverArt: row.has_cover ? row.id : undefined,
+      songCount: row.song_count,
+      duration: seconds(Number(row.duration_ms)) ?? 0,
+      playCount: row.play_count,
+      created: row.created_at.toISOString(),
+      year: present(row.year),
+      genre: present(row.genre),
+      starred: iso(row.starred),
+      musicBrainzId: present(row.mbid),
+    };
+    return [view];
+  });
+}
+
+/** Artist views, in the order of `artistIds`; albumCount counts albums with a song the user can play. */
+export async function artistViews(db: Database, userId: string, artistIds: readonly string[]): Promise<ArtistView[]> {
+  if (artistIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('artists as ar')
+    .leftJoin('stars as st', (join) =>
+      join.onRef('st.subject_id', '=', 'ar.id').on('st.subject_kind', '=', 'artist').on('st.user_id', '=', userId),
+    )
+    .select([
+      'ar.id', 'ar.name', 'ar.mbid', 'st.created_at as starred',
+      sql<number>`(select count(*)::int from albums aa where aa.artist_id = ar.id
+        and exists (select 1 from tracks at where at.album_id = aa.id and ${hasPlayableFile(sql.ref('at.id'), userId)}))`.as('album_count'),
+    ])
+    .where('ar.id', 'in', [...new Set(artistIds)])
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return artistIds.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const view: ArtistView = { id: row.id, name: row.name, albumCount: row.album_count, starred: iso(row.starred), musicBrainzId: present(row.mbid) };
+    return [view];
+  });
+}

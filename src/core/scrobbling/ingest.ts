@@ -1,0 +1,276 @@
+import { sql, type Transaction } from 'kysely';
+import type { Config } from '../../toolkit/config.ts';
+import type { AppContext } from '../context.ts';
+import { matchKnownTracks, resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
+import { inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
+import type { TrackMetadata } from '../catalog/track-metadata.ts';
+import { listenProblem, submissionProblem } from './listen-rules.ts';
+import { claimKey, PlayClaims } from './play-claims.ts';
+
+export interface Listen extends TrackMetadata {
+  listenedAt: Date;
+  /** The client's own payload for this listen, stored verbatim so nothing is lost to matching. */
+  submitted?: Record<string, unknown> | undefined;
+}
+
+export type ListenOutcome =
+  | { status: 'stored' | 'duplicate'; scrobbleId: string; trackId: string; matched: boolean }
+  | { status: 'ignored'; reason: string };
+
+/** Where a listen came from: 'listenbrainz', 'lastfm', 'audioscrobbler', 'api', 'import:<format>'. */
+export type ListenSource = string;
+
+const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
+function metadataCacheKey(listen: TrackMetadata): string {
+  return JSON.stringify([listen.artist, listen.title, listen.album, listen.mbid, listen.isrc]);
+}
+
+type Tx = Transaction<DB>;
+
+/**
+ * Stores listens for one user: each is matched against the catalog (created
+ * there when missing, unless UNMATCHED_SCROBBLES=skip), and a listen already
+ * stored (same user, track and time) is reported as a duplicate. Outcomes are
+ * in input order. A few listens (a scrobbler's usual call) are matched and
+ * stored in one short transaction: one commit, not two. A larger batch is
+ * matched in short transactions and the scrobbles written in one more, so it
+ * never holds the database for long.
+ */
+export async function ingestListens(
+  ctx: AppContext,
+  userId: string,
+  listens: readonly Listen[],
+  source: ListenSource,
+): Promise<ListenOutcome[]> {
+  const outcomes = await storeCommitted(ctx, userId, listens, source);
+  // Counted once committed: a transaction retried after a conflict must not count twice.
+  ctx.metrics.playsIngested(source, outcomes);
+  return outcomes;
+}
+
+async function storeCommitted(ctx: AppContext, userId: string, listens: readonly Listen[], source: ListenSource): Promise<ListenOutcome[]> {
+  if (listens.length <= RESOLVE_CHUNK) {
+    return inTransaction(ctx.db, async (tx) => storeListens(tx, userId, listens, await resolveListenTracks(ctx.db, ctx.config, listens, tx), source));
+  }
+  const tracks = await resolveListenTracks(ctx.db, ctx.config, listens);
+  return inTransaction(ctx.db, (tx) => storeListens(tx, userId, listens, tracks, source));
+}
+
+/** A listen's catalog track, or why it has none. */
+export type ListenTrack = ResolvedTrack | string;
+
+/**
+ * Stores listens whose tracks resolveListenTracks found, inside the caller's
+ * transaction, so the caller's own writes (an import checkpoint) commit or
+ * roll back together with the scrobbles.
+ */
+export async function storeListens(
+  tx: Tx,
+  userId: string,
+  listens: readonly Listen[],
+  tracks: readonly ListenTrack[],
+  source: ListenSource,
+): Promise<ListenOutcome[]> {
+  const matched = listens.flatMap((listen, i) => {
+    const track = tracks[i]!;
+    return typeof track === 'string' ? [] : [{ listen, track }];
+  });
+  const ids = await insertScrobbles(tx, userId, matched, source);
+  const claimed = new Set<string>();
+  return tracks.map((track, i): ListenOutcome => {
+    if (typeof track === 'string') return { status: 'ignored', reason: track };
+    const key = scrobbleKey(track.trackId, listens[i]!.listenedAt);
+    const { scrobbleId, inserted } = ids.get(key)!;
+    // Of several equal listens in one call, only the first is the stored one.
+    const status = inserted && !claimed.has(key) ? 'stored' : 'duplicate';
+    claimed.add(key);
+    return { status, scrobbleId, trackId: track.trackId, matched: track.matched };
+  });
+}
+
+/**
+ * Distinct listens matched per transaction. Each may create an artist, an
+ * album and a track, so this bounds how long one transaction holds PGlite's
+ * only connection (and, on PostgreSQL, how many advisory locks it takes).
+ */
+const RESOLVE_CHUNK = 20;
+
+/**
+ * Each listen's catalog track, or why it has none; equal metadata is resolved
+ * once. Listens the catalog already knows (the common case, and all of a
+ * re-import) are resolved together in one short transaction that takes no
+ * advisory lock. Only the rest, which may create catalog entries, run in
+ * transactions of RESOLVE_CHUNK distinct listens, each retried on its own:
+ * finding or creating a catalog entry is idempotent, so a listen resolved in
+ * a committed transaction stays resolved whatever happens next. Given `within`,
+ * everything runs in that transaction instead, and its caller retries it whole.
+ */
+export async function resolveListenTracks(
+  db: Database,
+  config: Pick<Config, 'unmatchedScrobbles'>,
+  listens: readonly Listen[],
+  within?: Tx,
+): Promise<ListenTrack[]> {
+  const run = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => (within ? work(within) : inTransaction(db, work));
+  const createUnmatched = config.unmatchedScrobbles === 'store';
+  // The rules again, whatever the protocol checked: ingest is the one door to the database.
+  const reasons = listens.map((listen) => listenProblem(listen));
+  const keys = listens.map(metadataCacheKey);
+  const distinct = new Map<string, Listen>();
+  listens.forEach((listen, i) => {
+    if (!reasons[i] && !distinct.has(keys[i]!)) distinct.set(keys[i]!, listen);
+  });
+  const items = [...distinct.values()];
+  // A batch that fits one chunk (a single scrobble) is left whole to resolveTracks, which
+  // settles its hits set-based too: a separate pass for them would only add a transaction.
+  const tracks: (ResolvedTrack | null | undefined)[] = items.length > RESOLVE_CHUNK ? await run((tx) => resolveKnownTracks(tx, items)) : [];
+  const misses = items.flatMap((_, i) => (tracks[i] ? [] : [i]));
+  for (let start = 0; start < misses.length; start += RESOLVE_CHUNK) {
+    const chunk = misses.slice(start, start + RESOLVE_CHUNK);
+    const resolved = await run((tx) => resolveTracks(tx, chunk.map((i) => items[i]!), createUnmatched));
+    chunk.forEach((item, j) => (tracks[item] = resolved[j]));
+  }
+  const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
+  return listens.map((_, i) => reasons[i] ?? resolved.get(keys[i]!) ?? 'no matching track in the catalog');
+}
+
+const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
+
+/**
+ * What storing a listen would do: as ListenOutcome, whether its song would be new to the
+ * catalog, and the play's claim key (play-claims.ts).
+ */
+export type PreviewOutcome = { status: 'stored' | 'duplicate'; newSong: boolean; key: string } | { status: 'ignored'; reason: string };
+
+/**
+ * What ingesting these listens would do, writing nothing (an import's dry
+ * run): the rules, a read-only match against the catalog, and a look for the
+ * scrobbles already stored. A listen of a song the catalog lacks would be
+ * stored with a new song (or ignored under UNMATCHED_SCROBBLES=skip); equal
+ * listens in one call count once (PlayClaims), as storeListens counts them.
+ */
+export async function previewListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, listens: readonly Listen[]): Promise<PreviewOutcome[]> {
+  const reasons = listens.map((listen) => listenProblem(listen));
+  const trackIds = await inTransaction(db, (tx) => matchKnownTracks(tx, listens));
+  const known = listens.flatMap((listen, i) => (trackIds[i] && !reasons[i] ? [{ trackId: trackIds[i], listenedAt: listen.listenedAt }] : []));
+  const stored = new Set<string>();
+  if (known.length > 0) {
+    const rows = await db
+      .selectFrom('scrobbles')
+      .select(['track_id', 'listened_at'])
+      .where('user_id', '=', userId)
+      .where('track_id', 'in', [...new Set(known.map(({ trackId }) => trackId))])
+      .where('listened_at', 'in', known.map(({ listenedAt }) => listenedAt))
+      .execute();
+    for (const row of rows) stored.add(scrobbleKey(row.track_id, row.listened_at));
+  }
+  const claims = new PlayClaims();
+  return listens.map((listen, i): PreviewOutcome => {
+    const reason = reasons[i];
+    if (reason) return { status: 'ignored', reason };
+    const trackId = trackIds[i];
+    if (!trackId && config.unmatchedScrobbles !== 'store') return { status: 'ignored', reason: 'no matching track in the catalog' };
+    const play = trackId ? scrobbleKey(trackId, listen.listenedAt) : `${metadataCacheKey(listen)}@${listen.listenedAt.getTime()}`;
+    const key = claimKey(play);
+    return { status: claims.claim(key, stored.has(play)), newSong: !trackId, key };
+  });
+}
+
+/** Rows per INSERT: well under PostgreSQL's 65535 bind parameters. */
+const INSERT_CHUNK = 1000;
+
+/** Rows in the order of the scrobbles_once key, the one order every writer inserts in. */
+function inKeyOrder<R extends { listen: Listen; track: ResolvedTrack }>(rows: readonly R[]): R[] {
+  return [...rows].sort(
+    (a, b) => (a.track.trackId < b.track.trackId ? -1 : a.track.trackId > b.track.trackId ? 1 : a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime()),
+  );
+}
+
+/**
+ * Inserts the scrobbles set-based (one statement per chunk instead of one per
+ * listen) and finds the ids of those already stored, keyed by scrobbleKey.
+ * Rows go in key order: two writers inserting the same listens (a user's two
+ * clients) then wait on each other's rows in one order and cannot deadlock.
+ */
+async function insertScrobbles(
+  tx: Tx,
+  userId: string,
+  rows: readonly { listen: Listen; track: ResolvedTrack }[],
+  source: ListenSource,
+): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
+  const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();
+  const ordered = inKeyOrder(rows);
+  for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
+    const chunk = ordered.slice(start, start + INSERT_CHUNK);
+    const inserted = await tx
+      .insertInto('scrobbles')
+      .values(
+        chunk.map(({ listen, track }) => ({
+          user_id: userId,
+          track_id: track.trackId,
+          listened_at: listen.listenedAt,
+          submitted: JSON.stringify(listen.submitted ?? {}),
+          source,
+        })),
+      )
+      .onConflict((oc) => oc.constraint('scrobbles_once').doNothing())
+      .returning(['id', 'track_id', 'listened_at'])
+      .execute();
+    for (const row of inserted) ids.set(scrobbleKey(row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
+  }
+  const missing = rows.filter(({ listen, track }) => !ids.has(scrobbleKey(track.trackId, listen.listenedAt)));
+  if (missing.length === 0) return ids;
+  const existing = await tx
+    .selectFrom('scrobbles')
+    .select(['id', 'track_id', 'listened_at'])
+    .where('user_id', '=', userId)
+    .where('track_id', 'in', [...new Set(missing.map(({ track }) => track.trackId))])
+    .where('listened_at', 'in', missing.map(({ listen }) => listen.listenedAt))
+    .execute();
+  for (const row of existing) {
+    const key = scrobbleKey(row.track_id, row.listened_at);
+    if (!ids.has(key)) ids.set(key, { scrobbleId: row.id, inserted: false });
+  }
+  return ids;
+}
+
+export type NowPlayingOutcome = { status: 'updated'; trackId: string } | { status: 'ignored'; reason: string };
+
+/** Sets what the user is playing now; it expires after the track's duration (10 minutes when unknown). */
+export async function updateNowPlaying(
+  ctx: AppContext,
+  userId: string,
+  metadata: TrackMetadata & { submitted?: Record<string, unknown> | undefined },
+): Promise<NowPlayingOutcome> {
+  const reason = submissionProblem(metadata);
+  if (reason) return { status: 'ignored', reason };
+  return inTransaction(ctx.db, async (tx) => {
+    const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
+    if (!track) return { status: 'ignored', reason: 'no matching track in the catalog' };
+    const expiresAt = sql<Date>`now() + ${`${metadata.durationMs ?? NOW_PLAYING_FALLBACK_MS} milliseconds`}::interval`;
+    const values = { track_id: track.trackId, submitted: JSON.stringify(metadata.submitted ?? {}), started_at: sql<Date>`now()`, expires_at: expiresAt };
+    await tx
+      .insertInto('now_playing')
+      .values({ user_id: userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
+    return { status: 'updated', trackId: track.trackId };
+  });
+}
+
+export interface NowPlaying {
+  trackId: string;
+  startedAt: Date;
+  submitted: Record<string, unknown>;
+}
+
+/** The user's current track, if one was reported and has not run out. */
+export async function currentNowPlaying(ctx: AppContext, userId: string): Promise<NowPlaying | null> {
+  const row = await ctx.db
+    .selectFrom('now_playing')
+    .select(['track_id', 'started_at', 'submitted'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row ? { trackId: row.track_id, startedAt: row.started_at, submitted: row.submitted } : null;
+}

@@ -1,0 +1,175 @@
+import { findInJson } from '../../toolkit/json-walk.ts';
+import { ISRC, MBID, SPOTIFY_ID, type TrackMetadata } from '../catalog/track-metadata.ts';
+
+/**
+ * The one set of rules every submitted listen meets before it reaches the
+ * database, whatever protocol or import format it came through. A protocol
+ * turns a problem into its own error shape (a 400-class answer, never a
+ * retryable 5xx); ingest and imports turn it into an ignored listen.
+ */
+
+/*
+ * Lengths count characters as Unicode code points, as JSON Schema (the API's
+ * validator), Python (ListenBrainz) and PostgreSQL do; JavaScript's
+ * `length` counts UTF-16 units, two for a character beyond U+FFFF.
+ *
+ * Every value within these limits must be storable, including in btree
+ * indexes (at most ~2704 bytes an entry): names are indexed only through
+ * bounded match keys (catalog/normalize.ts boundedKey); genre is indexed as
+ * lower(genre), so it is kept short (256 characters are at most 1,024 bytes);
+ * MBIDs, ISRCs and Spotify ids must have their fixed ASCII shapes.
+ */
+
+/** Artist, title, album and album artist. */
+export const MAX_NAME_LENGTH = 1024;
+/** Album-art URL (not indexed). */
+export const MAX_SHORT_TEXT_LENGTH = 1024;
+/** Genre: indexed as lower(genre). */
+export const MAX_GENRE_LENGTH = 256;
+export const MAX_TAGS = 50;
+/** ListenBrainz's MAX_TAG_SIZE. */
+export const MAX_TAG_LENGTH = 64;
+/** Track and disc numbers and durations go into int4 columns. */
+export const MAX_INT4 = 2_147_483_647;
+/** 24 days, as ListenBrainz allows: longer is a bad value, not a long song. */
+export const MAX_DURATION_MS = 24 * 24 * 60 * 60 * 1000;
+/** The earliest listen time any path accepts: the Unix epoch (PostgreSQL and PGlite agree from there on). */
+export const MIN_LISTENED_AT_MS = 0;
+/** How far ahead of the server clock a listen time may be (clients' clocks drift). */
+export const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
+/** The record a client sent, kept verbatim as jsonb: bounded in size and depth. */
+export const MAX_SUBMITTED_BYTES = 64 * 1024;
+export const MAX_SUBMITTED_DEPTH = 32;
+
+/**
+ * The UTF-8 size of text in bytes, as Buffer.byteLength counts it (a lone surrogate is the
+ * 3 bytes of U+FFFD), without Buffer: the import readers built on these rules also run in the
+ * web app, which parses export files in the browser.
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code <= 0xdbff && code >= 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // the pair's two units are already counted: 4 bytes in all
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** Text PostgreSQL can store: no NUL, no lone UTF-16 surrogate. */
+export function textProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'contains a NUL character';
+  if (!value.isWellFormed()) return 'contains a lone UTF-16 surrogate';
+  return null;
+}
+
+/** Whether `value` has more than `max` code points, without counting long strings in full. */
+export function longerThan(value: string, max: number): boolean {
+  if (value.length <= max) return false;
+  if (value.length > 2 * max) return true;
+  let count = 0;
+  for (const _ of value) if (++count > max) return true;
+  return false;
+}
+
+/** Text within `max` characters that PostgreSQL can store; blank is refused when `required`. */
+export function textFieldProblem(field: string, value: string | undefined, max: number, required = false): string | null {
+  if (value === undefined) return required ? `${field} is missing` : null;
+  if (required && !value.trim()) return `${field} is empty`;
+  if (longerThan(value, max)) return `${field} is longer than ${max} characters`;
+  const problem = textProblem(value);
+  return problem && `${field} ${problem}`;
+}
+
+export function patternProblem(field: string, value: string | undefined, pattern: RegExp, shape: string): string | null {
+  if (value === undefined || pattern.test(value)) return null;
+  return `${field} must be ${shape}`;
+}
+
+export function integerProblem(field: string, value: number | undefined, min: number, max: number): string | null {
+  if (value === undefined) return null;
+  if (!Number.isInteger(value) || value < min || value > max) return `${field} must be a whole number from ${min} to ${max}`;
+  return null;
+}
+
+/** Why this track metadata cannot be stored, or null when it can. */
+export function metadataProblem(metadata: TrackMetadata): string | null {
+  return (
+    textFieldProblem('artist', metadata.artist, MAX_NAME_LENGTH, true) ??
+    textFieldProblem('title', metadata.title, MAX_NAME_LENGTH, true) ??
+    textFieldProblem('album', metadata.album, MAX_NAME_LENGTH) ??
+    textFieldProblem('album artist', metadata.albumArtist, MAX_NAME_LENGTH) ??
+    textFieldProblem('genre', metadata.genre, MAX_GENRE_LENGTH) ??
+    textFieldProblem('album art', metadata.albumArt, MAX_SHORT_TEXT_LENGTH) ??
+    patternProblem('recording MBID', metadata.mbid, MBID, 'a UUID') ??
+    patternProblem('artist MBID', metadata.artistMbid, MBID, 'a UUID') ??
+    patternProblem('release MBID', metadata.albumMbid, MBID, 'a UUID') ??
+    patternProblem('ISRC', metadata.isrc, ISRC, 'an ISRC (CC-XXX-YY-NNNNN without dashes)') ??
+    patternProblem('spotify id', metadata.spotifyId, SPOTIFY_ID, '22 letters and digits') ??
+    tagsProblem(metadata.tags) ??
+    integerProblem('duration', metadata.durationMs, 0, MAX_DURATION_MS) ??
+    integerProblem('track number', metadata.trackNumber, 0, MAX_INT4) ??
+    integerProblem('disc number', metadata.discNumber, 0, MAX_INT4)
+  );
+}
+
+function tagsProblem(tags: readonly string[] | undefined): string | null {
+  if (tags === undefined) return null;
+  if (tags.length > MAX_TAGS) return `more than ${MAX_TAGS} tags`;
+  for (const tag of tags) {
+    const problem = textFieldProblem('a tag', tag, MAX_TAG_LENGTH);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** Why a listen time cannot be stored: outside 1970 … now + 1 day, or not a time at all. */
+export function listenedAtProblem(listenedAt: Date, now: number = Date.now()): string | null {
+  const ms = listenedAt.getTime();
+  if (Number.isNaN(ms)) return 'listen time is invalid';
+  if (ms < MIN_LISTENED_AT_MS) return 'listen time is before 1970';
+  if (ms > now + MAX_FUTURE_MS) return 'listen time is more than a day in the future';
+  return null;
+}
+
+/**
+ * Why the client's own record cannot be kept as jsonb: too large, too deep, or
+ * holding text PostgreSQL refuses (in keys or values). Iterative, so any depth
+ * is safe to inspect.
+ */
+export function submittedProblem(submitted: unknown): string | null {
+  let bytes = 0;
+  return findInJson(submitted, (value, depth) => {
+    if (depth > MAX_SUBMITTED_DEPTH) return `record is nested deeper than ${MAX_SUBMITTED_DEPTH} levels`;
+    if (typeof value === 'string') {
+      bytes += utf8Length(value);
+      const problem = textProblem(value);
+      if (problem) return `record ${problem}`;
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return 'record holds a number JSON cannot represent';
+      bytes += 8;
+    }
+    return bytes > MAX_SUBMITTED_BYTES ? `record is larger than ${MAX_SUBMITTED_BYTES} bytes` : null;
+  });
+}
+
+/**
+ * Why what a client sent about a track (its metadata and its own record)
+ * cannot be stored, whenever it was played: the check for now-playing and
+ * love, and for protocols that judge listen times by rules of their own.
+ */
+export function submissionProblem(submission: TrackMetadata & { submitted?: unknown }): string | null {
+  return metadataProblem(submission) ?? submittedProblem(submission.submitted ?? {});
+}
+
+/** Why a listen cannot be stored, or null when it can: the rule ingest applies to every path. */
+export function listenProblem(
+  listen: TrackMetadata & { listenedAt: Date; submitted?: unknown },
+  now: number = Date.now(),
+): string | null {
+  return metadataProblem(listen) ?? listenedAtProblem(listen.listenedAt, now) ?? submittedProblem(listen.submitted ?? {});
+}

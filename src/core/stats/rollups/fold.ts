@@ -1,0 +1,114 @@
+import { sql, type Transaction } from 'kysely';
+import type { BackgroundJob } from '../../../toolkit/background.ts';
+import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
+import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
+
+/**
+ * Queued changes folded per transaction: enough to amortize a statement, few enough that the
+ * embedded database (one connection, statements run to the end) is never held for long: about
+ * 0.2 s on PGlite, 0.1 s on PostgreSQL.
+ */
+const BATCH = 1_000;
+/** How often a serving process looks for queued changes; a read never waits for the fold, so this only bounds the queue's length. */
+const FOLD_INTERVAL_MS = 1_000;
+
+interface Folded {
+  taken: number;
+  /** Rollup keys whose count reached zero, to delete. */
+  zero_counts: { user_id: string; grain: string; period_start: string; track_id: string }[] | null;
+  zero_hours: { user_id: string; hour: string }[] | null;
+}
+
+/**
+ * Takes up to BATCH queued changes and adds them to the rollups, in one statement. Raw SQL: a
+ * chain of data-modifying CTEs over the taken rows. SKIP LOCKED lets several processes fold side
+ * by side, each its own rows; upserts go in key order so two folds never deadlock on a key.
+ * Rows of users deleted since are dropped. Minutes are taken in UTC (extract from a timestamptz
+ * follows the session's zone). A first play is looked up afresh (one index probe) for every
+ * (user, track) the batch touches, rather than folded: deletions make it order-dependent, and
+ * batches may be folded out of order.
+ */
+const takeAndFold = sql<Folded>`
+  with taken as (
+    delete from stats_queue where ctid = any(array(select ctid from stats_queue limit ${BATCH} for update skip locked))
+    returning user_id, track_id, listened_at, delta
+  ),
+  live as (select t.* from taken t where exists (select 1 from users u where u.id = t.user_id)),
+  counts as (
+    insert into stats_track_counts (user_id, grain, period_start, track_id, plays)
+    select user_id, g.grain, date_trunc(g.unit, listened_at, 'UTC'), track_id, sum(delta)
+    from live cross join (values ('y'::"char", 'year'), ('m'::"char", 'month'), ('d'::"char", 'day')) g (grain, unit)
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (user_id, grain, period_start, track_id) do update set plays = stats_track_counts.plays + excluded.plays
+    returning user_id, grain, period_start, track_id, plays
+  ),
+  quarters as (select user_id, date_trunc('hour', listened_at, 'UTC') as hour, extract(minute from listened_at at time zone 'UTC')::int / 15 as quarter, delta from live),
+  hours as (
+    insert into stats_hours (user_id, hour, q0, q1, q2, q3)
+    select user_id, hour,
+      coalesce(sum(delta) filter (where quarter = 0), 0), coalesce(sum(delta) filter (where quarter = 1), 0),
+      coalesce(sum(delta) filter (where quarter = 2), 0), coalesce(sum(delta) filter (where quarter = 3), 0)
+    from quarters group by 1, 2 order by 1, 2
+    on conflict (user_id, hour) do update set
+      q0 = stats_hours.q0 + excluded.q0, q1 = stats_hours.q1 + excluded.q1, q2 = stats_hours.q2 + excluded.q2, q3 = stats_hours.q3 + excluded.q3
+    returning user_id, hour, q0, q1, q2, q3
+  ),
+  touched as (select distinct user_id, track_id from live),
+  firsts as (
+    select t.user_id, t.track_id, (select min(s.listened_at) from scrobbles s where s.user_id = t.user_id and s.track_id = t.track_id) as first_at
+    from touched t
+  ),
+  firsts_gone as (delete from stats_first_plays f using firsts where f.user_id = firsts.user_id and f.track_id = firsts.track_id and firsts.first_at is null),
+  firsts_set as (
+    insert into stats_first_plays (user_id, track_id, first_at)
+    select user_id, track_id, first_at from firsts where first_at is not null order by 1, 2
+    on conflict (user_id, track_id) do update set first_at = excluded.first_at
+  )
+  select (select count(*)::int from taken) as taken,
+    (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,
+    (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours`;
+
+/** A second statement, which sees the fold's effects: rows counted down to nothing go. */
+async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
+  if (folded.zero_counts) {
+    await sql`delete from stats_track_counts c using json_to_recordset(${JSON.stringify(folded.zero_counts)}::json) z (user_id uuid, grain "char", period_start timestamptz, track_id uuid)
+      where c.user_id = z.user_id and c.grain = z.grain and c.period_start = z.period_start and c.track_id = z.track_id and c.plays = 0`.execute(tx);
+  }
+  if (folded.zero_hours) {
+    await sql`delete from stats_hours h using json_to_recordset(${JSON.stringify(folded.zero_hours)}::json) z (user_id uuid, hour timestamptz)
+      where h.user_id = z.user_id and h.hour = z.hour and h.q0 = 0 and h.q1 = 0 and h.q2 = 0 and h.q3 = 0`.execute(tx);
+  }
+}
+
+/** Folds one batch; answers how many queued changes it took (0 when the queue is empty or every row is being folded elsewhere). */
+export async function foldBatch(db: Database): Promise<number> {
+  return asHeavyWork(() =>
+    inTransaction(db, async (tx) => {
+      const { rows } = await takeAndFold.execute(tx);
+      await tidy(tx, rows[0]!);
+      return rows[0]!.taken;
+    }),
+  );
+}
+
+/** Folds until the queue is empty (or `signal` aborts); answers how many changes it folded. */
+export async function foldAll(db: Database, signal?: AbortSignal): Promise<number> {
+  let total = 0;
+  for (let taken = BATCH; taken === BATCH && !signal?.aborted; ) {
+    taken = await foldBatch(db);
+    total += taken;
+  }
+  return total;
+}
+
+/** The serving process's fold: every second, whatever is queued; a large catch-up is logged. */
+export function statsFoldJob(db: Database): BackgroundJob {
+  return {
+    name: 'Statistics',
+    intervalMs: FOLD_INTERVAL_MS,
+    async run(signal) {
+      const folded = await foldAll(db, signal);
+      return folded >= 10 * BATCH ? `folded ${folded} changes into the rollups` : undefined;
+    },
+  };
+}

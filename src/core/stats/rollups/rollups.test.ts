@@ -1,0 +1,222 @@
+/**
+ * The rollups against the raw history: every statistic read from rollups must equal the same
+ * statistic computed from the raw plays alone, whatever was folded, for any zone and window,
+ * through inserts (late, out of order, duplicated), deletions and corrections.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
+import { testBackends } from '../../../toolkit/db/testing.ts';
+import { seededPicker } from '../../../toolkit/fuzz-support.ts';
+import { scrobblesPerDay } from '../chart.ts';
+import { listeningClock } from '../clock.ts';
+import type { StatsWindow } from '../window.ts';
+import { wrappedFromHistory } from '../wrapped-from-history.ts';
+import { wrappedOf } from '../wrapped.ts';
+import { foldAll, foldBatch } from './fold.ts';
+import { ALL_TIME, trackPlays } from './reads.ts';
+import { rebuildRollups } from './rebuild.ts';
+
+// Zones offset by :30 and :45, with and without DST, both hemispheres.
+const ZONES = ['UTC', 'Europe/Berlin', 'America/Los_Angeles', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham', 'Australia/Adelaide'];
+const FIRST = Date.UTC(2022, 0, 1);
+const SPAN = 4 * 365 * 86_400_000;
+
+/** A small catalog: 8 artists, 12 albums (some with a genre), 40 tracks (some without album, duration or genre). */
+async function seedCatalog(db: Database): Promise<string[]> {
+  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, 8) i`.execute(db);
+  await sql`insert into albums (title, title_key, artist, artist_id, genre)
+    select 'Album ' || i, 'album ' || i, a.name, a.id, case when i % 3 = 0 then null else 'Genre ' || (i % 4) end
+    from generate_series(1, 12) i join artists a on a.name = 'Artist ' || (1 + i % 8)`.execute(db);
+  await sql`insert into tracks (title, title_key, artist, artist_id, album, album_id, duration, genre)
+    select 'Track ' || i, 'track ' || i, a.name, a.id, al.title, al.id, case when i % 7 = 0 then null else 100000 + i * 997 end,
+      case when i % 5 = 0 then 'Track genre' end
+    from generate_series(1, 40) i join artists a on a.name = 'Artist ' || (1 + i % 8)
+    left join albums al on al.title = 'Album ' || (1 + i % 12) and i % 6 <> 0`.execute(db);
+  const rows = await db.selectFrom('tracks').select('id').orderBy('title').execute();
+  return rows.map((row) => row.id);
+}
+
+async function createUser(db: Database, handle: string): Promise<string> {
+  const row = await db.insertInto('users').values({ did: `did:plc:${handle}`, handle }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** One random change to the history of `users`: plays arriving (late, out of order, some already there), plays deleted, re-timed or re-pointed. */
+async function randomChange(db: Database, random: ReturnType<typeof seededPicker>, users: string[], tracks: string[]): Promise<void> {
+  const { int, pick } = random;
+  const kind = pick(['insert', 'insert', 'insert', 'delete', 'retime', 'repoint']);
+  if (kind === 'insert') {
+    const plays = Array.from({ length: 1 + int(60) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(FIRST + int(SPAN)) }));
+    // Clustered plays (same quarter hour, same day) as well as spread ones.
+    const cluster = new Date(FIRST + int(SPAN));
+    plays.push(...Array.from({ length: int(20) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(cluster.getTime() + int(3_600_000)) })));
+    await db.insertInto('scrobbles').values(plays).onConflict((oc) => oc.doNothing()).execute();
+    return;
+  }
+  const victims = await sql<{ id: string }>`select id from scrobbles order by md5(id::text || ${int(1e9)}::text) limit ${1 + int(15)}`.execute(db);
+  const ids = victims.rows.map((row) => row.id);
+  if (ids.length === 0) return;
+  if (kind === 'delete') await db.deleteFrom('scrobbles').where('id', 'in', ids).execute();
+  else if (kind === 'retime') {
+    await sql`update scrobbles set listened_at = listened_at + ${int(200) - 100} * interval '7 hours 13 minutes' where id in (${sql.join(ids)})`
+      .execute(db)
+      .catch((error: { code?: string }) => {
+        if (error.code !== '23505') throw error; // Moved onto an existing play: the database refuses it, as it should.
+      });
+  } else {
+    await db.updateTable('scrobbles').set({ track_id: pick(tracks) }).where('id', '=', ids[0]!).execute().catch((error: { code?: string }) => {
+      if (error.code !== '23505') throw error;
+    });
+  }
+}
+
+/** A random window: a calendar year in a zone, a rolling window ending at some second, or any range. */
+async function randomWindow(db: Database, random: ReturnType<typeof seededPicker>, zone: string): Promise<StatsWindow> {
+  const { int, pick } = random;
+  const shape = pick(['year', 'rolling', 'range']);
+  if (shape === 'year') {
+    const year = 2022 + int(4);
+    const { rows } = await sql<{ start: Date; end: Date }>`select make_timestamptz(${year}, 1, 1, 0, 0, 0, ${zone}) as start, make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, ${zone}) as end`.execute(db);
+    return { period: 'year', year, ...rows[0]! };
+  }
+  const end = new Date(FIRST + int(SPAN) + int(1000) * 1000);
+  const days = shape === 'rolling' ? pick([7, 30, 90, 365]) : 1 + int(900);
+  const start = new Date(end.getTime() - days * 86_400_000 - (shape === 'range' ? int(86_400) * 1000 : 0));
+  return { period: 'last30days', year: end.getUTCFullYear(), start, end };
+}
+
+/** Per-day and per-hour statistics and the all-time top lists, straight from the raw plays. */
+async function rawTimeStats(db: Database, userId: string, zone: string) {
+  const { rows: days } = await sql<{ date: string; count: number }>`
+    select to_char((listened_at at time zone ${zone})::date, 'YYYY-MM-DD') as date, count(*)::int as count from scrobbles where user_id = ${userId} group by 1 order by 1`.execute(db);
+  const { rows: clock } = await sql<{ weekday: number; hour: number; count: number }>`
+    select extract(isodow from listened_at at time zone ${zone})::int - 1 as weekday, extract(hour from listened_at at time zone ${zone})::int as hour, count(*)::int as count
+    from scrobbles where user_id = ${userId} group by 1, 2 order by 1, 2`.execute(db);
+  return { days, clock };
+}
+
+async function rawTrackCounts(db: Database, userId: string) {
+  const { rows } = await sql<{ track_id: string; plays: number }>`select track_id, count(*)::int as plays from scrobbles where user_id = ${userId} group by 1 order by 1`.execute(db);
+  return rows;
+}
+
+async function rollupTrackCounts(db: Database, userId: string) {
+  const { rows } = await sql<{ track_id: string; plays: number }>`select * from (${trackPlays(userId, ALL_TIME)}) c order by 1`.execute(db);
+  return rows;
+}
+
+/** The rollup tables, in a fixed order, to compare two ways of filling them. */
+async function rollupTables(db: Database) {
+  const counts = await sql`select user_id, grain, period_start, track_id, plays from stats_track_counts order by 1, 2, 3, 4`.execute(db);
+  const hours = await sql`select * from stats_hours order by user_id, hour`.execute(db);
+  const firsts = await sql`select * from stats_first_plays order by user_id, track_id`.execute(db);
+  return { counts: counts.rows, hours: hours.rows, firsts: firsts.rows };
+}
+
+for (const backend of testBackends()) {
+  describe(`statistics from rollups [${backend.name}]`, () => {
+    let db: Database;
+    let close: () => Promise<void>;
+    let users: string[];
+    let tracks: string[];
+    before(async () => {
+      ({ db, close } = await backend.open());
+      tracks = await seedCatalog(db);
+      users = [await createUser(db, 'ana'), await createUser(db, 'ben'), await createUser(db, 'cy')];
+    });
+    after(() => close());
+
+    test('every statistic equals its raw-history computation, folded or not, for any zone and window', async () => {
+      let nonEmpty = 0;
+      for (let seed = 1; seed <= 40; seed++) {
+        const random = seededPicker(seed);
+        for (let change = 0; change < 3; change++) await randomChange(db, random, users, tracks);
+        // Fold all, some or none of the queue: reads must not care.
+        const folding = random.pick(['all', 'some', 'none']);
+        if (folding === 'all') await foldAll(db);
+        else if (folding === 'some') await foldBatch(db);
+        const user = random.pick(users);
+        const zone = random.pick(ZONES);
+        const window = await randomWindow(db, random, zone);
+        const context = `seed ${seed}, ${zone}, [${window.start.toISOString()}, ${window.end.toISOString()}), fold ${folding}`;
+        const expected = await wrappedFromHistory(db, user, window, zone);
+        assert.deepEqual(await wrappedOf(db, user, window, zone), expected, context);
+        if (expected.totalScrobbles > 0) nonEmpty++;
+        const raw = await rawTimeStats(db, user, zone);
+        assert.deepEqual(await scrobblesPerDay(db, { userId: user, timeZone: zone }), raw.days, `chart: ${context}`);
+        assert.deepEqual(await listeningClock(db, { userId: user, timeZone: zone }), raw.clock, `clock: ${context}`);
+        assert.deepEqual(await rollupTrackCounts(db, user), await rawTrackCounts(db, user), `all-time counts: ${context}`);
+      }
+      assert.ok(nonEmpty >= 20, `only ${nonEmpty} windows had plays`);
+    });
+
+    test('rebuilding from the raw plays gives exactly the rollups the fold kept up', async () => {
+      const random = seededPicker(99);
+      for (let change = 0; change < 30; change++) {
+        await randomChange(db, random, users, tracks);
+        if (change % 4 === 0) await foldBatch(db);
+      }
+      await foldAll(db);
+      const incremental = await rollupTables(db);
+      assert.ok(incremental.counts.length > 0);
+      await rebuildRollups(db);
+      assert.deepEqual(await rollupTables(db), incremental);
+      const { rows } = await sql<{ queued: number }>`select count(*)::int as queued from stats_queue`.execute(db);
+      assert.equal(rows[0]!.queued, 0);
+    });
+
+    test('two processes folding one queue side by side fold every change once', { skip: backend.name !== 'postgres' && 'PGlite has one process' }, async () => {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      const other = await openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, schema: rows[0]!.schema });
+      try {
+        const random = seededPicker(7);
+        for (let change = 0; change < 40; change++) await randomChange(db, random, users, tracks);
+        const [mine, theirs] = await Promise.all([foldAll(db), foldAll(other)]);
+        assert.ok(mine + theirs > 0);
+        const folded = await rollupTables(db);
+        await rebuildRollups(db);
+        assert.deepEqual(folded, await rollupTables(db));
+      } finally {
+        await other.destroy();
+      }
+    });
+
+    test("a deleted account's rollups and queued changes go with it", async () => {
+      const gone = await createUser(db, 'gone');
+      await db.insertInto('scrobbles').values({ user_id: gone, track_id: tracks[0]!, listened_at: new Date('2024-02-02T02:02:00Z') }).execute();
+      await foldAll(db);
+      await db.insertInto('scrobbles').values({ user_id: gone, track_id: tracks[1]!, listened_at: new Date('2024-02-03T02:02:00Z') }).execute();
+      await db.deleteFrom('users').where('id', '=', gone).execute();
+      await foldAll(db);
+      for (const table of ['stats_track_counts', 'stats_hours', 'stats_first_plays'] as const) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where user_id = ${gone}`.execute(db);
+        assert.equal(rows[0]!.n, 0, table);
+      }
+    });
+  });
+}
+
+test('plays still queued when the embedded database closes are folded after it opens again', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-rollups-'));
+  try {
+    const open = () => openDatabase({ kind: 'pglite', dataDir: dir });
+    let db = await open();
+    const [track] = await seedCatalog(db);
+    const user = await createUser(db, 'restart');
+    const plays = Array.from({ length: 50 }, (_, i) => ({ user_id: user, track_id: track!, listened_at: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000) }));
+    await db.insertInto('scrobbles').values(plays).execute();
+    await db.destroy();
+    db = await open();
+    assert.equal(await foldAll(db), 50);
+    const { rows } = await sql<{ plays: number }>`select plays from stats_track_counts where user_id = ${user} and grain = 'y'`.execute(db);
+    assert.deepEqual(rows, [{ plays: 50 }]);
+    await db.destroy();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,54 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime } from '../../toolkit/schemas.ts';
+import { PERIODS } from './window.ts';
+
+const Count = Type.Integer({ minimum: 0 });
+const Opt = Type.Optional;
+
+export const DayCount = Type.Object({ date: Type.String({ format: 'date' }), count: Count });
+
+export const ClockCell = Type.Object({
+  weekday: Type.Integer({ minimum: 0, maximum: 6, description: 'local weekday, Monday = 0' }),
+  hour: Type.Integer({ minimum: 0, maximum: 23, description: 'local hour of day' }),
+  count: Type.Integer({ minimum: 1 }),
+});
+
+const Moment = Type.Object({ trackTitle: Type.String(), artistName: Type.String(), timestamp: DateTime(), trackUri: Type.String() });
+
+/** Wrapped statistics (spec 2.5, the newer variant with period and window). */
+export const Wrapped = Type.Object({
+  year: Type.Integer(),
+  period: Type.Union(PERIODS.map((period) => Type.Literal(period))),
+  startDate: DateTime({ description: 'inclusive start of the window' }),
+  endDate: DateTime({ description: 'exclusive end of the window' }),
+  totalScrobbles: Count,
+  totalListeningTimeMinutes: Type.Integer({ minimum: 0, description: 'sum of known track durations, rounded down' }),
+  topArtists: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), picture: Opt(Type.String()), uri: Type.String(), playCount: Count }), { maxItems: 5 }),
+  topTracks: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      title: Type.String(),
+      artist: Type.String(),
+      albumArt: Opt(Type.String()),
+      uri: Type.String(),
+      artistUri: Opt(Type.String()),
+      albumUri: Opt(Type.String()),
+      playCount: Count,
+    }),
+    { maxItems: 5 },
+  ),
+  topAlbums: Type.Array(
+    Type.Object({ id: Type.String(), title: Type.String(), artist: Type.String(), albumArt: Opt(Type.String()), uri: Type.String(), playCount: Count }),
+    { maxItems: 6 },
+  ),
+  topGenres: Type.Array(Type.Object({ genre: Type.String(), count: Count }), { maxItems: 10 }),
+  scrobblesPerMonth: Type.Array(Type.Object({ month: Type.Integer({ minimum: 1, maximum: 12 }), count: Count })),
+  scrobblesPerDay: Type.Array(DayCount, { description: 'UTC days with plays' }),
+  mostActiveDay: Opt(DayCount),
+  mostActiveHour: Type.Integer({ minimum: 0, maximum: 23 }),
+  newArtistsCount: Count,
+  longestStreak: Count,
+  firstScrobble: Opt(Moment),
+  lastScrobble: Opt(Moment),
+});
+export type Wrapped = Static<typeof Wrapped>;

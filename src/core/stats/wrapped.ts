@@ -1,0 +1,164 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../toolkit/db/index.ts';
+import { isoDateTime } from '../../toolkit/schemas.ts';
+import { userFromActorParam } from '../auth/index.ts';
+import { localPlays, trackPlays } from './rollups/reads.ts';
+import type { Wrapped } from './schemas.ts';
+import { chooseTimeZone, withTimeZone } from './time-zone.ts';
+import { statsWindow, type Period, type StatsWindow } from './window.ts';
+
+export type Aggregates = Omit<Wrapped, 'year' | 'period' | 'startDate' | 'endDate' | 'mostActiveDay' | 'firstScrobble' | 'lastScrobble'> & {
+  mostActiveDay: Wrapped['mostActiveDay'] | null;
+  firstScrobble: Wrapped['firstScrobble'] | null;
+  lastScrobble: Wrapped['lastScrobble'] | null;
+};
+
+/** A JSON array of `row` over `source`, empty rather than null. */
+export const jsonList = (row: RawBuilder<unknown>, source: RawBuilder<unknown>) =>
+  sql`(select coalesce(json_agg(json_strip_nulls(${row}) order by ordinal), '[]') from (${source}) ranked)`;
+
+/**
+ * topArtists, topTracks and topAlbums as a Wrapped shows them, from relations of (artist_id |
+ * track_id | album_id, play_count): ranked by plays, ties to the name (title), then the id.
+ */
+export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuilder<unknown>; albums: RawBuilder<unknown> }) {
+  return sql`${jsonList(
+    sql`json_build_object('id', id, 'name', name, 'picture', picture, 'uri', uri, 'playCount', play_count)`,
+    sql`select a.id, a.name, a.picture, a.uri, c.play_count, row_number() over (order by c.play_count desc, a.name, a.id) as ordinal
+      from ${counts.artists} c join artists a on a.id = c.artist_id order by ordinal limit 5`,
+  )} as "topArtists",
+  ${jsonList(
+    sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
+    sql`select t.id, t.title, t.artist, coalesce(t.album_art, al.album_art) as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
+        c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
+      from ${counts.tracks} c join tracks t on t.id = c.track_id
+      left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id
+      order by ordinal limit 5`,
+  )} as "topTracks",
+  ${jsonList(
+    sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'playCount', play_count)`,
+    sql`select al.id, al.title, al.artist, al.album_art, al.uri, c.play_count, row_number() over (order by c.play_count desc, al.title, al.id) as ordinal
+      from ${counts.albums} c join albums al on al.id = c.album_id order by ordinal limit 6`,
+  )} as "topAlbums"`;
+}
+
+/** The first or last play in `plays` (a relation, or a table with its where clause, with track_id, listened_at and id) as a Wrapped moment. */
+export function moment(plays: RawBuilder<unknown>, direction: 'asc' | 'desc') {
+  return sql`(select json_build_object('trackTitle', t.title, 'artistName', t.artist, 'timestamp', to_char(p.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'trackUri', t.uri)
+    from (select track_id, listened_at from ${plays} order by listened_at ${sql.raw(direction)}, id ${sql.raw(direction)} limit 1) p
+    join tracks t on t.id = p.track_id)`;
+}
+
+/** The rows of `counts` (a CTE with play_count) that can make its top `n`: ranked on counts alone, before any catalog join. */
+const contenders = (counts: string, n: number) =>
+  sql`(select * from ${sql.table(counts)} where play_count >= (select coalesce(min(play_count), 0) from (select play_count from ${sql.table(counts)} order by play_count desc limit ${n}) top))`;
+
+/**
+ * Every aggregate of a Wrapped in one statement, from the rollups (src/stats/rollups/): the
+ * window's plays per track (`played`) give totals and top lists, its plays by local time
+ * (`local`) give every local-time statistic, and first plays per track say which artists are
+ * new. Top lists rank on counts, then join the catalog for names; ties go to the name (title),
+ * then the id. Raw SQL, as statistics are: aggregates over CTEs the builder would only obscure.
+ */
+function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) {
+  const start = sql`${window.start}::timestamptz`;
+  const end = sql`${window.end}::timestamptz`;
+  const zone = sql`${timeZone}::text`;
+  const pendingTracks = sql`(select q.track_id from stats_queue q where q.user_id = ${userId})`;
+  // First and last play: one step down scrobbles_user_time_idx each.
+  const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
+  return sql<Aggregates>`
+    with played as materialized (
+      select c.track_id, c.plays, t.artist_id, t.album_id, t.duration, coalesce(t.genre, al.genre) as genre
+      from (${trackPlays(userId, window)}) c join tracks t on t.id = c.track_id left join albums al on al.id = t.album_id
+    ),
+    local as materialized (${localPlays(userId, window, timeZone)}),
+    track_counts as (select track_id, plays as play_count from played),
+    artist_counts as (select artist_id, sum(plays)::int as play_count from played where artist_id is not null group by 1),
+    album_counts as (select album_id, sum(plays)::int as play_count from played where album_id is not null group by 1),
+    genre_counts as (select genre, sum(plays)::int as play_count from played where genre is not null group by 1),
+    totals as (select coalesce(sum(plays), 0)::int as scrobbles, (coalesce(sum(duration::bigint * plays), 0)::bigint / 60000)::int as minutes from played),
+    local_days as (select local_at::date as day, sum(plays)::int as count from local group by 1 having sum(plays) > 0),
+    streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run),
+    -- Artists played before the window: from first plays, looked up raw for tracks with changes still queued.
+    earlier as (
+      select t.artist_id from stats_first_plays f join tracks t on t.id = f.track_id
+        where f.user_id = ${userId} and f.first_at < ${start} and f.track_id not in ${pendingTracks}
+      union all
+      select t.artist_id from tracks t where t.id in ${pendingTracks}
+        and exists (select 1 from scrobbles s where s.user_id = ${userId} and s.track_id = t.id and s.listened_at < ${start})
+    )
+    select
+      totals.scrobbles as "totalScrobbles",
+      totals.minutes as "totalListeningTimeMinutes",
+      ${topLists({ artists: contenders('artist_counts', 5), tracks: contenders('track_counts', 5), albums: contenders('album_counts', 6) })},
+      ${jsonList(
+        sql`json_build_object('genre', genre, 'count', play_count)`,
+        sql`select genre, play_count, row_number() over (order by play_count desc, genre) as ordinal from genre_counts order by ordinal limit 10`,
+      )} as "topGenres",
+      ${jsonList(
+        sql`json_build_object('month', extract(month from month)::int, 'count', count)`,
+        sql`select m.month, coalesce(c.count, 0) as count, row_number() over (order by m.month) as ordinal
+          from generate_series(date_trunc('month', ${start} at time zone ${zone}), ${end} at time zone ${zone} - interval '1 microsecond', interval '1 month') m (month)
+          left join (select date_trunc('month', local_at) as month, sum(plays)::int as count from local group by 1) c on c.month = m.month`,
+      )} as "scrobblesPerMonth",
+      ${jsonList(
+        sql`json_build_object('date', date, 'count', count)`,
+        sql`select to_char(utc_day, 'YYYY-MM-DD') as date, count, row_number() over (order by utc_day) as ordinal
+          from (select (at at time zone 'UTC')::date as utc_day, sum(plays)::int as count from local group by 1 having sum(plays) > 0) days`,
+      )} as "scrobblesPerDay",
+      (select json_build_object('date', to_char(day, 'YYYY-MM-DD'), 'count', count) from local_days order by count desc, day limit 1) as "mostActiveDay",
+      coalesce((select extract(hour from local_at)::int from local group by 1 having sum(plays) > 0 order by sum(plays) desc, 1 limit 1), 0) as "mostActiveHour",
+      (select count(*)::int from (select distinct artist_id from played where artist_id is not null) heard
+        where heard.artist_id not in (select artist_id from earlier where artist_id is not null)) as "newArtistsCount",
+      coalesce((select max(length) from streaks), 0) as "longestStreak",
+      ${moment(inWindow, 'asc')} as "firstScrobble",
+      ${moment(inWindow, 'desc')} as "lastScrobble"
+    from totals`;
+}
+
+/** A Wrapped from its window and the aggregates computed over it. */
+export function assembleWrapped(window: StatsWindow, row: Aggregates): Wrapped {
+  const { mostActiveDay, firstScrobble, lastScrobble, ...aggregates } = row;
+  return {
+    year: window.year,
+    period: window.period,
+    startDate: isoDateTime(window.start),
+    endDate: isoDateTime(window.end),
+    ...aggregates,
+    ...(mostActiveDay ? { mostActiveDay } : {}),
+    ...(firstScrobble ? { firstScrobble } : {}),
+    ...(lastScrobble ? { lastScrobble } : {}),
+  };
+}
+
+export interface WrappedRequest {
+  /** DID or handle. */
+  actor: string;
+  period: Period;
+  year?: number | undefined;
+  /** IANA name; the user's setting when absent. */
+  timeZone?: string | undefined;
+}
+
+/** The Wrapped getWrapped answers with: 400 for a malformed actor or time zone, 404 for an unknown user. */
+export async function wrappedFor(db: Database, request: WrappedRequest): Promise<Wrapped> {
+  const user = await userFromActorParam(db, request.actor);
+  const timeZone = chooseTimeZone(request.timeZone, user.timezone);
+  return wrappedOf(db, user.id, await statsWindow(db, request.period, request.year, timeZone), timeZone);
+}
+
+/** A user's Wrapped over a window; days, months and hours are counted in `timeZone`, scrobblesPerDay in UTC. */
+export async function wrappedOf(db: Database, userId: string, window: StatsWindow, timeZone: string): Promise<Wrapped> {
+  const { rows } = await withTimeZone(timeZone, () =>
+    db.transaction().execute(async (tx) => {
+      // The planner cannot tell how many tracks a union of rollup ranges yields (it guesses 67)
+      // and would look each of tens of thousands up in tracks and albums one by one; hash joins
+      // read them once (on PGlite, 100k plays: 313 -> 230 ms). Parallel workers cost more to
+      // start than the few thousand rows each part reads (1M plays: 220 -> 140 ms).
+      await sql`select set_config('enable_nestloop', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(tx);
+      return aggregatesQuery(userId, window, timeZone).execute(tx);
+    }),
+  );
+  return assembleWrapped(window, rows[0]!);
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { PACKAGE_ROOT } from '../package-root.ts';
+
+// Read from the sources whether this runs from src/ or compiled in dist/: the .sql files are not built.
+const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src/toolkit/db/migrations');
+/** Serializes concurrent starts against one server so each migration runs exactly once. */
+const MIGRATION_LOCK_KEY = 7_203_441_905;
+
+export function migrationFiles(): string[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name))
+    .sort();
+}
+
+/** The migrations this code ships that the database has not recorded (readiness, and what migrate applies). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const done = await sql<{ version: string }>`select version from schema_migrations`.execute(db);
+  const applied = new Set(done.rows.map((row) => row.version));
+  return migrationFiles().filter((file) => !applied.has(file));
+}
+
+/** Applies every migration not yet recorded, each in its own transaction. */
+export async function migrate(db: Kysely<any>): Promise<string[]> {
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      await sql`create table if not exists schema_migrations (
+        version text primary key,
+        applied_at timestamptz not null default now()
+      )`.execute(conn);
+      const pending = await pendingMigrations(conn);
+      for (const file of pending) {
+        const script = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+        await conn.transaction().execute(async (tx) => {
+          await sql.raw(script).execute(tx);
+          await sql`insert into schema_migrations (version) values (${file})`.execute(tx);
+        });
+      }
+      return pending;
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}
