@@ -1,7 +1,8 @@
+/** The `app.svc.apikey` group: a user's API keys for scrobbling clients (Last.fm and ListenBrainz protocols). */
 import { Type } from '@sinclair/typebox';
-import { defineProcedure, defineQuery } from '../../adapters/http/operation.ts';
+import { defineProcedure, defineQuery } from '../http/operation.ts';
 import { DateTime, Empty, isoDateTime, Uuid } from '../../toolkit/schemas.ts';
-import { createApiKey, listApiKeys, removeApiKey, updateApiKey, type ApiKey } from './api-keys.ts';
+import { createApiKey, listApiKeys, removeApiKey, updateApiKey, type ApiKey } from '../../core/auth/api-keys.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Shown in key listings' });
 const Description = Type.String({ maxLength: 1000 });
@@ -24,7 +25,7 @@ function apiKeyView(key: ApiKey) {
   };
 }
 
-export const createApikey = defineProcedure({
+const createApikey = defineProcedure({
   nsid: 'app.svc.apikey.createApikey',
   summary: 'Create an API key; the key and shared secret are returned only in this response',
   auth: 'account',
@@ -46,7 +47,7 @@ export const createApikey = defineProcedure({
   },
 });
 
-export const getApikeys = defineQuery({
+const getApikeys = defineQuery({
   nsid: 'app.svc.apikey.getApikeys',
   summary: "List the caller's API keys (secrets never shown)",
   auth: 'account',
@@ -56,7 +57,7 @@ export const getApikeys = defineQuery({
   },
 });
 
-export const updateApikey = defineProcedure({
+const updateApikey = defineProcedure({
   nsid: 'app.svc.apikey.updateApikey',
   summary: "Rename an API key or change its description",
   auth: 'account',
@@ -68,7 +69,7 @@ export const updateApikey = defineProcedure({
   },
 });
 
-export const removeApikey = defineProcedure({
+const removeApikey = defineProcedure({
   nsid: 'app.svc.apikey.removeApikey',
   summary: 'Delete an API key; clients using it are refused from then on',
   auth: 'account',

@@ -1,7 +1,8 @@
+/** The `app.svc.session` group: the Last.fm and Audioscrobbler sessions a user granted to scrobbling clients. */
 import { Type } from '@sinclair/typebox';
-import { defineProcedure, defineQuery } from '../../adapters/http/operation.ts';
+import { defineProcedure, defineQuery } from '../http/operation.ts';
 import { DateTime, Empty, isoDateTime, Uuid } from '../../toolkit/schemas.ts';
-import { listScrobblerSessions, revokeScrobblerSession, type ScrobblerSession } from './scrobbler-sessions.ts';
+import { listScrobblerSessions, revokeScrobblerSession, type ScrobblerSession } from '../../core/scrobbling/scrobbler-sessions.ts';
 
 const ScrobblerSessionView = Type.Object({
   id: Uuid(),
@@ -19,7 +20,7 @@ function sessionView(session: ScrobblerSession) {
   return { ...session, createdAt: isoDateTime(session.createdAt), lastUsedAt: iso(session.lastUsedAt), expiresAt: iso(session.expiresAt) };
 }
 
-export const getScrobblerSessions = defineQuery({
+const getScrobblerSessions = defineQuery({
   nsid: 'app.svc.session.getScrobblerSessions',
   summary: "List the Last.fm and Audioscrobbler sessions the caller granted, to their own or anyone's API keys (no secrets)",
   auth: 'account',
@@ -29,7 +30,7 @@ export const getScrobblerSessions = defineQuery({
   },
 });
 
-export const revokeScrobblerSessionOperation = defineProcedure({
+const revokeScrobblerSessionOperation = defineProcedure({
   nsid: 'app.svc.session.revokeScrobblerSession',
   summary: 'End one of the caller’s Last.fm or Audioscrobbler sessions; the client is refused from its next call',
   auth: 'account',
@@ -42,4 +43,4 @@ export const revokeScrobblerSessionOperation = defineProcedure({
   },
 });
 
-export const scrobblerSessionOperations = [getScrobblerSessions, revokeScrobblerSessionOperation];
+export const sessionOperations = [getScrobblerSessions, revokeScrobblerSessionOperation];

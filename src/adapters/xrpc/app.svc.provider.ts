@@ -3,13 +3,13 @@
  * to them (never a token), and ending one.
  */
 import { Type } from '@sinclair/typebox';
-import { defineProcedure, defineQuery } from '../../adapters/http/operation.ts';
-import { DateTime, isoDateTime } from '../../toolkit/schemas.ts';
+import { defineProcedure, defineQuery } from '../http/operation.ts';
+import { DateTime } from '../../toolkit/schemas.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../../toolkit/config.ts';
-import type { Database } from '../../toolkit/db/index.ts';
-import { disconnect as endConnection, reconnectHint } from './connections.ts';
-import { ProviderError, asXrpcProviderCall } from './errors.ts';
-import { configuredProviders } from './registry.ts';
+import { connectionViews } from '../../core/providers/connection-views.ts';
+import { disconnectOrRefuse } from '../../core/providers/connections.ts';
+import { asXrpcProviderCall } from '../../core/providers/errors.ts';
+import { configuredProviders } from '../../core/providers/registry.ts';
 
 const ProviderNameSchema = Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)));
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -30,32 +30,6 @@ const ConnectionView = Type.Object({
   lastPollError: Nullable(Type.String()),
 });
 
-async function connectionViews(db: Database, userId: string) {
-  const rows = await db
-    .selectFrom('provider_accounts as a')
-    .leftJoin('library_sources as s', (join) => join.onRef('s.user_id', '=', 'a.user_id').onRef('s.kind', '=', 'a.provider'))
-    .select(['a.provider', 'a.status', 'a.status_reason', 'a.account_id', 'a.account_name', 'a.scope', 'a.created_at', 'a.updated_at', 'a.last_polled_at', 'a.last_poll_error', 's.root', 's.last_scan_at', 's.last_scan_error'])
-    .where('a.user_id', '=', userId)
-    .orderBy('a.provider')
-    .execute();
-  const iso = (date: Date | null) => (date === null ? null : isoDateTime(date));
-  return rows.map((row) => ({
-    provider: row.provider as ProviderName,
-    status: row.status,
-    statusReason: row.status === 'broken' ? `${row.status_reason ?? 'refused by the provider'}; ${reconnectHint(row.provider as ProviderName)}` : null,
-    accountId: row.account_id,
-    accountName: row.account_name,
-    scope: row.scope,
-    connectedAt: isoDateTime(row.created_at),
-    updatedAt: isoDateTime(row.updated_at),
-    folder: row.root,
-    lastSyncAt: iso(row.last_scan_at),
-    lastSyncError: row.last_scan_error,
-    lastPolledAt: iso(row.last_polled_at),
-    lastPollError: row.last_poll_error,
-  }));
-}
-
 const getConnections = defineQuery({
   nsid: 'app.svc.provider.getConnections',
   summary: "The providers this server offers (`available`) and the caller's connections to them, with their state; never a token",
@@ -73,8 +47,7 @@ const disconnect = defineProcedure({
   errors: ['NotConnected'],
   handler: ({ input, viewer, ctx }) =>
     asXrpcProviderCall(async () => {
-      const provider = input.provider as ProviderName;
-      if (!(await endConnection(ctx.db, viewer.userId, provider))) throw new ProviderError('NotConnected', provider, `no ${provider} account is connected`);
+      await disconnectOrRefuse(ctx.db, viewer.userId, input.provider as ProviderName);
       return { success: true };
     }),
 });

@@ -1,20 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { defineQuery } from '../../adapters/http/operation.ts';
 import type { Database } from '../../toolkit/db/index.ts';
 import { selectAlbums, selectArtists } from './group-view.ts';
 import { ilikeContains } from './like-pattern.ts';
 import { searchKey } from './normalize.ts';
 import type { SortKey } from './page-query.ts';
-import { AlbumView, ArtistView, Song } from './schemas.ts';
 import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
-
-const UserResult = Type.Object({
-  did: Type.String(),
-  handle: Type.String(),
-  displayName: Type.Optional(Type.String()),
-  avatar: Type.Optional(Type.String()),
-});
 
 /** The query as typed and as the catalog's match keys fold it. */
 interface Query {
@@ -65,33 +55,25 @@ async function searchUsers(db: Database, q: string, limit: number) {
   return rows.map((row) => ({ did: row.did, handle: row.handle, displayName: row.display_name ?? undefined, avatar: row.avatar ?? undefined }));
 }
 
-export const search = defineQuery({
-  nsid: 'app.svc.feed.search',
-  summary: 'Artists, albums, songs and users whose names contain the query (case, accents and punctuation folded)',
-  auth: 'optional',
-  params: Type.Object({
-    q: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-    limit: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'per kind of result' }),
-  }),
-  output: Type.Object({ artists: Type.Array(ArtistView), albums: Type.Array(AlbumView), songs: Type.Array(Song), users: Type.Array(UserResult) }),
-  errors: ['InvalidRequest'],
-  async handler({ params, viewer, ctx }) {
-    const q = { text: params.q.trim(), folded: searchKey(params.q) };
-    const { limit } = params;
-    const [artists, albums, songs, users] = await Promise.all([
-      selectArtists(ctx.db, {
-        where: sql<SqlBool>`${matches('ar.name', 'ar.name_key', q)} and ${hasListedSong('artist_id', 'ar')}`,
-        order: bestMatchFirst('ar.name', 'ar.name_key', 'ar.id', q),
-        limit,
-      }),
-      selectAlbums(ctx.db, {
-        where: sql<SqlBool>`${matches('al.title', 'al.title_key', q)} and ${hasListedSong('album_id', 'al')}`,
-        order: bestMatchFirst('al.title', 'al.title_key', 'al.id', q),
-        limit,
-      }),
-      selectSongs(ctx.db, listedSongs(ctx.db), { where: songMatches(q), order: bestMatchFirst('t.title', 't.title_key', 't.id', q), limit }, viewer?.userId ?? null),
-      searchUsers(ctx.db, q.text, limit),
-    ]);
-    return { artists, albums, songs: songs.map(toSong), users };
-  },
-});
+/**
+ * Artists, albums, songs and users whose names contain `text` (case, accents and punctuation
+ * folded), at most `limit` of each, best match first; `liked` is relative to `viewerId`.
+ */
+export async function searchCatalog(db: Database, text: string, limit: number, viewerId: string | null) {
+  const q = { text: text.trim(), folded: searchKey(text) };
+  const [artists, albums, songs, users] = await Promise.all([
+    selectArtists(db, {
+      where: sql<SqlBool>`${matches('ar.name', 'ar.name_key', q)} and ${hasListedSong('artist_id', 'ar')}`,
+      order: bestMatchFirst('ar.name', 'ar.name_key', 'ar.id', q),
+      limit,
+    }),
+    selectAlbums(db, {
+      where: sql<SqlBool>`${matches('al.title', 'al.title_key', q)} and ${hasListedSong('album_id', 'al')}`,
+      order: bestMatchFirst('al.title', 'al.title_key', 'al.id', q),
+      limit,
+    }),
+    selectSongs(db, listedSongs(db), { where: songMatches(q), order: bestMatchFirst('t.title', 't.title_key', 't.id', q), limit }, viewerId),
+    searchUsers(db, q.text, limit),
+  ]);
+  return { artists, albums, songs: songs.map(toSong), users };
+}
