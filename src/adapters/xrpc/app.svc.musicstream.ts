@@ -1,47 +1,29 @@
 /**
  * The `app.svc.musicstream` group: the caller's streaming-service player, through their
- * connected account. Every failure is a provider failure with its own status (errors.ts).
+ * connected account. Every failure is a provider failure with its own status.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { defineProcedure, defineQuery } from '../../adapters/http/operation.ts';
+import { defineProcedure, defineQuery } from '../http/operation.ts';
 import type { XrpcErrorName } from '../../toolkit/errors.ts';
-import type { AppContext } from '../context.ts';
-import { withAccessToken } from '../providers/connections.ts';
-import { asXrpcProviderCall } from '../providers/errors.ts';
-import { providerClient } from '../providers/registry.ts';
-import type { StreamingClient } from '../providers/types.ts';
+import { commandPlayer, currentlyPlaying, type PlayerCommand } from '../../core/musicstream/remote-player.ts';
 
 /** What any call through the caller's connection may answer, beyond the generic errors. */
 const PROVIDER_ERRORS: readonly XrpcErrorName[] = ['ProviderNotConfigured', 'NotConnected', 'ConnectionBroken', 'RateLimitExceeded', 'ProviderUnavailable', 'ProviderRefused'];
 
-/** Runs `call` with the service's client and the caller's access token; not configured is answered before the connection is looked up. */
-function withMusicstream<T>(ctx: AppContext, userId: string, call: (client: StreamingClient, accessToken: string) => Promise<T>): Promise<T> {
-  return asXrpcProviderCall(() => {
-    const client = providerClient(ctx.config, 'musicstream');
-    return withAccessToken(ctx, userId, 'musicstream', (token) => call(client, token));
-  });
-}
-
-const PLAYER_COMMANDS = [
-  { verb: 'pause', summary: "Pause the track playing on the caller's active streaming device" },
-  { verb: 'play', summary: "Resume playback on the caller's active streaming device" },
-  { verb: 'next', summary: "Skip to the next track on the caller's active streaming device" },
-  { verb: 'previous', summary: "Go back to the previous track on the caller's active streaming device" },
-] as const satisfies readonly { verb: keyof StreamingClient & ('pause' | 'play' | 'next' | 'previous'); summary: string }[];
-
-const playerCommands = PLAYER_COMMANDS.map(({ verb, summary }) =>
-  defineProcedure({
-    nsid: `app.svc.musicstream.${verb}`,
+/** pause, play, next and previous: the same call, sending `command` to the caller's active device. */
+function playerCommand<N extends string>(nsid: N, command: PlayerCommand, summary: string) {
+  return defineProcedure({
+    nsid,
     summary: `${summary}; no body. NoActiveDevice (409) when no device is playing`,
     auth: 'account',
     output: Type.Object({ success: Type.Literal(true) }),
     errors: [...PROVIDER_ERRORS, 'NoActiveDevice'],
     handler: async ({ viewer, ctx }) => {
-      await withMusicstream(ctx, viewer.userId, (client, token) => client[verb](token));
+      await commandPlayer(ctx, viewer.userId, command);
       return { success: true as const };
     },
-  }),
-);
+  });
+}
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -67,7 +49,7 @@ const getCurrentlyPlaying = defineQuery({
   }),
   errors: PROVIDER_ERRORS,
   handler: async ({ viewer, ctx }) => {
-    const playing = await withMusicstream(ctx, viewer.userId, (client, token) => client.currentlyPlaying(token));
+    const playing = await currentlyPlaying(ctx, viewer.userId);
     const track = playing?.track;
     return {
       isPlaying: playing?.isPlaying ?? false,
@@ -80,4 +62,10 @@ const getCurrentlyPlaying = defineQuery({
   },
 });
 
-export const musicstreamOperations = [...playerCommands, getCurrentlyPlaying];
+export const musicstreamOperations = [
+  playerCommand('app.svc.musicstream.pause', 'pause', "Pause the track playing on the caller's active streaming device"),
+  playerCommand('app.svc.musicstream.play', 'play', "Resume playback on the caller's active streaming device"),
+  playerCommand('app.svc.musicstream.next', 'next', "Skip to the next track on the caller's active streaming device"),
+  playerCommand('app.svc.musicstream.previous', 'previous', "Go back to the previous track on the caller's active streaming device"),
+  getCurrentlyPlaying,
+];

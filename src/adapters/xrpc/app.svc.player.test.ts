@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { catalogTracks, librarySource } from '../library/operations-testing.ts';
-import { listenerWithHistory } from '../scrobbling/testing.ts';
+import { catalogTracks, librarySource } from '../../core/library/operations-testing.ts';
+import { listenerWithHistory } from '../../core/scrobbling/testing.ts';
 import { describeWithApp, type TestApp } from '../../app/testing.ts';
 
 const P = (name: string) => `app.svc.player.${name}`;

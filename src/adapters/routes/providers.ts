@@ -2,37 +2,21 @@
  * The browser side of connecting an account: `GET /providers/<name>/connect` sends a signed-in
  * user to the provider (a client that cannot follow a redirect with its Bearer token asks with
  * POST and gets the URL), and the provider sends them back to `/providers/<name>/callback`. Who
- * may finish it there is bound at the start (connect.ts, Finisher): the starting browser by a
+ * may finish it there is bound at the start (core/providers/connect.ts, Finisher): the starting browser by a
  * cookie, or the starting client by its credentials at `/providers/<name>/complete`.
  */
 import { Type } from '@sinclair/typebox';
-import { invalidRequest } from '../../toolkit/errors.ts';
-import { defineRoute } from '../../adapters/http/route.ts';
+import { defineRoute } from '../http/route.ts';
 import { DateTime, isoDateTime } from '../../toolkit/schemas.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../../toolkit/config.ts';
-import type { AppContext } from '../context.ts';
-import type { FileHostName } from '../filehost/hosts.ts';
-import { startMirror } from '../filehost/sync.ts';
-import { beginConnect, bindingCookie, bindingCookieName, completeConnect, ConnectRefused, type Connected, type Finisher } from './connect.ts';
-import { asXrpcProviderCall } from './errors.ts';
+import { bindingCookie, bindingCookieName } from '../../core/providers/connect.ts';
+import { finishByClient, finishInBrowser, startConnect } from '../../core/providers/connect-steps.ts';
 
 const ProviderParam = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)), { description: 'filehostA, filehostB or musicstream' }) });
 const ConnectQuery = Type.Object({
   folder: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'file hosts: the folder to mirror into the library (default /Music)' })),
 });
 const CONNECT_ERRORS = ['InvalidRequest', 'ProviderNotConfigured'] as const;
-
-/** Runs a connect step, answering a refusal as 400 and a provider failure in its own mapping. */
-async function connectStep<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await asXrpcProviderCall(step);
-  } catch (error) {
-    throw error instanceof ConnectRefused ? invalidRequest(error.message) : error;
-  }
-}
-
-const begin = (ctx: AppContext, userId: string, provider: ProviderName, folder: string | undefined, finisher: Finisher) =>
-  connectStep(() => beginConnect(ctx, userId, provider, { folder, finisher }));
 
 const connectRedirect = defineRoute({
   method: 'GET',
@@ -46,7 +30,7 @@ const connectRedirect = defineRoute({
   errors: CONNECT_ERRORS,
   async handler({ pathParams, query, viewer, ctx, setCookie }) {
     const provider = pathParams.provider as ProviderName;
-    const { url, nonce } = await begin(ctx, viewer.userId, provider, query.folder, 'browser');
+    const { url, nonce } = await startConnect(ctx, viewer.userId, provider, query.folder, 'browser');
     setCookie(bindingCookie(ctx, provider, nonce));
     return url;
   },
@@ -72,7 +56,7 @@ const connectUrl = defineRoute({
   async handler({ pathParams, query, viewer, ctx, setCookie }) {
     const provider = pathParams.provider as ProviderName;
     const finisher = query.finish ?? 'browser';
-    const { url, expiresAt, nonce } = await begin(ctx, viewer.userId, provider, query.folder, finisher);
+    const { url, expiresAt, nonce } = await startConnect(ctx, viewer.userId, provider, query.folder, finisher);
     if (finisher === 'browser') setCookie(bindingCookie(ctx, provider, nonce));
     return { url, expiresAt: isoDateTime(expiresAt) };
   },
@@ -93,18 +77,6 @@ const CallbackQuery = Type.Object({
 });
 const CALLBACK_ERRORS = ['InvalidRequest', 'ProviderNotConfigured', 'ProviderUnavailable', 'ProviderRefused'] as const;
 
-/** A connected account's answer, its file host folder's first sync started. */
-async function connectedAnswer(ctx: AppContext, connected: Connected) {
-  if (connected.folder !== null) await startMirror(ctx, connected.userId, connected.provider as FileHostName, connected.folder);
-  const what = connected.folder === null ? '' : `; ${connected.folder} is being added to your library`;
-  return {
-    provider: connected.provider,
-    account: connected.account,
-    folder: connected.folder,
-    message: `Connected ${connected.provider} as ${connected.account.name}${what}. You can close this page.`,
-  };
-}
-
 const callback = defineRoute({
   method: 'GET',
   path: '/providers/:provider/callback',
@@ -120,13 +92,7 @@ const callback = defineRoute({
     const cookie = cookies[bindingCookieName(provider)];
     // The binding cookie has done its work (or was not this authorization's): it goes either way.
     if (cookie !== undefined) setCookie(bindingCookie(ctx, provider, '', 0));
-    const connected = await connectStep(() => completeConnect(ctx, provider, query, { finisher: 'browser', cookie }));
-    if (connected === 'awaiting-client') {
-      return {
-        message: `Nothing is connected yet: if you ran the command that asked you to open the ${provider} page, paste this page's address into it to finish. Give the address to no one else: it would let them connect your ${provider} account to their Earshot account.`,
-      };
-    }
-    return connectedAnswer(ctx, connected);
+    return finishInBrowser(ctx, provider, query, cookie);
   },
 });
 
@@ -142,7 +108,7 @@ const complete = defineRoute({
   errors: CALLBACK_ERRORS,
   async handler({ pathParams, body, viewer, ctx }) {
     const provider = pathParams.provider as ProviderName;
-    return connectedAnswer(ctx, await connectStep(() => completeConnect(ctx, provider, body, { finisher: 'client', userId: viewer.userId })));
+    return finishByClient(ctx, provider, body, viewer.userId);
   },
 });
 

@@ -1,16 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { invalidRequest } from '../../toolkit/errors.ts';
-import { defineProcedure, defineQuery } from '../../adapters/http/operation.ts';
-import { asXrpc, XRPC_CLIENT } from '../library/operations-call.ts';
-import { MAX_QUEUE_SONGS, QUEUE_PAGE_DEFAULT, QUEUE_PAGE_MAX } from '../library/limits.ts';
-import { addDirectoryToQueue as addDirectory } from '../library/queue-directory.ts';
-import { addToQueue, clearQueue as clear, getQueue, queueSummary, removeFromQueue as remove } from '../library/queue.ts';
-import { listOf, OneOrMore, PlayQueuePage, QueueSummary } from '../library/schemas.ts';
+import { defineProcedure, defineQuery } from '../http/operation.ts';
+import { asXrpc, XRPC_CLIENT } from '../../core/library/operations-call.ts';
+import { MAX_QUEUE_SONGS, QUEUE_PAGE_DEFAULT, QUEUE_PAGE_MAX } from '../../core/library/limits.ts';
+import { addDirectoryToQueue as addDirectory } from '../../core/library/queue-directory.ts';
+import { addToQueue, clearQueue as clear, getQueue, queueSummary, removeFromQueue as remove } from '../../core/library/queue.ts';
+import { listOf, OneOrMore, PlayQueuePage, QueueSummary } from '../../core/library/schemas.ts';
 
 /**
- * The spec's player operations (4.5) over the user's one play queue, the same queue Subsonic's
- * getPlayQueue and savePlayQueue read and write. A change answers where the queue stands (its
- * size, the current song), not its songs: getPlaybackQueue reads those a page at a time.
+ * The `app.svc.player` group, the spec's player operations (4.5) over the user's one play queue,
+ * the same queue Subsonic's getPlayQueue and savePlayQueue read and write. A change answers where
+ * the queue stands (its size, the current song), not its songs: getPlaybackQueue reads those a
+ * page at a time.
  */
 
 const SummaryOutput = Type.Object({ queue: QueueSummary });

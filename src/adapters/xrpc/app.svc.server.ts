@@ -1,10 +1,10 @@
 /**
- * `app.svc.server.getInfo`: where this server is reached from outside. Clients (the web app's
+ * The `app.svc.server` group: where this server is reached from outside. Clients (the web app's
  * settings) need the scrobbler host's public URL to tell people what to paste into their
  * scrobbling apps; only the server knows it (SCROBBLER_PUBLIC_URL behind a proxy).
  */
 import { Type } from '@sinclair/typebox';
-import { defineQuery } from '../../adapters/http/operation.ts';
+import { defineQuery } from '../http/operation.ts';
 
 const getInfo = defineQuery({
   nsid: 'app.svc.server.getInfo',
@@ -17,4 +17,4 @@ const getInfo = defineQuery({
   handler: async ({ ctx }) => ({ apiUrl: ctx.config.publicUrl, scrobblerUrl: ctx.config.scrobblerPublicUrl }),
 });
 
-export const serverInfoOperations = [getInfo];
+export const serverOperations = [getInfo];

@@ -1,11 +1,11 @@
 /**
- * The caller's data as a zip, streamed (archive.ts), at two addresses: the XRPC query
+ * The caller's data as a zip, streamed (core/export/archive.ts), at two addresses: the XRPC query
  * `app.svc.actor.exportData` (an XRPC query may answer a non-JSON body, as atproto's
  * com.atproto.sync.getRepo answers a CAR file) and `GET /export`, the address the web app and
  * older CLIs download from. One declaration serves both.
  */
-import { defineRoute } from '../../adapters/http/route.ts';
-import { archiveName, exportArchive } from './archive.ts';
+import { defineRoute } from '../http/route.ts';
+import { archiveName, exportArchive } from '../../core/export/archive.ts';
 
 const SUMMARY =
   'Download all your data as a zip: profile, likes, playlists, and every play as ListenBrainz JSON Lines per month (re-importable into Earshot or ListenBrainz); streamed';

@@ -1,8 +1,8 @@
+/** The caller's sign-in sessions: listing them and ending one (another device's, or this one). */
 import { Type } from '@sinclair/typebox';
-import { invalidRequest } from '../../toolkit/errors.ts';
-import { defineRoute } from '../../adapters/http/route.ts';
+import { defineRoute } from '../http/route.ts';
 import { DateTime, isoDateTime, Uuid } from '../../toolkit/schemas.ts';
-import { endSession, listSessions } from './sessions.ts';
+import { endSession, listSessions } from '../../core/auth/sessions.ts';
 
 const SignInSession = Type.Object({
   id: Uuid(),
@@ -13,21 +13,7 @@ const SignInSession = Type.Object({
   current: Type.Boolean({ description: 'whether this is the session of the token making the request' }),
 });
 
-export const logout = defineRoute({
-  method: 'POST',
-  path: '/auth/logout',
-  summary: 'End the sign-in session of the token sent: it is refused from then on',
-  auth: 'account',
-  success: { status: 204, schema: null },
-  async handler({ viewer, ctx }) {
-    if (viewer.sessionId === undefined) {
-      throw invalidRequest('logout ends a sign-in session; revoke an access token with DELETE /access-tokens/{id}');
-    }
-    await endSession(ctx.db, viewer.userId, viewer.sessionId);
-  },
-});
-
-export const listSignInSessions = defineRoute({
+const listSignInSessions = defineRoute({
   method: 'GET',
   path: '/auth/sessions',
   summary: "List the caller's sign-in sessions that have not expired, newest first",
@@ -48,7 +34,7 @@ export const listSignInSessions = defineRoute({
   },
 });
 
-export const deleteSignInSession = defineRoute({
+const deleteSignInSession = defineRoute({
   method: 'DELETE',
   path: '/auth/sessions/:id',
   summary: 'End one of the caller\'s sign-in sessions (another device\'s, or this one) immediately',
@@ -61,4 +47,4 @@ export const deleteSignInSession = defineRoute({
   },
 });
 
-export const sessionRoutes = [logout, listSignInSessions, deleteSignInSession];
+export const sessionRoutes = [listSignInSessions, deleteSignInSession];
