@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../src/toolkit/db/index.ts';
-import { search } from '../src/core/catalog/search-operation.ts';
+import { searchCatalog } from '../src/core/catalog/search.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 
@@ -28,8 +28,7 @@ export async function searchBenchmark(): Promise<void> {
   for await (const target of benchTargets()) {
     try {
       await seedRealistic(target.db, { tracks: songs });
-      const ctx = { db: target.db } as never;
-      const folded = () => search.handler({ params: { q: Q, limit: LIMIT }, viewer: null, ctx } as never);
+      const folded = () => searchCatalog(target.db, Q, LIMIT, null);
       await compare(`${target.name} search (folded, with play counts and users)`, folded, 'raw ILIKE', () => rawIlike(target.db));
     } finally {
       await target.close();

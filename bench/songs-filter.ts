@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { listSongs } from '../src/core/catalog/song-operations.ts';
+import { listSongs } from '../src/core/catalog/songs.ts';
 import { benchTargets, compare } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 

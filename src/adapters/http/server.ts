@@ -19,8 +19,7 @@ import { serveWebApp } from '../web/static.ts';
 import { loggerOptions } from '../../toolkit/logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 import { registerHostOperations } from '../../app/ops/index.ts';
-import { registerAlbumCoverRoute } from '../../core/catalog/enrich/index.ts';
-import { registerAvatarRoute } from '../../core/profiles/avatars.ts';
+import { registerAlbumCoverRoute, registerAvatarRoute } from './picture-routes.ts';
 
 export interface HttpServerOptions {
   /** The request log's level (config.ts LOG_LEVEL), or false for none. */

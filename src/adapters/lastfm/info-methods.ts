@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ALBUM_ORDER, MAX_ALBUM_TRACKS } from '../../core/catalog/artist-album-operations.ts';
+import { ALBUM_ORDER, MAX_ALBUM_TRACKS } from '../../core/catalog/artist-album-pages.ts';
 import { selectAlbums, selectArtists } from '../../core/catalog/group-view.ts';
 import { allSongs, listedSongs, selectSongs, toSong } from '../../core/catalog/song-view.ts';
 import type { User } from '../../core/auth/index.ts';

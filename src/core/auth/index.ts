@@ -1,7 +1,5 @@
 export { authenticate, requireViewer } from './authenticate.ts';
 export { authenticateApiKey, sharedSecretFor, API_KEY_PATTERN, type ApiKeyOwner } from './api-keys.ts';
-export { apikeyOperations } from './apikey-operations.ts';
-export { authRoutes } from './routes.ts';
 export { deriveKeys, loadServerSecret, type ServerKeys } from './keys.ts';
 export { parseActor, isDid, isHandle, type Actor } from './identifiers.ts';
 export { createUser, findUserByActor, isAdmin, setAdmin, type User } from './users.ts';

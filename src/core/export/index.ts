@@ -1,2 +1,1 @@
 export { archiveName, exportArchive } from './archive.ts';
-export { exportRoutes } from './route.ts';

@@ -1,3 +1,2 @@
-export { fileHostOperations } from './operations.ts';
 export { syncAllFileHosts, syncFileHost } from './sync.ts';
 export { FILE_HOSTS, type FileHostName } from './hosts.ts';

@@ -2,7 +2,6 @@ import type { BackgroundJob } from '../../toolkit/background.ts';
 import type { AppContext } from '../context.ts';
 import { describePoll, pollStreamingAccounts } from './poller.ts';
 
-export { musicstreamOperations } from './operations.ts';
 export { pollStreamingAccount, pollStreamingAccounts, type PollSummary } from './poller.ts';
 
 /** The streaming poll as a serving process repeats it (background.ts). */

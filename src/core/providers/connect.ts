@@ -115,7 +115,7 @@ export interface Connected {
 /** How a finisher proves it is the one that started the authorization (see Finisher). */
 type BrowserProof = { finisher: 'browser'; cookie: string | undefined };
 type ClientProof = { finisher: 'client'; userId: string };
-type Callback = { state?: string | undefined; code?: string | undefined; error?: string | undefined };
+export type Callback = { state?: string | undefined; code?: string | undefined; error?: string | undefined };
 
 /**
  * Finishes an authorization from the provider's redirect: the state is checked and used up, the

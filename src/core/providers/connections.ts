@@ -186,3 +186,8 @@ export async function disconnect(db: Database, userId: string, provider: Provide
     return deleted.numDeletedRows > 0n;
   });
 }
+
+/** Ends the user's connection to the provider as a caller asks: NotConnected when there is none. */
+export async function disconnectOrRefuse(db: Database, userId: string, provider: ProviderName): Promise<void> {
+  if (!(await disconnect(db, userId, provider))) throw new ProviderError('NotConnected', provider, `no ${provider} account is connected`);
+}

@@ -1,4 +1,3 @@
-export { statsOperations } from './operations.ts';
 export { wrappedFor, type WrappedRequest } from './wrapped.ts';
 export { foldAll, statsFoldJob } from './rollups/fold.ts';
 export { rebuildRollups } from './rollups/rebuild.ts';

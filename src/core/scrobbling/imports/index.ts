@@ -1,4 +1,3 @@
-export { importOperations } from './operations.ts';
 export { importBatch, importStatus } from './batch.ts';
 export { runImport, type ImportSink, type ImportProgress, type ImportSummary } from './run.ts';
 export { ImportFormatError } from './records.ts';

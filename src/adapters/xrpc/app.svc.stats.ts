@@ -1,0 +1,43 @@
+/** The `app.svc.stats` group: a user's Wrapped and listening clock. */
+import { Type } from '@sinclair/typebox';
+import { defineQuery } from '../http/operation.ts';
+import { ActorParam } from '../../core/auth/index.ts';
+import { readListeningClock, readWrapped } from '../../core/stats/heavy-reads.ts';
+import { ClockCell, Wrapped } from '../../core/stats/schemas.ts';
+import { TimeZoneParam } from '../../core/stats/time-zone.ts';
+import { PERIODS } from '../../core/stats/window.ts';
+import { LocalDate } from './shared/local-date.ts';
+
+const getWrapped = defineQuery({
+  nsid: 'app.svc.stats.getWrapped',
+  summary: "A user's Wrapped: totals, top lists and listening patterns over a calendar year or a rolling window",
+  auth: 'none',
+  heavy: true,
+  params: Type.Object({
+    did: ActorParam(),
+    year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz; default the current one; ignored for rolling periods' })),
+    period: Type.Union(PERIODS.map((period) => Type.Literal(period)), { default: 'year', description: 'year, or a rolling window ending now' }),
+    tz: TimeZoneParam,
+  }),
+  output: Wrapped,
+  errors: ['InvalidRequest', 'NotFound'],
+  handler: ({ params, ctx }) => readWrapped(ctx.db, { actor: params.did, period: params.period, year: params.year, timeZone: params.tz }),
+});
+
+const getListeningClock = defineQuery({
+  nsid: 'app.svc.stats.getListeningClock',
+  summary: "A user's plays by local weekday and hour of day; only cells with plays, Monday 00:00 first",
+  auth: 'none',
+  heavy: true,
+  params: Type.Object({
+    did: ActorParam(),
+    startDate: LocalDate('first local day counted (YYYY-MM-DD)'),
+    endDate: LocalDate('local day after the last one counted (YYYY-MM-DD)'),
+    tz: TimeZoneParam,
+  }),
+  output: Type.Object({ clock: Type.Array(ClockCell), timeZone: Type.String({ description: 'the time zone hours and weekdays are counted in' }) }),
+  errors: ['InvalidRequest', 'NotFound'],
+  handler: ({ params, ctx }) => readListeningClock(ctx.db, { actor: params.did, startDate: params.startDate, endDate: params.endDate, timeZone: params.tz }),
+});
+
+export const statsOperations = [getWrapped, getListeningClock];

@@ -1,0 +1,47 @@
+/** An artist's and an album's page: the entry with its play statistics, and its most played (or ordered) songs and albums. */
+import { sql, type RawBuilder } from 'kysely';
+import { notFound } from '../../toolkit/errors.ts';
+import type { Database } from '../../toolkit/db/index.ts';
+import { albumPlayCount, selectAlbums, selectArtists } from './group-view.ts';
+import type { SortKey } from './page-query.ts';
+import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
+
+const TOP_COUNT = 10;
+/** More tracks than any real release has; bounds the response all the same. */
+export const MAX_ALBUM_TRACKS = 1000;
+
+const songPlayCount = sql`(select count(*) from scrobbles s where s.track_id = t.id)`;
+
+const mostPlayed = (playCount: RawBuilder<unknown>, id: string): SortKey[] => [
+  { expression: playCount, direction: 'desc' },
+  { expression: sql.ref(id), direction: 'asc' },
+];
+
+/** The artist `id` with their most played songs and albums; `liked` is relative to `viewerId`. */
+export async function artistPage(db: Database, id: string, viewerId: string | null) {
+  const [artist] = await selectArtists(db, { where: sql`ar.id = ${id}`, order: [], limit: 1 });
+  if (!artist) throw notFound(`no artist ${id}`);
+  const [songs, topAlbums] = await Promise.all([
+    selectSongs(db, listedSongs(db), { where: sql`t.artist_id = ${id}`, order: mostPlayed(songPlayCount, 't.id'), limit: TOP_COUNT }, viewerId),
+    selectAlbums(db, { where: sql`al.artist_id = ${id} and ${hasListedSong('album_id', 'al')}`, order: mostPlayed(albumPlayCount, 'al.id'), limit: TOP_COUNT }),
+  ]);
+  return { artist, topSongs: songs.map(toSong), topAlbums };
+}
+
+/** Disc by disc, track by track; unnumbered tracks last, by title. */
+export const ALBUM_ORDER: SortKey[] = [
+  { expression: sql`t.disc_number is null`, direction: 'asc' },
+  { expression: sql.ref('t.disc_number'), direction: 'asc' },
+  { expression: sql`t.track_number is null`, direction: 'asc' },
+  { expression: sql.ref('t.track_number'), direction: 'asc' },
+  { expression: sql.ref('t.title'), direction: 'asc' },
+  { expression: sql.ref('t.id'), direction: 'asc' },
+];
+
+/** The album `id` with its tracks in disc and track order; `liked` is relative to `viewerId`. */
+export async function albumPage(db: Database, id: string, viewerId: string | null) {
+  const [album] = await selectAlbums(db, { where: sql`al.id = ${id}`, order: [], limit: 1 });
+  if (!album) throw notFound(`no album ${id}`);
+  const tracks = await selectSongs(db, listedSongs(db), { where: sql`t.album_id = ${id}`, order: ALBUM_ORDER, limit: MAX_ALBUM_TRACKS }, viewerId);
+  return { album, tracks: tracks.map(toSong) };
+}

@@ -1,1 +1,0 @@
-export { libraryOperations } from './operations.ts';

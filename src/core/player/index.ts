@@ -1,1 +1,0 @@
-export { playerOperations } from './operations.ts';

@@ -1,1 +1,0 @@
-export { profileOperations } from './operations.ts';

@@ -1,2 +1,0 @@
-export { providerOperations } from './operations.ts';
-export { providerRoutes } from './routes.ts';
