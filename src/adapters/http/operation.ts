@@ -1,25 +1,10 @@
 import type { XrpcErrorName } from '../../toolkit/errors.ts';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../core/context.ts';
-import type { CredentialKind, Viewer } from '../../core/auth/viewer.ts';
-
-/**
- * What credentials an operation or route accepts. `required` takes any of them, API keys
- * included, so scrobbling clients can write and read their owner's data; `account` refuses API
- * keys (403 InsufficientScope) because they are not secret: Last.fm clients send them in clear
- * and the desktop sign-in URL carries one. Managing credentials needs `account`.
- */
-export type AuthMode = 'none' | 'optional' | 'required' | 'account';
+import type { AuthMode } from '../../core/auth/auth-mode.ts';
+import type { Viewer } from '../../core/auth/viewer.ts';
 
 export type ViewerFor<A extends AuthMode> = A extends 'required' | 'account' ? Viewer : Viewer | null;
-
-/** The credentials each mode lets through; the server enforces it and the OpenAPI document shows it. */
-export const ACCEPTED_CREDENTIALS: Readonly<Record<AuthMode, readonly CredentialKind[]>> = {
-  none: [],
-  optional: ['session', 'access-token', 'api-key'],
-  required: ['session', 'access-token', 'api-key'],
-  account: ['session', 'access-token'],
-};
 
 export interface Call<P extends TSchema, I extends TSchema, A extends AuthMode> {
   params: Static<P>;

@@ -12,7 +12,8 @@ import { errorNameForStatus, XrpcError, type XrpcErrorName } from '../../toolkit
 import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from '../../toolkit/json-walk.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import type { AnyOperation, AuthMode } from './operation.ts';
+import type { AuthMode } from '../../core/auth/auth-mode.ts';
+import type { AnyOperation } from './operation.ts';
 import { redirects, type AnyRoute, type Download } from './route.ts';
 import { registerSecurityHeaders, securityHeaders } from './security-headers.ts';
 import { serveWebApp } from '../web/static.ts';

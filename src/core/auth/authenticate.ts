@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { authMissing, insufficientScope, invalidToken } from '../../toolkit/errors.ts';
-import { ACCEPTED_CREDENTIALS, type AuthMode } from '../../adapters/http/operation.ts';
+import { ACCEPTED_CREDENTIALS, type AuthMode } from './auth-mode.ts';
 import { checkAccessToken } from './access-tokens.ts';
 import { authenticateApiKey } from './api-keys.ts';
 import { sessionUser } from './sessions.ts';

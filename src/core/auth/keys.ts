@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../../toolkit/config.ts';
+import { ConfigError } from '../../toolkit/config-error.ts';
 import { OperatingError } from '../../toolkit/operating-errors.ts';
 
 /** Purpose-bound keys derived from one server secret. */
