@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import type { HostName } from '../server.ts';
+import type { HostName } from '../host-name.ts';
 import { registerCors } from './cors.ts';
 import { registerOperationsEndpoints } from './endpoints.ts';
 import { registerRateLimits } from './rate-limits.ts';

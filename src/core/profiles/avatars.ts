@@ -4,13 +4,9 @@
  * `<public URL>/avatars/<user id>?v=<digest>`, so viewers' browsers only ever ask this server.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { invalidRequest } from '../../toolkit/errors.ts';
-import { sendPublicPicture } from '../../adapters/http/file-headers.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
-import { imageType } from '../../toolkit/image-type.ts';
-import { isUuid } from '../library/known-ids.ts';
 import { AvatarFetchError, fetchAvatar } from './avatar-fetch.ts';
 
 const avatarPath = (userId: string) => `/avatars/${userId}`;
@@ -42,13 +38,8 @@ export async function forgetAvatar(db: Database, userId: string): Promise<void> 
   await db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();
 }
 
-/** `GET /avatars/:userId` on the API host: the kept picture, without credentials (profiles are public), or 404. */
-export function registerAvatarRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { userId: string } }>('/avatars/:userId', async (request, reply) => {
-    const { userId } = request.params;
-    const row = isUuid(userId) ? await ctx.db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst() : undefined;
-    const type = row && imageType(row.data);
-    if (!row || !type) return reply.status(404).send({ error: 'NotFound', message: `no avatar for ${userId}` });
-    return sendPublicPicture(request, reply, row.data, type);
-  });
+/** The kept picture of a user (`userId` a UUID), served at the avatar URL by the API host (src/adapters/http/picture-routes.ts). */
+export async function storedAvatar(db: Database, userId: string): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst();
+  return row?.data;
 }
