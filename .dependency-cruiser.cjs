@@ -2,7 +2,7 @@
  * The layer rules of Earshot's src/ (see docs/ for the layers): each layer imports only downward,
  * cli -> app -> adapters -> core -> toolkit, with no cycles, and test support stays out of production code.
  * `npm run lint:layers` prints every violation; src/app/layers.test.ts fails the suite on any, and
- * scripts/folder-cycles.mjs adds the one rule dependency-cruiser cannot express (cycles between folders).
+ * scripts/layers.ts adds the one rule dependency-cruiser cannot express (cycles between folders).
  *
  * Test support: a module whose file is named `testing.ts` or ends in `-testing.ts` (fixtures, fakes and
  * helpers only tests import). tsconfig.build.json leaves those and *.test.ts out of dist/.
