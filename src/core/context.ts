@@ -7,7 +7,7 @@ export interface AppContext {
   config: Config;
   db: Database;
   keys: ServerKeys;
-  /** The process's metrics, shared by its hosts (src/ops). */
+  /** The process's metrics, shared by its hosts (src/core/ops/metrics.ts; src/app/ops serves them). */
   metrics: Metrics;
 }
 

@@ -44,7 +44,7 @@ export interface Config {
   scanIntervalMinutes: number;
   /** Third-party providers; one without a client id is off (providers/registry.ts). */
   providers: ProvidersConfig;
-  /** Who may read /metrics and where it is served (src/ops). */
+  /** Who may read /metrics and where it is served (src/app/ops). */
   metrics: MetricsConfig;
   /** Budgets for sign-ins, submissions and reads (ops/rate-limits.ts). */
   rateLimits: RateLimitConfig;
