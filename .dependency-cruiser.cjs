@@ -1,11 +1,13 @@
 /**
- * The layer rules of Earshot's src/ (see docs/ for the layers): each layer imports only downward,
- * cli -> app -> adapters -> core -> toolkit, with no cycles, and test support stays out of production code.
+ * The layer rules of Earshot's src/: each layer imports only downward, cli -> app -> adapters -> core -> toolkit,
+ * with no cycles, and test support stays out of production code. Type-only imports count (tsPreCompilationDeps).
  * `npm run lint:layers` prints every violation; src/app/layers.test.ts fails the suite on any, and
  * scripts/layers.ts adds the one rule dependency-cruiser cannot express (cycles between folders).
  *
- * Test support: a module whose file is named `testing.ts` or ends in `-testing.ts` (fixtures, fakes and
- * helpers only tests import). tsconfig.build.json leaves those and *.test.ts out of dist/.
+ * Tests (*.test.ts) and test support may import anything (a core test starts the whole app with
+ * src/app/testing.ts); the layer rules bind production code. Test support is a module whose file is named
+ * `testing.ts` or ends in `-testing.ts` (fixtures, fakes and helpers only tests import); tsconfig.build.json
+ * leaves those and *.test.ts out of dist/.
  */
 const TEST_FILE = '\\.test\\.ts$';
 const TEST_SUPPORT = '(^|/|-)testing\\.ts$';
