@@ -83,7 +83,9 @@ export function folderCycles(modules: readonly IModule[], isChecked: (source: st
   }
   const componentOf = new Map<string, string[]>();
   for (const component of stronglyConnected(graph)) {
-    if (component.length > 1) for (const unit of component) componentOf.set(unit, component.sort());
+    if (component.length < 2) continue;
+    component.sort();
+    for (const unit of component) componentOf.set(unit, component);
   }
   return imports
     .filter(({ fromUnit, toUnit }) => componentOf.has(fromUnit) && componentOf.get(fromUnit) === componentOf.get(toUnit))
