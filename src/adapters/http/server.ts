@@ -1,3 +1,7 @@
+/**
+ * The HTTP server every host starts from (the API host, src/app/api-host.ts; the scrobbler host; the
+ * metrics listener): connection limits, body depth, security headers, and the spec's error shape.
+ */
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
