@@ -5,15 +5,14 @@ import { openDatabase, type StorageTarget } from '../toolkit/db/index.ts';
 import { lockDataDir } from '../toolkit/db/data-dir-lock.ts';
 import { deriveKeys, loadServerSecret } from '../core/auth/index.ts';
 import { sealLegacyAudioscrobblerDigests } from '../core/auth/audioscrobbler-digest.ts';
-import { buildApiServer } from '../adapters/http/server.ts';
+import { buildApiServer } from './api-host.ts';
+import type { HostName } from './host-name.ts';
 import { operations, routes } from './registry.ts';
 import { buildScrobblerServer } from './scrobbler-host.ts';
 import { settleDetached } from '../toolkit/background.ts';
 import { Metrics } from '../core/ops/metrics.ts';
 import { startMetricsListener } from './ops/metrics-listener.ts';
 import { listenFailure, storageFailure } from '../toolkit/operating-errors.ts';
-
-export type HostName = 'api' | 'scrobbler';
 
 /** The variable that sets each host's port (config.ts), named when the port cannot be had. */
 const PORT_VARIABLE: Record<HostName, string> = { api: 'PORT', scrobbler: 'SCROBBLER_PORT' };

@@ -1,4 +1,5 @@
-import { ConfigError, loadEnvFile } from '../toolkit/config.ts';
+import { ConfigError } from '../toolkit/config-error.ts';
+import { loadEnvFile } from '../toolkit/config.ts';
 import { DataDirInUseError } from '../toolkit/db/data-dir-lock.ts';
 import { diskFull, OperatingError } from '../toolkit/operating-errors.ts';
 import { PACKAGE_VERSION } from '../toolkit/package-root.ts';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config-error.ts';
+import { loadConfig } from './config.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 
 test('defaults: API on 8000, scrobbler on the next port, embedded storage, open sign-up, store unmatched', () => {

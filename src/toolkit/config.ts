@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config-error.ts';
 import { corsFrom, rateLimitsFrom, type CorsConfig, type RateLimitConfig } from './limits-config.ts';
 
 export type UnmatchedScrobblePolicy = 'store' | 'skip';
@@ -43,7 +44,7 @@ export interface Config {
   scanIntervalMinutes: number;
   /** Third-party providers; one without a client id is off (providers/registry.ts). */
   providers: ProvidersConfig;
-  /** Who may read /metrics and where it is served (src/ops). */
+  /** Who may read /metrics and where it is served (src/app/ops). */
   metrics: MetricsConfig;
   /** Budgets for sign-ins, submissions and reads (ops/rate-limits.ts). */
   rateLimits: RateLimitConfig;
@@ -105,8 +106,6 @@ export interface ProvidersConfig {
   /** Minutes between incremental syncs of each connected file host; 0: only on connect and on demand. */
   syncMinutes: number;
 }
-
-export class ConfigError extends Error {}
 
 function integerFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

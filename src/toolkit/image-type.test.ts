@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { seededPicker } from './fuzz-support.ts';
+import { seededPicker } from './fuzz-testing.ts';
 import { imageType, type ImageType } from './image-type.ts';
 import { testJpeg, testPng } from '../core/library/test-music.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
 import { corsFrom, DEFAULT_RATE_LIMITS, rateLimitsFrom } from './limits-config.ts';
 
 test('rate limits are on by default, with generous budgets and no Redis', () => {

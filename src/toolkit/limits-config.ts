@@ -1,4 +1,4 @@
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
 
 /** How many requests each budget allows in its window (the windows are fixed: rate-limits.ts). */
 export interface RateLimitConfig {

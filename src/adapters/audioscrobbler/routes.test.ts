@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { currentNowPlaying } from '../../core/scrobbling/ingest.ts';
 import { describeWithApp, jsonRequest, type HttpResult } from '../../app/testing.ts';
-import { createClientAccount, lastfmCall, type ClientAccount } from '../lastfm/test-support.ts';
+import { createClientAccount, lastfmCall, type ClientAccount } from '../lastfm/lastfm-testing.ts';
 
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
 const now = () => String(Math.floor(Date.now() / 1000));

@@ -1,6 +1,7 @@
 import type { XrpcErrorName } from '../../toolkit/errors.ts';
 import type { TSchema } from '@sinclair/typebox';
-import { ACCEPTED_CREDENTIALS, type AnyOperation, type AuthMode } from './operation.ts';
+import { ACCEPTED_CREDENTIALS, type AuthMode } from '../../core/auth/auth-mode.ts';
+import type { AnyOperation } from './operation.ts';
 import { redirects, type AnyRoute } from './route.ts';
 import { ErrorBody } from '../../toolkit/schemas.ts';
 

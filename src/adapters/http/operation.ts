@@ -4,8 +4,6 @@ import type { AppContext } from '../../core/context.ts';
 import type { AuthMode } from '../../core/auth/auth-mode.ts';
 import type { Viewer } from '../../core/auth/viewer.ts';
 
-export { ACCEPTED_CREDENTIALS, type AuthMode } from '../../core/auth/auth-mode.ts';
-
 export type ViewerFor<A extends AuthMode> = A extends 'required' | 'account' ? Viewer : Viewer | null;
 
 export interface Call<P extends TSchema, I extends TSchema, A extends AuthMode> {

@@ -1,7 +1,8 @@
 import type { XrpcErrorName } from '../../toolkit/errors.ts';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../../core/context.ts';
-import type { AuthMode, ViewerFor } from './operation.ts';
+import type { AuthMode } from '../../core/auth/auth-mode.ts';
+import type { ViewerFor } from './operation.ts';
 
 /**
  * A plain HTTP route outside /xrpc (sign-in, access tokens). Declared like an

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { subsonicUser, rest } from '../subsonic/test-client.ts';
-import { createTestLibrary, type TestLibrary } from '../subsonic/test-library.ts';
+import { subsonicUser, rest } from '../subsonic/client-testing.ts';
+import { createTestLibrary, type TestLibrary } from '../subsonic/library-testing.ts';
 
 /** What every answer carries, whatever its kind. */
 function assertCommon(response: Response, what: string): void {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { createClientAccount, lastfmRead, mobileSession, scrobblePlays, type ClientAccount } from './test-support.ts';
+import { createClientAccount, lastfmRead, mobileSession, scrobblePlays, type ClientAccount } from './lastfm-testing.ts';
 
 const DAY = 86_400;
 /** A Thursday; its chart week runs from Sunday 2025-04-27 12:00 UTC. */

@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import { LastFmNode, type LastFmSession } from 'lastfm';
 import { currentNowPlaying } from '../../core/scrobbling/ingest.ts';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
-import { createClientAccount, type ClientAccount } from './test-support.ts';
+import { createClientAccount, type ClientAccount } from './lastfm-testing.ts';
 
 /** The library reports through success/error handlers; this turns one call into a promise. */
 function settle<T = any>(start: (handlers: { success: (result: T) => void; error: (error: any) => void }) => void): Promise<T> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { createClientAccount, lastfmCall, lastfmRead, mobileSession, scrobblePlays, type ClientAccount } from './test-support.ts';
+import { createClientAccount, lastfmCall, lastfmRead, mobileSession, scrobblePlays, type ClientAccount } from './lastfm-testing.ts';
 
 const T0 = Date.parse('2025-05-01T12:00:00Z') / 1000;
 const RECORDING = '2b8c1a0c-1f5e-4a4e-8b8e-0a6c4f1d2e3f';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { LastFmNode, type LastFmSession } from 'lastfm';
 import { describeWithApp } from '../../app/testing.ts';
-import { createClientAccount, lastfmCall, type ClientAccount } from './test-support.ts';
+import { createClientAccount, lastfmCall, type ClientAccount } from './lastfm-testing.ts';
 
 /** The library reports through success/error handlers; this turns one call into a promise. */
 function settle<T = any>(start: (handlers: { success: (result: T) => void; error: (error: any) => void }) => void): Promise<T> {

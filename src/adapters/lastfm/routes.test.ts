@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { currentNowPlaying } from '../../core/scrobbling/ingest.ts';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
-import { createClientAccount, lastfmCall, type ClientAccount } from './test-support.ts';
+import { createClientAccount, lastfmCall, type ClientAccount } from './lastfm-testing.ts';
 
 const unix = (iso: string) => String(Date.parse(iso) / 1000);
 

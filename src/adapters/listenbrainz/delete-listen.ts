@@ -1,7 +1,7 @@
 import { invalidRequest } from '../../toolkit/errors.ts';
 import { MBID } from '../../core/catalog/track-metadata.ts';
 import { integerTimestamp, parseJson } from './submission.ts';
-import { isJsonObject } from './track-metadata.ts';
+import { isJsonObject } from '../../core/scrobbling/listen-json.ts';
 
 export interface DeleteListen {
   /** Unix seconds, as the listen was submitted and is listed. */

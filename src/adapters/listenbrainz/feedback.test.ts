@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp, type TestApp } from '../../app/testing.ts';
-import { lb, lbAs, lbUser, type LbUser } from './test-support.ts';
+import { lb, lbAs, lbUser, type LbUser } from './listenbrainz-testing.ts';
 
 const RECORDING_MBID = '5b2a3d2c-31f4-4f5b-8b52-0d3c3e2a9f10';
 

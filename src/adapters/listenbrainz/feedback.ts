@@ -2,9 +2,9 @@ import { invalidRequest, notFound } from '../../toolkit/errors.ts';
 import { likeSong, unlikeSong } from '../../core/catalog/likes.ts';
 import { MBID } from '../../core/catalog/track-metadata.ts';
 import { inTransaction, type Database } from '../../toolkit/db/index.ts';
-import { catalogTrackMetadata } from './listens.ts';
+import { catalogTrackMetadata } from '../../core/scrobbling/listen-json.ts';
 import { parseJson } from './submission.ts';
-import { isJsonObject } from './track-metadata.ts';
+import { isJsonObject } from '../../core/scrobbling/listen-json.ts';
 
 /**
  * ListenBrainz recording feedback over Earshot's likes: love (1) is the song's like, the

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { lb, lbAs, lbUser } from './test-support.ts';
+import { lb, lbAs, lbUser } from './listenbrainz-testing.ts';
 
 describeWithApp('ListenBrainz latest-import', (app) => {
   test('0 until set; set with the token per service, lastfm by default; it only moves forward', async () => {

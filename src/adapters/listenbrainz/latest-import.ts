@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { invalidRequest, notFound } from '../../toolkit/errors.ts';
 import type { Database } from '../../toolkit/db/index.ts';
 import { integerTimestamp, parseJson } from './submission.ts';
-import { isJsonObject } from './track-metadata.ts';
+import { isJsonObject } from '../../core/scrobbling/listen-json.ts';
 
 /**
  * ListenBrainz's latest-import: the newest listen an importer has sent, per user and import

@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import { invalidRequest } from '../../toolkit/errors.ts';
 import type { AppContext } from '../../core/context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
 import { currentNowPlaying } from '../../core/scrobbling/ingest.ts';
-import { isJsonObject, trackMetadataFromCatalog } from './track-metadata.ts';
+import { catalogTrackQuery, listenOf, playsQuery, toSeconds, trackMetadata, type JsonObject } from '../../core/scrobbling/listen-json.ts';
 
 /** ListenBrainz's page sizes for listens (api_tools.DEFAULT_ITEMS_PER_GET, MAX_ITEMS_PER_GET). */
 export const DEFAULT_ITEMS_PER_GET = 25;
@@ -19,7 +18,6 @@ export interface ListensWindow {
   maxTs?: number | undefined;
 }
 
-type JsonObject = Record<string, unknown>;
 export type QueryValue = string | string[] | undefined;
 
 /** A repeated query parameter counts by its first value. */
@@ -49,86 +47,6 @@ export function listensWindowFrom(query: Record<string, QueryValue>): ListensWin
   const minTs = integerArgument('min_ts', query.min_ts);
   const maxTs = integerArgument('max_ts', query.max_ts);
   return { count: Math.min(count, MAX_ITEMS_PER_GET), minTs, maxTs };
-}
-
-const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
-/** A user's plays joined with their songs: what a ListenBrainz listen is made of (listenOf). */
-export function playsQuery(db: Database, userId: string) {
-  return catalogTrackQuery(db).innerJoin('scrobbles as s', 's.track_id', 't.id').select(['s.id', 's.listened_at', 's.created_at', 's.submitted', 's.edited_at']).where('s.user_id', '=', userId);
-}
-
-type PlayRow = Awaited<ReturnType<ReturnType<typeof playsQuery>['executeTakeFirstOrThrow']>>;
-
-/** A play as ListenBrainz shapes a listen (its reads and its export files alike). */
-export function listenOf(row: PlayRow, handle: string) {
-  return {
-    listened_at: toSeconds(row.listened_at),
-    inserted_at: toSeconds(row.created_at),
-    recording_msid: row.track_id,
-    user_name: handle,
-    // A corrected play shows its song, not what the client first sent.
-    track_metadata: trackMetadata(row, row.edited_at ? null : row.submitted),
-  };
-}
-
-function catalogTrackQuery(db: Database) {
-  return db
-    .selectFrom('tracks as t')
-    .leftJoin('albums as al', 'al.id', 't.album_id')
-    .leftJoin('artists as ar', 'ar.id', 't.artist_id')
-    .select([
-      't.id as track_id',
-      't.artist',
-      't.title',
-      sql<string | null>`coalesce(t.album, al.title)`.as('album'),
-      sql<string | null>`coalesce(t.album_artist, al.artist)`.as('album_artist'),
-      't.duration',
-      't.track_number',
-      't.disc_number',
-      't.mbid',
-      'al.mbid as album_mbid',
-      'ar.mbid as artist_mbid',
-      't.isrc',
-      't.streaming_link_a',
-      't.tags',
-    ]);
-}
-
-type CatalogRow = Awaited<ReturnType<ReturnType<typeof catalogTrackQuery>['executeTakeFirstOrThrow']>>;
-
-/**
- * What ListenBrainz would answer for a listen's track: the client's own
- * track_metadata when it came through ListenBrainz (and was not corrected
- * since, so it still names the play's song), else the catalog's. The
- * catalog track id stands in for MessyBrainz's recording_msid.
- */
-function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
-  const own = isJsonObject(submitted) && isJsonObject(submitted.track_metadata) ? submitted.track_metadata : null;
-  const metadata = own ?? trackMetadataFromCatalog({
-    artist: row.artist,
-    title: row.title,
-    album: row.album,
-    albumArtist: row.album_artist,
-    durationMs: row.duration,
-    trackNumber: row.track_number,
-    discNumber: row.disc_number,
-    mbid: row.mbid,
-    albumMbid: row.album_mbid,
-    artistMbid: row.artist_mbid,
-    isrc: row.isrc,
-    spotifyUrl: row.streaming_link_a?.startsWith('https://open.spotify.com/') ? row.streaming_link_a : null,
-    tags: row.tags,
-  });
-  const info = isJsonObject(metadata.additional_info) ? metadata.additional_info : {};
-  return { ...metadata, additional_info: { ...info, recording_msid: row.track_id } };
-}
-
-/** The catalog's description of each track in ListenBrainz's track_metadata, by track id. */
-export async function catalogTrackMetadata(db: Database, trackIds: readonly string[]): Promise<Map<string, JsonObject>> {
-  if (trackIds.length === 0) return new Map();
-  const rows = await catalogTrackQuery(db).where('t.id', 'in', [...trackIds]).execute();
-  return new Map(rows.map((row) => [row.track_id, trackMetadata(row, null)]));
 }
 
 /** A user's listens in ListenBrainz's shape, newest first. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { describeWithApp, postLargeBody, type TestApp } from '../../app/testing.ts';
 import { ingestListens } from '../../core/scrobbling/ingest.ts';
 import { MAX_LISTEN_PAYLOAD_SIZE } from './submission.ts';
-import { lb, lbUser, type LbUser } from './test-support.ts';
+import { lb, lbUser, type LbUser } from './listenbrainz-testing.ts';
 
 const RECORDING = '98255a8c-017a-4bc7-8dd6-1fa36124572b';
 const rick = { artist_name: 'Rick Astley', track_name: 'Never Gonna Give You Up', release_name: 'Whenever You Need Somebody' };

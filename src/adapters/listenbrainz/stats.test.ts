@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { DEFAULT_RATE_LIMITS } from '../../toolkit/limits-config.ts';
 import { describeWithApp } from '../../app/testing.ts';
 import { rangeWindow } from './stats-ranges.ts';
-import { lb, lbAs, lbUser, play } from './test-support.ts';
+import { lb, lbAs, lbUser, play } from './listenbrainz-testing.ts';
 
 const HOUR = 3_600_000;
 const at = (iso: string) => new Date(iso);

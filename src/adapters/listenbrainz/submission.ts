@@ -1,7 +1,8 @@
 import { invalidRequest } from '../../toolkit/errors.ts';
 import type { TrackMetadata } from '../../core/catalog/track-metadata.ts';
 import { metadataProblem, submittedProblem } from '../../core/scrobbling/listen-rules.ts';
-import { isJsonObject, readTrackMetadata } from './track-metadata.ts';
+import { isJsonObject } from '../../core/scrobbling/listen-json.ts';
+import { readTrackMetadata } from './track-metadata.ts';
 
 /** ListenBrainz's submission limits (webserver/views/api_tools.py). */
 export const MAX_LISTENS_PER_REQUEST = 1000;

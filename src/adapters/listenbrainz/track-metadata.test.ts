@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { XrpcError } from '../../toolkit/errors.ts';
-import { canonicalMbid, MAX_DURATION_LIMIT, readTrackMetadata, trackMetadataFromCatalog } from './track-metadata.ts';
+import { trackMetadataFromCatalog } from '../../core/scrobbling/listen-json.ts';
+import { canonicalMbid, MAX_DURATION_LIMIT, readTrackMetadata } from './track-metadata.ts';
 
 const RECORDING = '98255a8c-017a-4bc7-8dd6-1fa36124572b';
 const RELEASE = 'bf9e91ea-8029-4a04-a26a-224e00a83266';

@@ -1,18 +1,13 @@
 import { invalidRequest } from '../../toolkit/errors.ts';
 import { isrcOrUndefined, type TrackMetadata } from '../../core/catalog/track-metadata.ts';
 import { longerThan, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/scrobbling/listen-rules.ts';
+import { isJsonObject, withoutUndefined, type JsonObject } from '../../core/scrobbling/listen-json.ts';
 
 /** ListenBrainz's limits on a listen's tags (api_tools.MAX_TAGS_PER_LISTEN, MAX_TAG_SIZE), which listen-rules adopts. */
 const MAX_TAGS_PER_LISTEN = MAX_TAGS;
 const MAX_TAG_SIZE = MAX_TAG_LENGTH;
 /** Longest accepted duration, in seconds (api_tools.MAX_DURATION_LIMIT: 24 days). */
 export const MAX_DURATION_LIMIT = 24 * 24 * 60 * 60;
-
-type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const UUID = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
 const SPOTIFY_TRACK = /^(?:https?:\/\/open\.spotify\.com\/track\/|spotify:track:)?([A-Za-z0-9]{22})(?:[/?#].*)?$/;
@@ -132,10 +127,6 @@ function additionalInfo(info: JsonObject): Partial<TrackMetadata> {
   };
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}
-
 /**
  * Validates a listen's `track_metadata` the way ListenBrainz does and reads it
  * as Earshot track metadata. Normalizes the object in place (trimmed names,
@@ -154,38 +145,4 @@ export function readTrackMetadata(value: unknown): TrackMetadata {
     throw invalidRequest('track_metadata.additional_info must be a JSON object.');
   }
   return withoutUndefined({ artist, title, album, ...(info ? additionalInfo(info) : {}) });
-}
-
-/** A catalog track as Earshot knows it, for answering in ListenBrainz's shape. */
-export interface CatalogTrack {
-  artist: string;
-  title: string;
-  album: string | null;
-  albumArtist: string | null;
-  durationMs: number | null;
-  trackNumber: number | null;
-  discNumber: number | null;
-  mbid: string | null;
-  albumMbid: string | null;
-  artistMbid: string | null;
-  isrc: string | null;
-  spotifyUrl: string | null;
-  tags: string[];
-}
-
-/** ListenBrainz `track_metadata` for a catalog track, for listens that did not arrive through ListenBrainz. */
-export function trackMetadataFromCatalog(track: CatalogTrack): JsonObject {
-  const info = withoutUndefined({
-    recording_mbid: track.mbid ?? undefined,
-    release_mbid: track.albumMbid ?? undefined,
-    artist_mbids: track.artistMbid ? [track.artistMbid] : undefined,
-    release_artist_name: track.albumArtist ?? undefined,
-    duration_ms: track.durationMs ?? undefined,
-    tracknumber: track.trackNumber ?? undefined,
-    discnumber: track.discNumber ?? undefined,
-    isrc: track.isrc ?? undefined,
-    spotify_id: track.spotifyUrl ?? undefined,
-    tags: track.tags.length > 0 ? track.tags : undefined,
-  });
-  return withoutUndefined({ artist_name: track.artist, track_name: track.title, release_name: track.album ?? undefined, additional_info: info });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { describeWithApp, jsonRequest, startTestApp, testBackends, type RequestOptions, type TestApp } from '../../app/testing.ts';
 import { DEFAULT_RATE_LIMITS } from '../../toolkit/limits-config.ts';
-import { createClientAccount, type ClientAccount } from '../lastfm/test-support.ts';
+import { createClientAccount, type ClientAccount } from '../lastfm/lastfm-testing.ts';
 
 function mlj<T = any>(app: TestApp, method: string, path: string, options: RequestOptions = {}) {
   return jsonRequest<T>(`${app.scrobblerUrl}/apis/mlj_1${path}`, method, options);

@@ -1,9 +1,8 @@
 import { currentId } from '../../core/catalog/aliases.ts';
 import type { Database, StarKind } from '../../toolkit/db/index.ts';
 import { libraryNotFound } from '../../core/library/errors.ts';
+import { isUuid } from '../../core/library/known-ids.ts';
 import type { SubsonicParams } from './method.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A required id parameter naming a row by uuid. Anything else names nothing, so it is "not
@@ -11,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function uuidParam(params: SubsonicParams, name = 'id'): string {
   const value = params.required(name);
-  if (!UUID.test(value)) throw libraryNotFound(`no such ${name} ${value}`);
+  if (!isUuid(value)) throw libraryNotFound(`no such ${name} ${value}`);
   return value.toLowerCase();
 }
 
@@ -19,8 +18,6 @@ export function uuidParam(params: SubsonicParams, name = 'id'): string {
 export async function catalogParam(db: Database, params: SubsonicParams, kind: StarKind): Promise<string> {
   return currentId(db, kind, uuidParam(params));
 }
-
-export const isUuid = (value: string) => UUID.test(value);
 
 /** A page size: the default when absent, clamped to [0, max] (Subsonic servers clamp rather than refuse). */
 export function sizeParam(params: SubsonicParams, name: string, fallback: number, max = 500): number {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
 import { ALBUM_LIST_TYPES } from './album-list.ts';
-import { assertWellFormed, errorCode, rest, restJson, subsonicClient, subsonicUser } from './test-client.ts';
-import { createTestLibrary, type TestLibrary } from './test-library.ts';
+import { assertWellFormed, errorCode, rest, restJson, subsonicClient, subsonicUser } from './client-testing.ts';
+import { createTestLibrary, type TestLibrary } from './library-testing.ts';
 
 describeWithApp('Subsonic REST: browsing', (app) => {
   let user: Awaited<ReturnType<typeof subsonicUser>>;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { subsonicClient, subsonicUser } from './test-client.ts';
-import { createTestLibrary, type TestLibrary } from './test-library.ts';
+import { subsonicClient, subsonicUser } from './client-testing.ts';
+import { createTestLibrary, type TestLibrary } from './library-testing.ts';
 
 const OPENING = 'The Alpha Band/First Album/01 Opening.mp3';
 const BLUE = 'Beta/Blue Record/1-01 Blue.mp3';

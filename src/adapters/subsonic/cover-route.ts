@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sendPublicPicture } from '../http/file-headers.ts';
 import type { AppContext } from '../../core/context.ts';
-import { isUuid } from './args.ts';
+import { isUuid } from '../../core/library/known-ids.ts';
 import { coverFor } from './covers.ts';
 
 /**

@@ -20,7 +20,7 @@ import { NOT_AN_IMAGE } from '../../core/library/scan/walk.ts';
 import { testJpeg, testPng, writeTestImage, writeTestTrack, type TestTags } from '../../core/library/test-music.ts';
 import { describeWithApp, type TestApp } from '../../app/testing.ts';
 import { chromiumPath, launch } from '../web/browser-testing.ts';
-import { rest, restJson, subsonicUser } from './test-client.ts';
+import { rest, restJson, subsonicUser } from './client-testing.ts';
 
 /** Script that leaves marks a test can read: the page's title, and a key in the origin's storage. */
 const MARK = 'document.title = "pwned"; try { localStorage.setItem("pwned", "yes"); } catch (e) {}';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { errorCode, rest, subsonicClient, subsonicUser } from './test-client.ts';
-import { createTestLibrary, COVER, type TestLibrary } from './test-library.ts';
+import { errorCode, rest, subsonicClient, subsonicUser } from './client-testing.ts';
+import { createTestLibrary, COVER, type TestLibrary } from './library-testing.ts';
 
 const OPENING = 'The Alpha Band/First Album/01 Opening.mp3';
 const SECOND = 'The Alpha Band/First Album/02 Second Song.flac';

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../core/context.ts';
 import type { Viewer } from '../../core/auth/viewer.ts';
+import type { StreamedFile } from '../../core/library/streamed-file.ts';
 
 /**
  * One Subsonic REST method (`/rest/<name>` and `/rest/<name>.view`, GET or POST form). The
@@ -45,13 +46,8 @@ export interface SubsonicParams {
 export type SubsonicPayload = Record<string, unknown>;
 
 /** Bytes instead of a response document: stream, download, getCoverArt. */
-export interface SubsonicBinary {
+export interface SubsonicBinary extends StreamedFile {
   kind: 'binary';
-  // 416: a Range the file cannot satisfy (RFC 9110), which only bytes answers have.
-  status: 200 | 206 | 416;
-  contentType: string;
-  headers: Record<string, string>;
-  body: NodeJS.ReadableStream | Buffer;
 }
 
 export function defineSubsonicMethod(name: string, handler: SubsonicMethod['handler']): SubsonicMethod {

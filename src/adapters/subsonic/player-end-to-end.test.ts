@@ -7,7 +7,7 @@ import { testBackends } from '../../toolkit/db/testing.ts';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testJpeg, writeTestImage, writeTestTrack } from '../../core/library/test-music.ts';
 import { startTestApp, type TestApp } from '../../app/testing.ts';
-import { subsonicClient, subsonicUser } from './test-client.ts';
+import { subsonicClient, subsonicUser } from './client-testing.ts';
 
 /**
  * The issue's "done when": a Subsonic player given a handle and an API key browses the local

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { assertWellFormed, errorCode, rest, restJson, subsonicClient, subsonicUser } from './test-client.ts';
+import { assertWellFormed, errorCode, rest, restJson, subsonicClient, subsonicUser } from './client-testing.ts';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 

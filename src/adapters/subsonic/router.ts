@@ -9,6 +9,7 @@ import { failedDocument, isValidCallback, okDocument, render, type SubsonicForma
 import type { SubsonicBinary, SubsonicMethod, SubsonicParams, SubsonicPayload } from './method.ts';
 import { PUBLIC_ANSWERS } from './methods/system.ts';
 import { requestSubsonicParams } from './params.ts';
+import { subsonicCode } from './error-codes.ts';
 
 /** Form bodies carry parameters only (formPost); a long playlist edit stays far below this. */
 const FORM_BODY_LIMIT = 256 * 1024;
@@ -24,7 +25,7 @@ function formatOf(f: string | undefined, callback: string | undefined): Subsonic
 
 /** A failure as Subsonic answers one: HTTP 200, `status: "failed"`, `error {code, message}`. */
 function failureOf(error: unknown, request: FastifyRequest): SubsonicPayload {
-  if (error instanceof LibraryError) return failedDocument(error.subsonicCode, error.message);
+  if (error instanceof LibraryError) return failedDocument(subsonicCode(error), error.message);
   const problem = clientDataProblem(error);
   if (problem) return failedDocument(0, problem);
   const status = (error as { statusCode?: number }).statusCode;

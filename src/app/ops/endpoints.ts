@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { authMissing, invalidToken, XrpcError } from '../../toolkit/errors.ts';
 import type { AppContext } from '../../core/context.ts';
-import type { HostName } from '../server.ts';
+import type { HostName } from '../host-name.ts';
 import { readiness } from '../../core/ops/readiness.ts';
 
 /** The route label of a request no route matched (404s, and the web app's pages and files): one value, so no URL adds a series. */

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import type { HostName } from '../server.ts';
+import type { HostName } from '../host-name.ts';
 import { registerCors } from './cors.ts';
 import { registerOperationsEndpoints } from './endpoints.ts';
 import { registerRateLimits } from './rate-limits.ts';
-import { accountOf } from '../../core/ops/submitters.ts';
+import { accountOf } from './submitters.ts';
 
 /**
  * What a host open to the world needs before its routes are declared: health, readiness and

@@ -4,7 +4,7 @@ import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import { Redis } from 'ioredis';
-import { ConfigError } from '../../toolkit/config.ts';
+import { ConfigError } from '../../toolkit/config-error.ts';
 
 /** Clients the in-memory store remembers per budget; the least recently seen is forgotten first. */
 const LOCAL_ENTRIES = 100_000;

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { jsonRequest, startTestApp, testBackends, type HttpResult, type TestApp } from '../testing.ts';
-import { createClientAccount, lastfmCall, type ClientAccount } from '../../adapters/lastfm/test-support.ts';
+import { createClientAccount, lastfmCall, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../../toolkit/limits-config.ts';
 import { registerRateLimits } from './rate-limits.ts';
 import { testRedisReachable, TEST_REDIS_URL } from './redis-testing.ts';

@@ -12,7 +12,7 @@ import { malojaKeyOf } from '../../adapters/maloja/fields.ts';
 import { requestSubsonicParams } from '../../adapters/subsonic/params.ts';
 import type { RateLimitConfig } from '../../toolkit/limits-config.ts';
 import { budgetStore, redisClient } from './rate-limit-store.ts';
-import type { AccountOf, SubmissionCredential } from '../../core/ops/submitters.ts';
+import type { AccountOf, SubmissionCredential } from './submitters.ts';
 
 const MINUTE_MS = 60_000;
 const SIGNIN_WINDOW_MS = 15 * MINUTE_MS;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runCli, startServe, stopServe } from '../testing.ts';
-import { seededPicker as random } from '../../toolkit/fuzz-support.ts';
+import { seededPicker as random } from '../../toolkit/fuzz-testing.ts';
 import { zipArchive } from '../../core/scrobbling/imports/zip-testing.ts';
 
 interface Storage {

@@ -1,7 +1,8 @@
 import { loadConfig } from '../../toolkit/config.ts';
 import type { AppContext } from '../../core/context.ts';
 import { reportSummary, scanLibrary } from '../../core/library/scan/index.ts';
-import { openAppContext, startHosts, type HostName } from '../../app/server.ts';
+import type { HostName } from '../../app/host-name.ts';
+import { openAppContext, startHosts } from '../../app/server.ts';
 import { startBackgroundJobs, type BackgroundJob } from '../../toolkit/background.ts';
 import { FILE_HOSTS, syncAllFileHosts } from '../../core/filehost/index.ts';
 import { musicstreamPollJob } from '../../core/musicstream/index.ts';

@@ -6,7 +6,7 @@ import { sealAudioscrobblerDigest } from './audioscrobbler-digest.ts';
 import { ensureRoomForCredential } from './credential-cap.ts';
 import { sha256Hex } from './hashing.ts';
 import { sealSubsonicKey } from './subsonic-key.ts';
-import type { ServerKeys } from './keys.ts';
+import type { ServerKeys } from '../context.ts';
 import { recordCredentialUse, useStampDue } from './usage.ts';
 import type { Viewer } from './viewer.ts';
 

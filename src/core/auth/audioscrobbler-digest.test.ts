@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { describeWithApp, jsonRequest, type TestApp } from '../../app/testing.ts';
-import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/test-support.ts';
+import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { sealLegacyAudioscrobblerDigests } from './audioscrobbler-digest.ts';
 
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');

@@ -1,17 +1,9 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../../toolkit/config.ts';
+import { ConfigError } from '../../toolkit/config-error.ts';
 import { OperatingError } from '../../toolkit/operating-errors.ts';
-
-/** Purpose-bound keys derived from one server secret. */
-export interface ServerKeys {
-  jwt: Uint8Array;
-  apiKeySharedSecret: Uint8Array;
-  encryption: Uint8Array;
-  /** Signs the `state` of OAuth authorizations sent to providers. */
-  oauthState: Uint8Array;
-}
+import type { ServerKeys } from '../context.ts';
 
 function derive(secret: Buffer, purpose: string): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', secret, Buffer.alloc(0), `earshot:${purpose}`, 32));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { describeWithApp, jsonRequest, postLargeBody } from '../../app/testing.ts';
-import { createClientAccount, lastfmCall } from '../../adapters/lastfm/test-support.ts';
+import { createClientAccount, lastfmCall } from '../../adapters/lastfm/lastfm-testing.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
 import { testBackends } from '../../toolkit/db/testing.ts';
-import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-support.ts';
+import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-testing.ts';
 import { albumKey, artistKey, boundedKey, MAX_KEY_CODE_POINTS, titleKey } from './normalize.ts';
 
 /** The key rewrites of migration 0005 (its index statement names a table migration 0006 replaced). */

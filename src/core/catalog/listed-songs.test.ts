@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
-import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/test-support.ts';
+import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 
 /** Catalog listings show songs someone played or has in a library, not every track a client mentioned. */
 describeWithApp('catalog listings', (app) => {

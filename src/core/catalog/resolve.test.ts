@@ -5,7 +5,7 @@ import { inTransaction } from '../../toolkit/db/index.ts';
 import { testBackends } from '../../toolkit/db/testing.ts';
 import { resolveTrack, resolveTracks } from './resolve.ts';
 import type { TrackMetadata } from './track-metadata.ts';
-import { seededRandom as random } from '../../toolkit/fuzz-support.ts';
+import { seededRandom as random } from '../../toolkit/fuzz-testing.ts';
 
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -6,9 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
-import { listenOf, playsQuery } from '../../adapters/listenbrainz/listens.ts';
-
-type PlayRow = Parameters<typeof listenOf>[0];
+import { listenOf, playsQuery, type PlayRow } from '../scrobbling/listen-json.ts';
 
 /**
  * A play as an export line: ListenBrainz's listen, whose `listened_at` is whole seconds (LB

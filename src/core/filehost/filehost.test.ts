@@ -11,7 +11,7 @@ import { encodeTestTrack } from '../library/test-music.ts';
 import { startFakeFileHostA } from '../providers/filehost-a/fake.ts';
 import { startFakeFileHostB } from '../providers/filehost-b/fake.ts';
 import { connectThroughConsent, useProvider } from '../providers/testing.ts';
-import { subsonicClient, subsonicUser } from '../../adapters/subsonic/test-client.ts';
+import { subsonicClient, subsonicUser } from '../../adapters/subsonic/client-testing.ts';
 import { describeWithApp } from '../../app/testing.ts';
 import type { FileHostName } from './hosts.ts';
 

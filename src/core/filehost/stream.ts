@@ -7,10 +7,10 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { AppContext } from '../context.ts';
 import { LibraryError, libraryNotFound } from '../library/errors.ts';
+import type { StreamedFile } from '../library/streamed-file.ts';
 import { withAccessToken } from '../providers/connections.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { providerClient } from '../providers/registry.ts';
-import type { SubsonicBinary } from '../../adapters/subsonic/method.ts';
 import type { FileHostName } from './hosts.ts';
 
 export interface HostedFile {
@@ -26,7 +26,7 @@ export interface HostedFile {
 /** Headers of the host's answer that a player needs. */
 const PASSED_HEADERS = ['content-length', 'content-range'];
 
-export async function hostedBytes(ctx: AppContext, file: HostedFile, range: string | undefined, extraHeaders: Record<string, string>): Promise<SubsonicBinary> {
+export async function hostedBytes(ctx: AppContext, file: HostedFile, range: string | undefined, extraHeaders: Record<string, string>): Promise<StreamedFile> {
   if (file.file_id === null) throw libraryNotFound(`the file ${file.path} has no id at ${file.kind}; sync again`);
   let response: Response;
   try {
@@ -44,5 +44,5 @@ export async function hostedBytes(ctx: AppContext, file: HostedFile, range: stri
   }
   const status = response.status === 206 || response.status === 416 ? response.status : 200;
   const body = response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Buffer.alloc(0);
-  return { kind: 'binary', status, contentType: file.content_type, headers, body };
+  return { status, contentType: file.content_type, headers, body };
 }

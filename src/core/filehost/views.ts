@@ -5,18 +5,15 @@
  * (the mirrored folder's path joined with the path below it), as `at` takes them.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Selectable } from 'kysely';
 import { isoDateTime } from '../../toolkit/schemas.ts';
-import type { Database, LibraryDirectoriesTable, LibraryFilesTable } from '../../toolkit/db/index.ts';
+import type { Database } from '../../toolkit/db/index.ts';
+import { directoryListing, FileA, fileItem, listing, type Directory, type ListingStyle } from '../library/directory-listing.ts';
 import { libraryNotFound } from '../library/errors.ts';
 import { isUuid } from '../library/known-ids.ts';
 import { IGNORES_CASE, type FileHostName } from './hosts.ts';
 import type { FileHostSource } from './source.ts';
 
 const Text = Type.String();
-
-export const DirectoryItem = Type.Object({ id: Text, name: Text, fileId: Text, path: Text, parentId: Text, createdAt: Text, updatedAt: Text });
-export const FileA = Type.Object({ id: Text, name: Text, fileId: Text, directoryId: Text, trackId: Text, createdAt: Text, updatedAt: Text });
 const FileB = Type.Object({
   ...FileA.properties,
   pathLower: Text,
@@ -24,51 +21,12 @@ const FileB = Type.Object({
   clientModified: Type.String({ format: 'date-time' }),
   serverModified: Type.String({ format: 'date-time' }),
 });
-export const listing = <F extends typeof FileA | typeof FileB>(file: F) =>
-  Type.Object({
-    files: Type.Array(file),
-    directory: Type.Union([DirectoryItem, Type.Object({})], { description: 'the folder listed' }),
-    parentDirectory: Type.Union([DirectoryItem, Type.Object({})], { description: 'its parent; {} for the root (the mirrored folder, or the music folder)' }),
-    directories: Type.Array(DirectoryItem),
-  });
+// browse-operations.ts declares the music folder's listing with these (until it leaves core).
+export { FileA, listing };
 export const LISTINGS = { filehostA: listing(FileA), filehostB: listing(FileB) } as const;
-
-export type Directory = Selectable<LibraryDirectoriesTable>;
-type File = Selectable<LibraryFilesTable>;
 
 /** The host's path of a path below the mirrored folder. */
 const hostPath = (root: string, path: string) => (path === '' ? root : `${root === '/' ? '' : root}/${path}`);
-
-/** How a listing shows its source: paths as the source names them, and its kind of file. */
-export interface ListingStyle<F> {
-  path: (relative: string) => string;
-  file: (row: File) => F;
-}
-
-function directoryItem(style: ListingStyle<unknown>, row: Directory): Static<typeof DirectoryItem> {
-  return {
-    id: row.id,
-    name: row.name,
-    fileId: row.file_id ?? '',
-    path: style.path(row.path),
-    parentId: row.parent_id ?? '',
-    createdAt: isoDateTime(row.created_at),
-    updatedAt: isoDateTime(row.updated_at),
-  };
-}
-
-/** The fields every listed file has (filehostA's, and the local folder's). */
-export function fileItem(row: File): Static<typeof FileA> {
-  return {
-    id: row.id,
-    name: row.name,
-    fileId: row.file_id ?? '',
-    directoryId: row.directory_id,
-    trackId: row.track_id ?? '',
-    createdAt: isoDateTime(row.created_at),
-    updatedAt: isoDateTime(row.updated_at),
-  };
-}
 
 function hostStyle(host: FileHostName, source: FileHostSource): ListingStyle<Static<typeof FileA> | Static<typeof FileB>> {
   const path = (relative: string) => hostPath(source.root, relative);
@@ -116,21 +74,6 @@ function pathBelow(root: string, path: string, ignoresCase: boolean): string | n
   if (root === '/') return path.slice(1);
   if (fold(path) === fold(root)) return '';
   return fold(path).startsWith(`${fold(root)}/`) ? path.slice(root.length + 1) : null;
-}
-
-/** A directory's files and subdirectories (by name) and its parent ({} for a source's root), in spec 2.6's shape. */
-export async function directoryListing<F>(db: Database, directory: Directory, style: ListingStyle<F>) {
-  const [parent, directories, files] = await Promise.all([
-    directory.parent_id === null ? undefined : db.selectFrom('library_directories').selectAll().where('id', '=', directory.parent_id).executeTakeFirst(),
-    db.selectFrom('library_directories').selectAll().where('parent_id', '=', directory.id).orderBy('name').execute(),
-    db.selectFrom('library_files').selectAll().where('directory_id', '=', directory.id).orderBy('name').execute(),
-  ]);
-  return {
-    files: files.map(style.file),
-    directory: directoryItem(style, directory),
-    parentDirectory: parent ? directoryItem(style, parent) : {},
-    directories: directories.map((row) => directoryItem(style, row)),
-  };
 }
 
 export async function folderListing(db: Database, host: FileHostName, source: FileHostSource, at: string | undefined) {

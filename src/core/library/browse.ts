@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
-import { albumTrackIds } from '../../adapters/subsonic/catalog.ts';
+import { albumTrackIds } from './playable.ts';
 import { libraryNotFound } from './errors.ts';
 import { knownIds } from './known-ids.ts';
 import { albumViews, artistViews, hasPlayableFile, songViews, type AlbumView, type ArtistView, type SongView } from './views.ts';

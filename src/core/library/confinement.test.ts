@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { restJson, rest, subsonicUser } from '../../adapters/subsonic/test-client.ts';
+import { restJson, rest, subsonicUser } from '../../adapters/subsonic/client-testing.ts';
 import { describeWithApp } from '../../app/testing.ts';
 import { scanLibrary, type ScanReport } from './scan/index.ts';
 import { LINKS_OUTSIDE } from './scan/walk.ts';

@@ -1,21 +1,21 @@
 import { XrpcError } from '../../toolkit/errors.ts';
 
 /**
- * How a library request fails, named once for both doors into the library: the Subsonic API
- * answers with the code (HTTP 200, `status: "failed"`), the XRPC library operations with the
- * status and error name, as the spec's source maps them (10 → 400, 40 → 401, 50 → 403, 70 → 404).
+ * How a library request fails, named once for both doors into the library: the XRPC library
+ * operations answer with the status and error name below, the Subsonic API with its own code for
+ * the same failure (adapters/subsonic/error-codes.ts; the spec's source maps 10 → 400, 40 → 401,
+ * 50 → 403, 70 → 404).
  */
 export const LIBRARY_FAILURES = {
-  Generic: { subsonicCode: 0, status: 400, error: 'InvalidRequest' },
-  MissingParameter: { subsonicCode: 10, status: 400, error: 'InvalidRequest' },
-  WrongCredentials: { subsonicCode: 40, status: 401, error: 'AuthenticationFailed' },
-  // Subsonic clients answer 41 by retrying with the password (p=): keys older than sealed keys allow only that.
-  TokenAuthUnsupported: { subsonicCode: 41, status: 401, error: 'AuthenticationFailed' },
-  AuthMechanismUnsupported: { subsonicCode: 42, status: 401, error: 'AuthenticationFailed' },
-  ConflictingAuth: { subsonicCode: 43, status: 400, error: 'InvalidRequest' },
-  InvalidApiKey: { subsonicCode: 44, status: 401, error: 'AuthenticationFailed' },
-  NotAuthorized: { subsonicCode: 50, status: 403, error: 'Forbidden' },
-  NotFound: { subsonicCode: 70, status: 404, error: 'NotFound' },
+  Generic: { status: 400, error: 'InvalidRequest' },
+  MissingParameter: { status: 400, error: 'InvalidRequest' },
+  WrongCredentials: { status: 401, error: 'AuthenticationFailed' },
+  TokenAuthUnsupported: { status: 401, error: 'AuthenticationFailed' },
+  AuthMechanismUnsupported: { status: 401, error: 'AuthenticationFailed' },
+  ConflictingAuth: { status: 400, error: 'InvalidRequest' },
+  InvalidApiKey: { status: 401, error: 'AuthenticationFailed' },
+  NotAuthorized: { status: 403, error: 'Forbidden' },
+  NotFound: { status: 404, error: 'NotFound' },
 } as const;
 
 export type LibraryFailure = keyof typeof LIBRARY_FAILURES;
@@ -26,10 +26,6 @@ export class LibraryError extends Error {
     message: string,
   ) {
     super(message);
-  }
-
-  get subsonicCode(): number {
-    return LIBRARY_FAILURES[this.failure].subsonicCode;
   }
 
   /** The same failure as the XRPC side answers it. */

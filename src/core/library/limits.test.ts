@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { subsonicUser } from '../../adapters/subsonic/test-client.ts';
+import { subsonicUser } from '../../adapters/subsonic/client-testing.ts';
 import { describeWithApp, type TestApp } from '../../app/testing.ts';
 import { MAX_PLAYLIST_SONGS, MAX_PLAYLISTS, MAX_QUEUE_SONGS } from './limits.ts';
 import { catalogTracks, librarySource } from './operations-testing.ts';

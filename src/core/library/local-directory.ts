@@ -4,7 +4,7 @@
  * relative to the music folder with a leading '/', as addDirectoryToQueue takes them.
  */
 import type { Database } from '../../toolkit/db/index.ts';
-import { directoryListing, fileItem, type Directory, type ListingStyle } from '../filehost/views.ts';
+import { directoryListing, fileItem, type Directory, type ListingStyle } from './directory-listing.ts';
 import { libraryNotFound } from './errors.ts';
 import { isUuid } from './known-ids.ts';
 import { findLocalSource } from './scan/source.ts';

@@ -2,10 +2,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { poolUsage, type Database, type DB } from '../../toolkit/db/index.ts';
 import type { BackgroundJobObserver, JobOutcome } from '../../toolkit/background.ts';
-import type { ListenOutcome } from '../scrobbling/ingest.ts';
 import { DATABASE_DEADLINE_MS, withinDeadline } from './deadline.ts';
 
-export type PlayOutcome = ListenOutcome['status'];
+/**
+ * What became of a play, the counter's `outcome` label: a ListenOutcome's status (src/core/scrobbling/ingest.ts).
+ * Spelled out here, not read from ingest, because the context holds the metrics and ingest takes the context:
+ * ingest's call to playsIngested fails to compile if a status is added there and not here.
+ */
+export type PlayOutcome = 'stored' | 'duplicate' | 'ignored';
 const PLAY_OUTCOMES: readonly PlayOutcome[] = ['stored', 'duplicate', 'ignored'];
 
 /** An import whose last batch is older than this is taken as abandoned, not running (the CLI sends one every few seconds). */

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { invalidRequest } from '../../toolkit/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
-import { imageType } from '../../toolkit/image-type.ts';
 import { AvatarFetchError, fetchAvatar } from './avatar-fetch.ts';
 
 const avatarPath = (userId: string) => `/avatars/${userId}`;
@@ -39,9 +38,8 @@ export async function forgetAvatar(db: Database, userId: string): Promise<void> 
   await db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();
 }
 
-/** The user's kept avatar (`userId` a UUID) and its type, told from the bytes; null when there is none (or the bytes are no allowed image). */
-export async function storedAvatar(db: Database, userId: string): Promise<{ data: Buffer; type: string } | null> {
+/** The kept picture of a user (`userId` a UUID), served at the avatar URL by the API host (src/adapters/http/picture-routes.ts). */
+export async function storedAvatar(db: Database, userId: string): Promise<Buffer | undefined> {
   const row = await db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst();
-  const type = row ? imageType(row.data) : null;
-  return row && type ? { data: row.data, type } : null;
+  return row?.data;
 }

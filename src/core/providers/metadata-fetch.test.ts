@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recordingClock } from './fake/clock.ts';
+import { recordingClock } from './fake/clock-testing.ts';
 import { metadataUserAgent, RequestSpacer } from './metadata-fetch.ts';
 
 test('the spacer lets one call through per interval: calls at once wait for the next free slot', async () => {

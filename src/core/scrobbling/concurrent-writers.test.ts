@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { artistKey } from '../catalog/normalize.ts';
 import { describeWithApp, jsonRequest, scrobbleCount, type TestApp } from '../../app/testing.ts';
-import { seededRandom as random, shuffled } from '../../toolkit/fuzz-support.ts';
+import { seededRandom as random, shuffled } from '../../toolkit/fuzz-testing.ts';
 
 /**
  * Many writers naming the same new catalog entries at once, in different

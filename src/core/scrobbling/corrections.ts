@@ -10,7 +10,7 @@ import { listenedAtProblem, listenProblem } from './listen-rules.ts';
  * Removing and correcting a user's own plays. A change here shows everywhere
  * at once: lists of plays (feeds) read the scrobbles table, and statistics
  * (counts, charts, Wrapped) read the rollups plus the queue of changes not yet
- * folded into them (src/stats/rollups/), which a trigger on scrobbles fills in
+ * folded into them (src/core/stats/rollups/), which a trigger on scrobbles fills in
  * the same transaction as the change. The client's original record
  * (`submitted`) is never rewritten: a corrected play is marked by `edited_at`
  * instead.

@@ -191,6 +191,14 @@ function inKeyOrder<R extends { listen: Listen; track: ResolvedTrack }>(rows: re
  * listen) and finds the ids of those already stored, keyed by scrobbleKey.
  * Rows go in key order: two writers inserting the same listens (a user's two
  * clients) then wait on each other's rows in one order and cannot deadlock.
+ *
+ * Where the plays go next, unseen in TypeScript: the statement trigger
+ * scrobbles_stats_inserted (and _deleted, _updated for later changes) runs
+ * stats_queue_inserted(), which appends each new play to the stats_queue table in
+ * this same transaction (src/toolkit/db/migrations/0012_stats_rollups.sql). The
+ * background job statsFoldJob, through foldBatch (src/core/stats/rollups/fold.ts),
+ * then folds the queue into the rollups stats_track_counts, stats_hours and
+ * stats_first_plays that the statistics read (src/core/stats/rollups/reads.ts).
  */
 async function insertScrobbles(
   tx: Tx,

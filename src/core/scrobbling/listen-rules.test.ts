@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-support.ts';
+import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-testing.ts';
 import {
   listenProblem,
   longerThan,

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
-import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-support.ts';
+import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-testing.ts';
 import { describeWithApp, jsonRequest, type HttpResult, type TestApp } from '../../app/testing.ts';
-import { createClientAccount, lastfmCall, type ClientAccount } from '../../adapters/lastfm/test-support.ts';
+import { createClientAccount, lastfmCall, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { MAX_GENRE_LENGTH, MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from './listen-rules.ts';
 
 /**

@@ -54,7 +54,7 @@ const contenders = (counts: string, n: number) =>
   sql`(select * from ${sql.table(counts)} where play_count >= (select coalesce(min(play_count), 0) from (select play_count from ${sql.table(counts)} order by play_count desc limit ${n}) top))`;
 
 /**
- * Every aggregate of a Wrapped in one statement, from the rollups (src/stats/rollups/): the
+ * Every aggregate of a Wrapped in one statement, from the rollups (src/core/stats/rollups/): the
  * window's plays per track (`played`) give totals and top lists, its plays by local time
  * (`local`) give every local-time statistic, and first plays per track say which artists are
  * new. Top lists rank on counts, then join the catalog for names; ties go to the name (title),

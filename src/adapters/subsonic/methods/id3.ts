@@ -2,7 +2,7 @@ import type { Database } from '../../../toolkit/db/index.ts';
 import { libraryNotFound } from '../../../core/library/errors.ts';
 import { albumViews, artistViews, songViews } from '../../../core/library/views.ts';
 import { catalogParam, folderParam } from '../args.ts';
-import { albumTrackIds, artistAlbumIds, artistIsPlayable, isPlayable, playableArtistIds } from '../catalog.ts';
+import { albumTrackIds, artistAlbumIds, artistIsPlayable, isPlayable, playableArtistIds } from '../../../core/library/playable.ts';
 import { groupByIndex, IGNORED_ARTICLES } from '../folders.ts';
 import { defineSubsonicMethod } from '../method.ts';
 

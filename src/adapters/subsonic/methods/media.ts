@@ -20,7 +20,7 @@ async function trackBytes({ ctx, viewer, params, range }: SubsonicRequest, attac
   };
   const contentType = servedAudioType(file.content_type);
   if (file.kind === 'local') return fileBytes(await openLocal(file), contentType, range, headers);
-  return hostedBytes(ctx, { ...file, kind: file.kind, owner_id: file.owner_id!, content_type: contentType }, range, headers);
+  return { kind: 'binary', ...(await hostedBytes(ctx, { ...file, kind: file.kind, owner_id: file.owner_id!, content_type: contentType }, range, headers)) };
 }
 
 export const stream = defineSubsonicMethod('stream', (request) => trackBytes(request, false));

@@ -6,6 +6,7 @@ import { callMethod, catalogTracks, librarySource } from '../../../core/library/
 import { listenerWithHistory, type TestListener } from '../../../core/scrobbling/testing.ts';
 import { describeWithApp, scrobbleCount, type TestApp } from '../../../app/testing.ts';
 import { libraryStateMethods } from './state.ts';
+import { subsonicCode } from '../error-codes.ts';
 
 const SONGS = ['Alpha', 'Beta', 'Gamma'].map((title, i) => ({ artist: 'Subsonic Trio', title, album: 'Greek', durationMs: 100_000 + i * 1000, trackNumber: i + 1 }));
 
@@ -21,7 +22,7 @@ async function failure(call: Promise<unknown>): Promise<number> {
   try {
     await call;
   } catch (error) {
-    if (error instanceof LibraryError) return error.subsonicCode;
+    if (error instanceof LibraryError) return subsonicCode(error);
     throw error;
   }
   assert.fail('expected a Subsonic error');

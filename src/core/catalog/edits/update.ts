@@ -10,7 +10,7 @@ import {
   MAX_SHORT_TEXT_LENGTH,
   patternProblem,
   textFieldProblem,
-} from '../../scrobbling/listen-rules.ts';
+} from '../field-rules.ts';
 import { albumKey, artistKey, cleanText, titleKey } from '../normalize.ts';
 import { ISRC, MBID } from '../track-metadata.ts';
 import type { EditContext } from './log.ts';
@@ -18,7 +18,7 @@ import { addAlias, lockEntries, renamedCredit, TABLE_OF } from './merge.ts';
 
 /**
  * Fixing an entry's fields. The values meet the rules submitted metadata meets
- * (scrobbling/listen-rules.ts); a new name gets its match key the way the matcher computes it, so
+ * (field-rules.ts); a new name gets its match key the way the matcher computes it, so
  * later scrobbles of the corrected name find the entry, and the old key stays an alias of it, so
  * scrobbles of the old spelling do too. A name another entry already has is refused: merge them.
  */

@@ -32,9 +32,8 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
   return (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) + (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url));
 }
 
-/** The album's stored cover (`albumId` a UUID) and its type, told from the bytes; null when there is none (or the bytes are no allowed image). */
-export async function storedAlbumCover(db: Database, albumId: string): Promise<{ data: Buffer; type: string } | null> {
+/** The stored cover of an album (`albumId` a UUID), served at albumCoverUrl by the API host (src/adapters/http/picture-routes.ts). */
+export async function storedAlbumCover(db: Database, albumId: string): Promise<Buffer | undefined> {
   const cover = await db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst();
-  const type = cover ? imageType(cover.data) : null;
-  return cover && type ? { data: cover.data, type } : null;
+  return cover?.data;
 }

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { AppContext } from '../../context.ts';
-import { startFakeCoverArt } from '../../providers/coverart/fake.ts';
+import { startFakeCoverArt } from '../../providers/coverart/fake-testing.ts';
 import { createCoverArtClient } from '../../providers/coverart/client.ts';
-import { recordingClock } from '../../providers/fake/clock.ts';
+import { recordingClock } from '../../providers/fake/clock-testing.ts';
 import type { FakeServer } from '../../providers/fake/server.ts';
 import { metadataUserAgent, RequestSpacer } from '../../providers/metadata-fetch.ts';
 import { createMusicBrainzClient } from '../../providers/musicbrainz/client.ts';
-import { startFakeMusicBrainz, type FakeMusicBrainz } from '../../providers/musicbrainz/fake.ts';
+import { startFakeMusicBrainz, type FakeMusicBrainz } from '../../providers/musicbrainz/fake-testing.ts';
 import { listenerWithHistory, recordListens, type TestListener } from '../../scrobbling/testing.ts';
 import { describeWithApp } from '../../../app/testing.ts';
 import { databaseCache } from './cache.ts';

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { Database, EnrichmentOutcome } from '../../../toolkit/db/index.ts';
 import type { CoverArtClient, MetadataEntity, MusicBrainzClient } from '../../providers/types.ts';
-import { MAX_GENRE_LENGTH } from '../../scrobbling/listen-rules.ts';
+import { MAX_GENRE_LENGTH } from '../field-rules.ts';
 import { albumKey, artistKey } from '../normalize.ts';
 import { fetchAlbumCover } from './covers.ts';
 import { fillMissing } from './fill.ts';

@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { ConfigError } from '../../../toolkit/config.ts';
+import { ConfigError } from '../../../toolkit/config-error.ts';
 import type { AppContext } from '../../context.ts';
 import { confinedRealPath } from '../confined.ts';
 import { readFileTags } from '../tags.ts';

@@ -3,7 +3,8 @@ import { mkdtemp, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../../toolkit/config.ts';
+import { ConfigError } from '../../../toolkit/config-error.ts';
+import { loadConfig } from '../../../toolkit/config.ts';
 import { ingestListens } from '../../scrobbling/ingest.ts';
 import { describeWithApp, type TestApp } from '../../../app/testing.ts';
 import { testJpeg, writeTestImage, writeTestTrack, type TestTags } from '../test-music.ts';

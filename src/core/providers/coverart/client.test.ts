@@ -4,7 +4,7 @@ import type { FakeServer } from '../fake/server.ts';
 import { ProviderError } from '../errors.ts';
 import { metadataUserAgent } from '../metadata-fetch.ts';
 import { createCoverArtClient } from './client.ts';
-import { startFakeCoverArt } from './fake.ts';
+import { startFakeCoverArt } from './fake-testing.ts';
 
 const RELEASE = 'b52a8f31-b5ab-34e9-92f4-f5b7110220f0';
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);

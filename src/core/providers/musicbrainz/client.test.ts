@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ProviderError } from '../errors.ts';
-import { recordingClock } from '../fake/clock.ts';
+import { recordingClock } from '../fake/clock-testing.ts';
 import { metadataUserAgent, RequestSpacer } from '../metadata-fetch.ts';
 import { createMusicBrainzClient, type ResponseCache } from './client.ts';
-import { startFakeMusicBrainz, type FakeMusicBrainz } from './fake.ts';
+import { startFakeMusicBrainz, type FakeMusicBrainz } from './fake-testing.ts';
 
 const ARTIST = { mbid: '5b11f4ce-a62d-471e-81fc-a69a8278c7da', name: 'Nirvana' };
 const RECORDING = '5fb524f1-8cc8-4c04-a921-e34c0a911ea7';

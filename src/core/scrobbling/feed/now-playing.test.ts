@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { describeWithApp, jsonRequest } from '../../../app/testing.ts';
-import { createClientAccount, type ClientAccount } from '../../../adapters/lastfm/test-support.ts';
+import { createClientAccount, type ClientAccount } from '../../../adapters/lastfm/lastfm-testing.ts';
 
 const NOW_PLAYING = 'app.svc.feed.getNowPlaying';
 const FOLLOWING = 'earshot:feed:following';

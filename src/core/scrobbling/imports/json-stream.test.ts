@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonArrayElements, jsonLines, MAX_RECORD_BYTES, MAX_RECORD_DEPTH, type JsonRecordText } from './json-stream.ts';
-import { seededPicker as random } from '../../../toolkit/fuzz-support.ts';
+import { seededPicker as random } from '../../../toolkit/fuzz-testing.ts';
 
 type Random = ReturnType<typeof random>;
 

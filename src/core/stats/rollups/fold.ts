@@ -1,3 +1,16 @@
+/**
+ * The statistics' rollups, and how plays reach them. No TypeScript call leads from a stored play
+ * to a statistic: triggers on scrobbles (src/toolkit/db/migrations/0012_stats_rollups.sql:
+ * scrobbles_stats_inserted, _deleted, _updated) append every change of a play, whoever makes it
+ * (insertScrobbles in src/core/scrobbling/ingest.ts for the ListenBrainz, Last.fm, Audioscrobbler
+ * and Maloja submits and imports; corrections, catalog merges, deletions), to the stats_queue
+ * table, in the writer's transaction. This module folds that queue into the rollups
+ * (stats_track_counts, stats_hours, stats_first_plays): statsFoldJob every second in a serving
+ * process (started by `earshot serve`, src/cli/commands/serve.ts), foldAll on demand. Readers
+ * (reads.ts) add the plays still queued to the rollups, so a play counts the moment it is stored;
+ * rebuild.ts recomputes every rollup from the raw plays (`earshot stats rebuild`), and pieces.ts
+ * splits a window into whole rollup periods and raw edges.
+ */
 import { sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../../../toolkit/background.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';

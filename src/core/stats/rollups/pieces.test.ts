@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { seededPicker } from '../../../toolkit/fuzz-support.ts';
+import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
 import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
 
 const DAY_MS = 86_400_000;

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
-import { seededPicker } from '../../../toolkit/fuzz-support.ts';
+import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
 import { scrobblesPerDay } from '../chart.ts';
 import { listeningClock } from '../clock.ts';
 import type { StatsWindow } from '../window.ts';

@@ -1,4 +1,4 @@
--- Statistics read rollups of the plays instead of the whole history (src/stats/rollups/).
+-- Statistics read rollups of the plays instead of the whole history (src/core/stats/rollups/).
 --
 -- Every change to scrobbles (a play stored, deleted, re-pointed or re-timed, by any path: protocols,
 -- imports, corrections, catalog merges and their undo, account deletion) appends to stats_queue
@@ -80,6 +80,11 @@ begin
   return null;
 end $$;
 
+-- The plays' way into the statistics: whatever writes scrobbles (insertScrobbles in
+-- src/core/scrobbling/ingest.ts for every protocol and import, corrections, merges, deletions)
+-- fires these triggers, which queue the change in stats_queue; the TypeScript fold, foldBatch and
+-- the serving process's statsFoldJob in src/core/stats/rollups/fold.ts, empties the queue into
+-- the rollups above.
 create trigger scrobbles_stats_inserted after insert on scrobbles referencing new table as new_rows
   for each statement execute function stats_queue_inserted();
 create trigger scrobbles_stats_deleted after delete on scrobbles referencing old table as old_rows
@@ -88,7 +93,7 @@ create trigger scrobbles_stats_updated after update on scrobbles referencing old
   for each statement execute function stats_queue_updated();
 
 -- Every rollup computed afresh from the raw plays, set-based (seconds for millions of plays):
--- here for the history an upgrade finds, and by `earshot stats rebuild` (src/stats/rollups/
+-- here for the history an upgrade finds, and by `earshot stats rebuild` (src/core/stats/rollups/
 -- rebuild.ts, which first stops writers). Rows go in key order, so each user's rows start out
 -- side by side in the heap as in the index. Answers how many plays it counted.
 create function stats_rebuild() returns bigint language plpgsql as $$

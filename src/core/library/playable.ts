@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
-import { hasPlayableFile } from '../../core/library/views.ts';
+import { hasPlayableFile } from './views.ts';
 
 /**
  * Catalog queries scoped to what a user can play (optionally within one music folder): the ID3
- * browsing methods list only artists, albums and songs with a file behind them.
+ * browsing methods (Subsonic's, and the library's album view) list only artists, albums and songs
+ * with a file behind them.
  */
 
 /** Artists with a playable song, as album artist or track artist. */

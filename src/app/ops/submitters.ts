@@ -1,9 +1,12 @@
 import { XrpcError } from '../../toolkit/errors.ts';
-import { authenticateApiKey } from '../auth/api-keys.ts';
-import { authenticate } from '../auth/authenticate.ts';
-import type { AppContext } from '../context.ts';
+import { authenticateApiKey } from '../../core/auth/api-keys.ts';
+import { authenticate } from '../../core/auth/authenticate.ts';
+import type { AppContext } from '../../core/context.ts';
 import { sessionUser } from '../../adapters/audioscrobbler/sessions.ts';
 import { findLastfmSession } from '../../adapters/lastfm/sessions.ts';
+
+// Host wiring, not core: telling whose a credential is needs each protocol's sessions (Last.fm's,
+// Audioscrobbler's), and only the rate limits of this folder ask.
 
 /** The credential a submission (or any Last.fm call) carries, as the rate limits read it from the request. */
 export type SubmissionCredential =
