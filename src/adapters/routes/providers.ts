@@ -10,7 +10,7 @@ import { defineRoute } from '../http/route.ts';
 import { DateTime, isoDateTime } from '../../toolkit/schemas.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../../toolkit/config.ts';
 import { bindingCookie, bindingCookieName } from '../../core/providers/connect.ts';
-import { finishByClient, finishInBrowser, startConnect } from '../../core/providers/connect-steps.ts';
+import { finishByClient, finishInBrowser, startConnect } from './connect-steps.ts';
 
 const ProviderParam = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)), { description: 'filehostA, filehostB or musicstream' }) });
 const ConnectQuery = Type.Object({

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { operations } from '../../app/registry.ts';
 
-const HERE = new URL('./', import.meta.url);
+const HERE = new URL('.//', import.meta.url);
 const isSource = (name: string) => name.endsWith('.ts') && !name.endsWith('.test.ts');
 
 /** The group modules by their prefix: `app.svc.feed.ts` and every source file in a folder `app.svc.library/`. */

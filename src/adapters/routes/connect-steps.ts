@@ -6,11 +6,11 @@
  */
 import { invalidRequest } from '../../toolkit/errors.ts';
 import type { ProviderName } from '../../toolkit/config.ts';
-import type { AppContext } from '../context.ts';
-import type { FileHostName } from '../filehost/hosts.ts';
-import { startMirror } from '../filehost/sync.ts';
-import { beginConnect, completeConnect, ConnectRefused, type Callback, type Connected, type Finisher } from './connect.ts';
-import { asXrpcProviderCall } from './errors.ts';
+import type { AppContext } from '../../core/context.ts';
+import type { FileHostName } from '../../core/filehost/hosts.ts';
+import { startMirror } from '../../core/filehost/sync.ts';
+import { beginConnect, completeConnect, ConnectRefused, type Callback, type Connected, type Finisher } from '../../core/providers/connect.ts';
+import { asXrpcProviderCall } from '../../core/providers/errors.ts';
 
 async function connectStep<T>(step: () => Promise<T>): Promise<T> {
   try {
