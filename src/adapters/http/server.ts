@@ -2,25 +2,28 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type LogLevel, type TrustProxy } from '../../toolkit/config.ts';
 import type { AppContext } from '../../core/context.ts';
-import { authorize } from '../../core/auth/authenticate.ts';
-import type { Viewer } from '../../core/auth/viewer.ts';
-import { clientDataProblem } from '../../toolkit/db/index.ts';
-import { errorNameForStatus, XrpcError, type XrpcErrorName } from '../../toolkit/errors.ts';
-import { HEAVY_RETRY_AFTER_SECONDS, HeavyReadLimiter } from './heavy-limit.ts';
+import type { XrpcErrorName } from '../../toolkit/errors.ts';
+import { HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from '../../toolkit/json-walk.ts';
-import { buildOpenApiDocument } from './openapi.ts';
-import type { AnyOperation, AuthMode } from './operation.ts';
-import { redirects, type AnyRoute, type Download } from './route.ts';
+import { API_DOCUMENT } from './openapi.ts';
+import type { AnyOperation } from './operation.ts';
+import type { AnyRoute } from './route.ts';
 import { registerSecurityHeaders, securityHeaders } from './security-headers.ts';
 import { serveWebApp } from '../web/static.ts';
 import { loggerOptions } from '../../toolkit/logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 import { registerHostOperations } from '../../app/ops/index.ts';
-import { registerAlbumCoverRoute } from '../../core/catalog/enrich/index.ts';
-import { registerAvatarRoute } from '../../core/profiles/avatars.ts';
+import { errorPath } from './error-path.ts';
+import { openApiEndpoint } from './openapi-endpoint.ts';
+import { albumCoverEndpoint, avatarEndpoint } from './picture-endpoints.ts';
+import { registerEndpoints } from './register.ts';
+import { listRoutes } from './route-listing.ts';
+import { routeEndpoint } from './route-endpoints.ts';
+import { operationEndpoint } from './xrpc-endpoints.ts';
+import { renderXrpcError } from './xrpc-protocol.ts';
 
 export interface HttpServerOptions {
   /** The request log's level (config.ts LOG_LEVEL), or false for none. */
@@ -39,9 +42,6 @@ export interface HttpServerOptions {
  * for that plus ordinary headers while still bounding what one request holds.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
-
-/** XRPC bodies are small JSON records; operations that take more (import batches) raise their own limit. */
-export const XRPC_BODY_LIMIT = 64 * 1024;
 
 /** Fastify's own default, kept for the scrobbler protocols' form bodies; ListenBrainz sets its own. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -126,6 +126,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     logger: loggerOptions(options.logger),
   });
+  listRoutes(app);
   registerSecurityHeaders(app, https);
   const queryAjv = ajvFor(true);
   const bodyAjv = ajvFor(false);
@@ -139,137 +140,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       throw tooDeep();
     }
   });
-  app.setErrorHandler((error: FastifyError | XrpcError, request, reply) => {
-    if (error instanceof XrpcError) {
-      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.status(error.status).send(error.body());
-    }
-    if (error.validation) {
-      return reply.status(400).send({ error: 'InvalidRequest', message: error.message });
-    }
-    const problem = clientDataProblem(error);
-    if (problem) return reply.status(400).send({ error: 'InvalidRequest', message: problem });
-    const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send({ error: errorNameForStatus(status), message: error.message });
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ error: 'InternalServerError', message: 'Internal server error' });
-  });
+  app.setErrorHandler(errorPath('http', renderXrpcError));
   return app;
-}
-
-/**
- * Checks a declaration's credentials in `onRequest`, before the body is read, parsed or
- * validated: an unauthenticated caller learns nothing about the body's shape, and a large body
- * from one is never buffered. The handler then finds the caller with `viewerOf`.
- */
-function credentialsCheck(ctx: AppContext, auth: AuthMode) {
-  const viewers = new WeakMap<FastifyRequest, Viewer | null>();
-  return {
-    onRequest: async (request: FastifyRequest) => {
-      viewers.set(request, await authorize(ctx, auth, request.headers.authorization));
-    },
-    viewerOf: (request: FastifyRequest) => viewers.get(request) ?? null,
-  };
-}
-
-/** Admits a heavy operation's request for its client, asking a refused one to come back later. */
-function admitHeavy(limiter: HeavyReadLimiter, request: FastifyRequest, reply: FastifyReply): () => void {
-  try {
-    return limiter.enter(request.ip);
-  } catch (error) {
-    reply.header('retry-after', String(HEAVY_RETRY_AFTER_SECONDS));
-    throw error;
-  }
-}
-
-function registerOperation(app: FastifyInstance, ctx: AppContext, operation: AnyOperation, limiter: HeavyReadLimiter): void {
-  const url = `/xrpc/${operation.nsid}`;
-  const method = operation.kind === 'query' ? 'GET' : 'POST';
-  const credentials = credentialsCheck(ctx, operation.auth);
-  app.route({
-    method,
-    url,
-    onRequest: credentials.onRequest,
-    // A procedure called with no body at all (only query parameters, as the spec declares
-    // addDirectoryToQueue's) is validated as an empty one, so it fails only for a missing field.
-    ...(operation.input ? { preValidation: async (request: FastifyRequest) => void (request.body ??= {}) } : {}),
-    bodyLimit: operation.bodyLimit ?? XRPC_BODY_LIMIT,
-    schema: {
-      querystring: operation.params,
-      ...(operation.input ? { body: operation.input } : {}),
-      response: { 200: operation.output },
-    },
-    handler: async (request, reply) => {
-      const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
-      try {
-        const viewer = credentials.viewerOf(request);
-        return await operation.handler({ params: request.query as never, input: request.body as never, viewer: viewer as never, ctx });
-      } finally {
-        done();
-      }
-    },
-  });
-  refuseOtherMethod(app, url, method);
-}
-
-/** XRPC's rule for an nsid called with the other method: 405, naming the one to use. */
-function refuseOtherMethod(app: FastifyInstance, url: string, method: 'GET' | 'POST'): void {
-  const nsid = url.slice('/xrpc/'.length);
-  app.route({
-    method: method === 'GET' ? 'POST' : 'GET',
-    url,
-    handler: async () => {
-      throw new XrpcError(405, 'MethodNotAllowed', `${nsid} is a ${method === 'GET' ? 'query' : 'procedure'}; use ${method}`);
-    },
-  });
-}
-
-/** The Cookie header's pairs (RFC 6265 §5.4); a malformed pair is skipped, a value is URI-decoded when it can be. */
-function parseCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const pair of (header ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at <= 0) continue;
-    const value = pair.slice(at + 1).trim();
-    try {
-      cookies[pair.slice(0, at).trim()] = decodeURIComponent(value);
-    } catch {
-      cookies[pair.slice(0, at).trim()] = value;
-    }
-  }
-  return cookies;
-}
-
-function registerRoute(app: FastifyInstance, ctx: AppContext, route: AnyRoute): void {
-  const credentials = credentialsCheck(ctx, route.auth);
-  app.route({
-    method: route.method,
-    url: route.path,
-    onRequest: credentials.onRequest,
-    bodyLimit: XRPC_BODY_LIMIT,
-    schema: {
-      params: route.pathParams,
-      querystring: route.query,
-      ...(route.body ? { body: route.body } : {}),
-      ...(route.success.schema ? { response: { [route.success.status]: route.success.schema } } : {}),
-    },
-    handler: async (request, reply) => {
-      const viewer = credentials.viewerOf(request);
-      const setCookie = (cookie: string) => void reply.header('set-cookie', [...[reply.getHeader('set-cookie') ?? []].flat().map(String), cookie]);
-      const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: viewer as never, ctx };
-      const body = await route.handler({ ...call, userAgent: request.headers['user-agent'], cookies: parseCookies(request.headers.cookie), setCookie });
-      if (redirects(route)) return reply.redirect(body as string, route.success.status);
-      if (route.success.download) {
-        const { filename, body: bytes } = body as Download;
-        reply.header('content-type', route.success.download).header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`);
-        return reply.status(route.success.status).send(bytes);
-      }
-      reply.status(route.success.status);
-      return route.success.schema ? body : reply.send();
-    },
-  });
-  // A route at an XRPC address (a download such as app.svc.actor.exportData) keeps XRPC's method rule.
-  if (route.path.startsWith('/xrpc/') && (route.method === 'GET' || route.method === 'POST')) refuseOtherMethod(app, route.path, route.method);
 }
 
 /** The API host: XRPC operations, plain routes, and the OpenAPI document describing both. */
@@ -280,14 +152,15 @@ export function buildApiServer(
 ): FastifyInstance {
   const app = createHttpServer(options);
   registerHostOperations(app, ctx, 'api');
-  const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
   const limiter = new HeavyReadLimiter();
-  for (const operation of declarations.operations) registerOperation(app, ctx, operation, limiter);
-  for (const route of declarations.routes) registerRoute(app, ctx, route);
+  registerEndpoints(app, ctx, [
+    ...declarations.operations.map((operation) => operationEndpoint(operation, limiter)),
+    ...declarations.routes.map(routeEndpoint),
+    albumCoverEndpoint,
+    avatarEndpoint,
+    openApiEndpoint('api', (context) => API_DOCUMENT(context.config.publicUrl)),
+  ]);
   registerSubsonic(app, ctx);
-  registerAlbumCoverRoute(app, ctx);
-  registerAvatarRoute(app, ctx);
-  app.get('/openapi.json', async () => openApi);
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);
     if (served) return served;

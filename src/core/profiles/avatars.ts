@@ -4,9 +4,7 @@
  * `<public URL>/avatars/<user id>?v=<digest>`, so viewers' browsers only ever ask this server.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { invalidRequest } from '../../toolkit/errors.ts';
-import { sendPublicPicture } from '../../adapters/http/file-headers.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
 import { imageType } from '../../toolkit/image-type.ts';
@@ -42,13 +40,10 @@ export async function forgetAvatar(db: Database, userId: string): Promise<void> 
   await db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();
 }
 
-/** `GET /avatars/:userId` on the API host: the kept picture, without credentials (profiles are public), or 404. */
-export function registerAvatarRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { userId: string } }>('/avatars/:userId', async (request, reply) => {
-    const { userId } = request.params;
-    const row = isUuid(userId) ? await ctx.db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst() : undefined;
-    const type = row && imageType(row.data);
-    if (!row || !type) return reply.status(404).send({ error: 'NotFound', message: `no avatar for ${userId}` });
-    return sendPublicPicture(request, reply, row.data, type);
-  });
+/** The kept picture of a user, served at /avatars/<user id> without credentials (profiles are public), or null. */
+export async function storedAvatar(db: Database, userId: string): Promise<{ data: Buffer; contentType: string } | null> {
+  if (!isUuid(userId)) return null;
+  const row = await db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst();
+  const contentType = row && imageType(row.data);
+  return row && contentType ? { data: row.data, contentType } : null;
 }

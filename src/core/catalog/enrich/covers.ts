@@ -6,9 +6,6 @@
  * archive (or whatever answered in its place) declared.
  */
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
-import { sendPublicPicture } from '../../../adapters/http/file-headers.ts';
-import type { AppContext } from '../../context.ts';
 import type { Database } from '../../../toolkit/db/index.ts';
 import { imageType } from '../../../toolkit/image-type.ts';
 import type { CoverArtClient } from '../../providers/types.ts';
@@ -36,15 +33,10 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
   return (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) + (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url));
 }
 
-/** `GET /covers/:albumId` on the API host: the stored cover, without credentials (album art is public), or 404 (also for stored bytes that are no allowed image). */
-export function registerAlbumCoverRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { albumId: string } }>('/covers/:albumId', async (request, reply) => {
-    const { albumId } = request.params;
-    const cover = isUuid(albumId)
-      ? await ctx.db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst()
-      : undefined;
-    const contentType = cover ? imageType(cover.data) : null;
-    if (!cover || !contentType) return reply.status(404).send({ error: 'NotFound', message: `no cover for album ${albumId}` });
-    return sendPublicPicture(request, reply, cover.data, contentType);
-  });
+/** The stored cover of an album, served at /covers/<album id> without credentials (album art is public); null also for stored bytes that are no allowed image. */
+export async function storedAlbumCover(db: Database, albumId: string): Promise<{ data: Buffer; contentType: string } | null> {
+  if (!isUuid(albumId)) return null;
+  const cover = await db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst();
+  const contentType = cover ? imageType(cover.data) : null;
+  return cover && contentType ? { data: cover.data, contentType } : null;
 }

@@ -1,2 +1,2 @@
 export { enrichmentJob } from './job.ts';
-export { registerAlbumCoverRoute } from './covers.ts';
+export { storedAlbumCover } from './covers.ts';
