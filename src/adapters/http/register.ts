@@ -67,3 +67,8 @@ export function registerEndpoints(app: FastifyInstance, ctx: AppContext, endpoin
   for (const endpoint of endpoints) registerEndpoint(app, ctx, endpoint, prefix);
   refuseOtherMethods(app, endpoints, prefix);
 }
+
+/** A protocol's plugin answers what happens outside its endpoints (its 404 handler's body parsing) in its own shape too. */
+export function setProtocolErrorPath(scope: FastifyInstance, protocol: Protocol): void {
+  scope.setErrorHandler(errorPath(protocol.name, protocol.renderError));
+}
