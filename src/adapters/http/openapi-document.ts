@@ -31,7 +31,8 @@ export function buildOpenApiDocument(spec: OpenApiDocumentSpec, endpoints: reado
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of endpoints as readonly Endpoint<never>[]) {
     const path = endpoint.openapiPath ?? openApiPath(endpoint.path);
-    const item = (paths[path] ??= endpoint.openapiPath || server === spec.baseUrl ? {} : { servers: [{ url: spec.baseUrl }] });
+    paths[path] ??= endpoint.openapiPath || server === spec.baseUrl ? {} : { servers: [{ url: spec.baseUrl }] };
+    const item = paths[path];
     for (const method of methodsOf(endpoint).map((name) => name.toLowerCase())) {
       const existing = item[method] as JsonObject | undefined;
       if (!existing) item[method] = entryOf(endpoint);
