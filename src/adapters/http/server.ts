@@ -6,9 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type LogLevel, type TrustProxy } from '../../toolkit/config.ts';
 import type { AppContext } from '../../core/context.ts';
 import type { XrpcErrorName } from '../../toolkit/errors.ts';
-import { HeavyReadLimiter } from './heavy-limit.ts';
 import { findInJson } from '../../toolkit/json-walk.ts';
-import { API_DOCUMENT } from './openapi.ts';
 import type { AnyOperation } from './operation.ts';
 import type { AnyRoute } from './route.ts';
 import { registerSecurityHeaders, securityHeaders } from './security-headers.ts';
@@ -16,13 +14,10 @@ import { serveWebApp } from '../web/static.ts';
 import { loggerOptions } from '../../toolkit/logging.ts';
 import { registerSubsonic } from '../subsonic/index.ts';
 import { registerHostOperations } from '../../app/ops/index.ts';
+import { apiEndpoints } from './api-endpoints.ts';
 import { errorPath } from './error-path.ts';
-import { openApiEndpoint } from './openapi-endpoint.ts';
-import { albumCoverEndpoint, avatarEndpoint } from './picture-endpoints.ts';
 import { registerEndpoints } from './register.ts';
 import { listRoutes } from './route-listing.ts';
-import { routeEndpoint } from './route-endpoints.ts';
-import { operationEndpoint } from './xrpc-endpoints.ts';
 import { renderXrpcError } from './xrpc-protocol.ts';
 
 export interface HttpServerOptions {
@@ -144,7 +139,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   return app;
 }
 
-/** The API host: XRPC operations, plain routes, and the OpenAPI document describing both. */
+/** The API host: XRPC operations, plain routes, Subsonic, pictures, and the OpenAPI document describing them all. */
 export function buildApiServer(
   ctx: AppContext,
   declarations: { operations: readonly AnyOperation[]; routes: readonly AnyRoute[] },
@@ -152,14 +147,7 @@ export function buildApiServer(
 ): FastifyInstance {
   const app = createHttpServer(options);
   registerHostOperations(app, ctx, 'api');
-  const limiter = new HeavyReadLimiter();
-  registerEndpoints(app, ctx, [
-    ...declarations.operations.map((operation) => operationEndpoint(operation, limiter)),
-    ...declarations.routes.map(routeEndpoint),
-    albumCoverEndpoint,
-    avatarEndpoint,
-    openApiEndpoint('api', (context) => API_DOCUMENT(context.config.publicUrl)),
-  ]);
+  registerEndpoints(app, ctx, apiEndpoints(declarations));
   registerSubsonic(app, ctx);
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);
