@@ -1,32 +1,32 @@
 /**
  * The API host, composed: the shared HTTP server (adapters/http/server.ts) with the host operations
- * (health, CORS, rate limits: ops/), every XRPC operation and route (registry.ts, registered by
- * adapters/http/declarations.ts), the OpenAPI document describing them, the OpenSubsonic server
- * under /rest, the public pictures, and the web app for every other GET.
+ * (health, CORS, rate limits: ops/), every XRPC operation and plain route (registry.ts), the public
+ * pictures and the OpenAPI document (adapters/http/api-endpoints.ts), all registered through the one
+ * endpoint registration (adapters/http/register.ts), the OpenSubsonic server under /rest, and the web
+ * app for every other GET.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.ts';
-import { registerDeclarations, type Declarations } from '../adapters/http/declarations.ts';
-import { buildOpenApiDocument } from '../adapters/http/openapi.ts';
-import { registerPictureRoutes } from '../adapters/http/picture-routes.ts';
+import { apiEndpoints } from '../adapters/http/api-endpoints.ts';
+import type { AnyOperation } from '../adapters/http/operation.ts';
+import { registerEndpoints } from '../adapters/http/register.ts';
+import type { AnyRoute } from '../adapters/http/route.ts';
 import { createHttpServer, type HttpServerOptions } from '../adapters/http/server.ts';
 import { registerSubsonic } from '../adapters/subsonic/index.ts';
 import { serveWebApp } from '../adapters/web/static.ts';
 import { registerHostOperations } from './ops/index.ts';
 
-/** The API host: XRPC operations, plain routes, and the OpenAPI document describing both. */
-export function buildApiServer(
-  ctx: AppContext,
-  declarations: Declarations,
-  options: HttpServerOptions,
-): FastifyInstance {
+export interface Declarations {
+  operations: readonly AnyOperation[];
+  routes: readonly AnyRoute[];
+}
+
+/** The API host: XRPC operations, plain routes, Subsonic, pictures, and the OpenAPI document describing them all. */
+export function buildApiServer(ctx: AppContext, declarations: Declarations, options: HttpServerOptions): FastifyInstance {
   const app = createHttpServer(options);
   registerHostOperations(app, ctx, 'api');
-  const openApi = buildOpenApiDocument(ctx.config.publicUrl, declarations.operations, declarations.routes);
-  registerDeclarations(app, ctx, declarations);
+  registerEndpoints(app, ctx, apiEndpoints(declarations));
   registerSubsonic(app, ctx);
-  registerPictureRoutes(app, ctx);
-  app.get('/openapi.json', async () => openApi);
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);
     if (served) return served;

@@ -2,6 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpServer, type HttpServerOptions } from '../adapters/http/server.ts';
 import type { AppContext } from '../core/context.ts';
 import { registerHostOperations } from './ops/index.ts';
+import type { Endpoint } from '../adapters/http/endpoint.ts';
+import type { OpenApiDocumentSpec } from '../adapters/http/openapi-document.ts';
+import { openApiEndpoint } from '../adapters/http/openapi-endpoint.ts';
+import { registerEndpoints } from '../adapters/http/register.ts';
+import { PLAIN_HTTP } from '../adapters/http/xrpc-protocol.ts';
 import { registerListenBrainz } from '../adapters/listenbrainz/routes.ts';
 import { registerLastfm } from '../adapters/lastfm/index.ts';
 import { registerAudioscrobbler } from '../adapters/audioscrobbler/index.ts';
@@ -17,11 +22,32 @@ export type ScrobblerProtocolRegistrar = (app: FastifyInstance, ctx: AppContext)
 /** Every protocol the scrobbler host speaks; adding one is a one-line edit here. */
 const SCROBBLER_PROTOCOLS: readonly ScrobblerProtocolRegistrar[] = [registerListenBrainz, registerLastfm, registerAudioscrobbler, registerMaloja];
 
+/** `GET /`: what this host is, and where the API host is. */
+const hostPageEndpoint: Endpoint = {
+  method: 'GET',
+  path: '/',
+  host: 'scrobbler',
+  protocol: PLAIN_HTTP,
+  summary: 'What this host is, and the URL of the API host',
+  openapi: {
+    operationId: 'getScrobblerHost',
+    tags: ['ops'],
+    responses: { '200': { description: '{ service, api }', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+  handler: async ({ ctx }) => ({ service: 'earshot scrobbler', api: ctx.config.publicUrl }),
+};
+
+const scrobblerDocument = (ctx: AppContext): OpenApiDocumentSpec => ({
+  title: 'Earshot scrobbler host',
+  description: 'The scrobbling protocols existing clients speak: ListenBrainz, Last.fm 2.0, Audioscrobbler 1.2 and Maloja.',
+  baseUrl: ctx.config.scrobblerPublicUrl,
+});
+
 /** The scrobble-submission host that existing scrobbler clients are repointed to. */
 export function buildScrobblerServer(ctx: AppContext, options: HttpServerOptions): FastifyInstance {
   const app = createHttpServer(options);
   registerHostOperations(app, ctx, 'scrobbler');
-  app.get('/', async () => ({ service: 'earshot scrobbler', api: ctx.config.publicUrl }));
+  registerEndpoints(app, ctx, [hostPageEndpoint, openApiEndpoint('scrobbler', scrobblerDocument)]);
   for (const register of SCROBBLER_PROTOCOLS) register(app, ctx);
   return app;
 }

@@ -39,8 +39,17 @@ export const XRPC_ERROR_NAMES = [
 ] as const;
 export type XrpcErrorName = (typeof XRPC_ERROR_NAMES)[number];
 
+/**
+ * A request refused on purpose, in some protocol's terms: the client's doing, answered with
+ * `status` (the HTTP status its protocol gives it) and never logged as a failure of the server.
+ * The HTTP kit's one error path (adapters/http/error-path.ts) knows a client error by this.
+ */
+export abstract class Refusal extends Error {
+  abstract readonly status: number;
+}
+
 /** An error that reaches the client as the spec's error body `{ error, message }`. */
-export class XrpcError extends Error {
+export class XrpcError extends Refusal {
   constructor(
     readonly status: number,
     readonly error: XrpcErrorName,

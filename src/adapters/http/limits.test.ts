@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
-import { MAX_HEADER_BYTES, XRPC_BODY_LIMIT } from './server.ts';
+import { MAX_HEADER_BYTES } from './server.ts';
+import { XRPC_BODY_LIMIT } from './xrpc-endpoints.ts';
 import { MAX_HEAVY_READS_PER_CLIENT } from './heavy-limit.ts';
 
 /** Timeouts small enough that the tests wait for the server, not for minutes. */

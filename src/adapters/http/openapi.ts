@@ -4,6 +4,7 @@ import { ACCEPTED_CREDENTIALS, type AuthMode } from '../../core/auth/auth-mode.t
 import type { AnyOperation } from './operation.ts';
 import { redirects, type AnyRoute } from './route.ts';
 import { ErrorBody } from '../../toolkit/schemas.ts';
+import type { OpenApiDocumentSpec } from './openapi-document.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -58,7 +59,7 @@ function queryParameters(schema: TSchema): JsonObject[] {
 /** An operation's tag: its nsid without the name (app.svc.actor). */
 const namespaceOf = (nsid: string) => nsid.split('.').slice(0, -1).join('.');
 
-function operationEntry(operation: AnyOperation): JsonObject {
+export function operationEntry(operation: AnyOperation): JsonObject {
   const entry: JsonObject = {
     operationId: operation.nsid,
     summary: operation.summary,
@@ -89,7 +90,7 @@ function routeNames(route: AnyRoute): JsonObject {
   };
 }
 
-function routeEntry(route: AnyRoute): JsonObject {
+export function routeEntry(route: AnyRoute): JsonObject {
   const pathParams = Object.keys((route.pathParams.properties ?? {}) as object).map((name) => ({
     name,
     in: 'path',
@@ -114,33 +115,17 @@ function routeEntry(route: AnyRoute): JsonObject {
   };
 }
 
-/** The OpenAPI 3.1.0 document, built from the same declarations that validate requests. */
-export function buildOpenApiDocument(baseUrl: string, operations: readonly AnyOperation[], routes: readonly AnyRoute[]): JsonObject {
-  const paths: Record<string, JsonObject> = {};
-  for (const operation of operations) {
-    paths[`/${operation.nsid}`] = { [operation.kind === 'query' ? 'get' : 'post']: operationEntry(operation) };
-  }
-  for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] ??= { servers: [{ url: baseUrl }] };
-    paths[path]![route.method.toLowerCase()] = routeEntry(route);
-  }
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Earshot API',
-      version: '1.0.0',
-      description: 'Music listening-history (scrobbling) service.',
-      license: { name: 'MIT', identifier: 'MIT' },
+/** The API host's document: XRPC operations under its /xrpc server, with bearer credentials and the spec's error body. */
+export const API_DOCUMENT = (publicUrl: string): OpenApiDocumentSpec => ({
+  title: 'Earshot API',
+  description: 'Music listening-history (scrobbling) service.',
+  baseUrl: publicUrl,
+  server: `${publicUrl}/xrpc`,
+  security: [{ bearer: [] }],
+  components: {
+    schemas: { ErrorBody: plain(ErrorBody) },
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in JWT, personal access token or API key' },
     },
-    servers: [{ url: `${baseUrl}/xrpc` }],
-    security: [{ bearer: [] }],
-    paths,
-    components: {
-      schemas: { ErrorBody: plain(ErrorBody) },
-      securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in JWT, personal access token or API key' },
-      },
-    },
-  };
-}
+  },
+});

@@ -6,13 +6,15 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts, type LogLevel, type TrustProxy } from '../../toolkit/config.ts';
-import { clientDataProblem } from '../../toolkit/db/index.ts';
-import { errorNameForStatus, XrpcError, type XrpcErrorName } from '../../toolkit/errors.ts';
+import type { XrpcErrorName } from '../../toolkit/errors.ts';
 import { findInJson } from '../../toolkit/json-walk.ts';
 import { registerSecurityHeaders, securityHeaders } from './security-headers.ts';
 import { loggerOptions } from '../../toolkit/logging.ts';
+import { errorPath } from './error-path.ts';
+import { listRoutes } from './route-listing.ts';
+import { renderXrpcError } from './xrpc-protocol.ts';
 
 export interface HttpServerOptions {
   /** The request log's level (config.ts LOG_LEVEL), or false for none. */
@@ -31,9 +33,6 @@ export interface HttpServerOptions {
  * for that plus ordinary headers while still bounding what one request holds.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
-
-/** XRPC bodies are small JSON records; operations that take more (import batches) raise their own limit. */
-export const XRPC_BODY_LIMIT = 64 * 1024;
 
 /** Fastify's own default, kept for the scrobbler protocols' form bodies; ListenBrainz sets its own. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -118,6 +117,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     logger: loggerOptions(options.logger),
   });
+  listRoutes(app);
   registerSecurityHeaders(app, https);
   const queryAjv = ajvFor(true);
   const bodyAjv = ajvFor(false);
@@ -131,20 +131,6 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       throw tooDeep();
     }
   });
-  app.setErrorHandler((error: FastifyError | XrpcError, request, reply) => {
-    if (error instanceof XrpcError) {
-      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.status(error.status).send(error.body());
-    }
-    if (error.validation) {
-      return reply.status(400).send({ error: 'InvalidRequest', message: error.message });
-    }
-    const problem = clientDataProblem(error);
-    if (problem) return reply.status(400).send({ error: 'InvalidRequest', message: problem });
-    const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send({ error: errorNameForStatus(status), message: error.message });
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ error: 'InternalServerError', message: 'Internal server error' });
-  });
+  app.setErrorHandler(errorPath('http', renderXrpcError));
   return app;
 }

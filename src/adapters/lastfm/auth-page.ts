@@ -1,4 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Endpoint } from '../http/endpoint.ts';
+import { registerEndpoints } from '../http/register.ts';
+import { PLAIN_HTTP } from '../http/xrpc-protocol.ts';
 import { authenticateApiKey } from '../../core/auth/index.ts';
 import { verifyLogin } from '../../core/auth/users.ts';
 import type { AppContext } from '../../core/context.ts';
@@ -66,34 +69,69 @@ ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 </form>`;
 }
 
+const PAGE_PARAMETERS = [
+  { name: 'api_key', in: 'query', required: true, description: "the application's API key", schema: { type: 'string' } },
+  { name: 'token', in: 'query', required: true, description: 'the token from auth.getToken', schema: { type: 'string' } },
+];
+const PAGE = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+
+function pageEndpoint(method: 'GET' | 'POST', summary: string, handler: Endpoint['handler'], extra: Record<string, unknown>): Endpoint {
+  return {
+    method,
+    path: '/api/auth/',
+    host: 'scrobbler',
+    protocol: PLAIN_HTTP,
+    summary,
+    openapi: { operationId: `lastfmAuthorizationPage${method === 'GET' ? '' : 'SignIn'}`, tags: ['lastfm'], security: [], parameters: PAGE_PARAMETERS, ...extra },
+    handler,
+  };
+}
+
 /**
  * Last.fm's desktop authorization page (`/api/auth/?api_key=…&token=…`): the user signs in
  * with handle and password, which approves the token for auth.getSession.
  */
+const authorizationPageEndpoints: readonly Endpoint[] = [
+  pageEndpoint(
+    'GET',
+    "Last.fm's desktop authorization page: a sign-in form that approves the token",
+    async ({ request, reply, ctx }) => {
+      const approval = await pendingApproval(ctx, request, reply);
+      return approval ? sendPage(reply, 200, 'Allow access', signInForm(approval)) : reply;
+    },
+    { responses: { '200': PAGE('The sign-in form, or a page saying there is nothing to approve'), '400': PAGE('An unknown application or link') } },
+  ),
+  pageEndpoint(
+    'POST',
+    'Signs in on the authorization page, approving the token',
+    async ({ request, reply, ctx }) => {
+      const approval = await pendingApproval(ctx, request, reply);
+      if (!approval) return reply;
+      const params = requestParams(request);
+      const user = await verifyLogin(ctx.db, params.get('identifier') ?? '', params.get('password') ?? '');
+      if (!user) return sendPage(reply, 401, 'Allow access', signInForm(approval, 'Wrong handle or password.'));
+      if (!(await approveToken(ctx.db, approval.token, approval.apiKeyId, user.id))) {
+        return sendPage(reply, 400, 'Nothing to approve', '<p>This authorization link is no longer valid.</p>');
+      }
+      return sendPage(
+        reply,
+        200,
+        'Access allowed',
+        `<p><strong>${escapeHtml(approval.application)}</strong> can now scrobble as <strong>${escapeHtml(user.handle)}</strong>. You can close this window and return to the application.</p>`,
+      );
+    },
+    {
+      requestBody: { required: true, description: 'api_key, token, identifier (handle or DID) and password', content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+      responses: { '200': PAGE('Access allowed'), '400': PAGE('Nothing to approve'), '401': PAGE('Wrong handle or password') },
+    },
+  ),
+];
+
 export function registerAuthorizationPage(app: FastifyInstance, ctx: AppContext): void {
   app.register(
     async (scope) => {
       acceptFormBodies(scope);
-      scope.get('/', async (request, reply) => {
-        const approval = await pendingApproval(ctx, request, reply);
-        return approval ? sendPage(reply, 200, 'Allow access', signInForm(approval)) : reply;
-      });
-      scope.post('/', async (request, reply) => {
-        const approval = await pendingApproval(ctx, request, reply);
-        if (!approval) return reply;
-        const params = requestParams(request);
-        const user = await verifyLogin(ctx.db, params.get('identifier') ?? '', params.get('password') ?? '');
-        if (!user) return sendPage(reply, 401, 'Allow access', signInForm(approval, 'Wrong handle or password.'));
-        if (!(await approveToken(ctx.db, approval.token, approval.apiKeyId, user.id))) {
-          return sendPage(reply, 400, 'Nothing to approve', '<p>This authorization link is no longer valid.</p>');
-        }
-        return sendPage(
-          reply,
-          200,
-          'Access allowed',
-          `<p><strong>${escapeHtml(approval.application)}</strong> can now scrobble as <strong>${escapeHtml(user.handle)}</strong>. You can close this window and return to the application.</p>`,
-        );
-      });
+      registerEndpoints(scope, ctx, authorizationPageEndpoints, '/api/auth');
     },
     { prefix: '/api/auth' },
   );

@@ -1,3 +1,5 @@
+import { Refusal } from '../../toolkit/errors.ts';
+
 /** Last.fm's numeric error codes, as clients test for them. */
 export const LastfmErrorCode = {
   InvalidService: 2,
@@ -33,7 +35,7 @@ const HTTP_STATUS: Record<Code, number> = {
 };
 
 /** A failure answered as `<lfm status="failed"><error code="N">` or `{ error: N, message }`. */
-export class LastfmError extends Error {
+export class LastfmError extends Refusal {
   constructor(
     readonly code: Code,
     message: string,

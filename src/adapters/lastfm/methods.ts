@@ -16,7 +16,8 @@ import type { LastfmMethod } from './method.ts';
 import { nowPlaying, scrobble } from './track-methods.ts';
 import { getInfo, getLovedTracks, getRecentTracks } from './user-methods.ts';
 
-const METHODS: readonly LastfmMethod[] = [
+/** Every Last.fm method this server answers. */
+export const METHODS: readonly LastfmMethod[] = [
   ...[getToken, getSession, getMobileSession],
   ...[scrobble, nowPlaying, love, unlove, removeScrobble],
   ...[getInfo, getRecentTracks, getLovedTracks, getTopArtists, getTopAlbums, getTopTracks],

@@ -1,3 +1,4 @@
+import { Refusal } from '../../toolkit/errors.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mbidOrUndefined, type TrackMetadata } from '../../core/catalog/track-metadata.ts';
 import { submissionProblem } from '../../core/scrobbling/listen-rules.ts';
@@ -6,7 +7,9 @@ import { submissionProblem } from '../../core/scrobbling/listen-rules.ts';
 export type Params = ReadonlyMap<string, string>;
 
 /** A missing or malformed parameter; each protocol answers it in its own words. */
-export class InvalidParameter extends Error {}
+export class InvalidParameter extends Refusal {
+  readonly status = 400;
+}
 
 export function requiredParam(params: Params, name: string, suffix = ''): string {
   const value = params.get(name);

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { authMissing, invalidToken } from '../../toolkit/errors.ts';
 import { authenticateApiKey, type ApiKeyOwner } from '../../core/auth/api-keys.ts';
 import type { Database } from '../../toolkit/db/index.ts';
@@ -20,20 +19,3 @@ export async function requireTokenOwner(db: Database, header: string | undefined
   if (!owner) throw invalidToken('Invalid authorization token.');
   return owner;
 }
-
-/**
- * Token authentication for routes that write. The token is checked in onRequest, on the
- * headers alone: a request without a valid one is refused before its body (up to 10 MB) is
- * read, let alone buffered and parsed. `owner` is the checked owner, inside the handler.
- */
-export function tokenAuthentication(db: Database) {
-  const owners = new WeakMap<FastifyRequest, ApiKeyOwner>();
-  return {
-    onRequest: async (request: FastifyRequest) => {
-      owners.set(request, await requireTokenOwner(db, request.headers.authorization));
-    },
-    owner: (request: FastifyRequest): ApiKeyOwner => owners.get(request)!,
-  };
-}
-
-export type TokenAuthentication = ReturnType<typeof tokenAuthentication>;

@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { clientDataProblem } from '../../toolkit/db/index.ts';
+import { Refusal } from '../../toolkit/errors.ts';
+import type { Protocol } from '../http/endpoint.ts';
+import type { ClassifiedError } from '../http/error-path.ts';
 
 /** Every error type this host answers with; Maloja's own names where Maloja has one. */
 export type MalojaErrorType =
@@ -15,19 +16,19 @@ export type MalojaErrorType =
  * A refusal in Maloja's shape: `{status, error: {type, value, desc}}`. Maloja answers
  * `failure` for a request it understood and turned down, `error` for one it could not serve.
  */
-export class MalojaError extends Error {
+export class MalojaError extends Refusal {
   constructor(
-    readonly httpStatus: number,
+    readonly status: number,
     readonly type: MalojaErrorType,
     readonly value: unknown,
     desc: string,
-    readonly status: 'failure' | 'error' = 'failure',
+    readonly outcome: 'failure' | 'error' = 'failure',
   ) {
     super(desc);
   }
 
   body() {
-    return { status: this.status, error: { type: this.type, value: this.value, desc: this.message } };
+    return { status: this.outcome, error: { type: this.type, value: this.value, desc: this.message } };
   }
 }
 
@@ -46,19 +47,19 @@ export const malformedRequest = (problem: string) => new MalojaError(400, 'malfo
 export const rateLimitExceeded = (retryAfterSeconds: number) =>
   new MalojaError(429, 'rate_limit_exceeded', retryAfterSeconds, `Rate limit exceeded, retry in ${retryAfterSeconds} seconds`);
 
-function asMalojaError(error: FastifyError | Error): MalojaError | null {
-  if (error instanceof MalojaError) return error;
-  const problem = clientDataProblem(error);
-  if (problem) return invalidScrobbleData(problem);
-  const status = (error as FastifyError).statusCode ?? 500;
-  if (status < 500) return malformedRequest(error.message);
-  return null;
+/** Every failure in Maloja's shape, never a bare 500 page. */
+function asMalojaError(error: ClassifiedError): MalojaError {
+  if (error.internal) return new MalojaError(500, 'unknown_error', null, 'The server has encountered an exception.');
+  if (error.cause instanceof MalojaError) return error.cause;
+  if (error.kind === 'data') return invalidScrobbleData(error.message);
+  return malformedRequest(error.message);
 }
 
-/** The scope's error handler: every failure in Maloja's shape, never a bare 500 page. */
-export function sendMalojaError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const refusal = asMalojaError(error);
-  if (refusal) return reply.status(refusal.httpStatus).send(refusal.body());
-  request.log.error({ err: error }, 'maloja request failed');
-  return reply.status(500).send(new MalojaError(500, 'unknown_error', null, 'The server has encountered an exception.').body());
-}
+/** Maloja's native API under /apis/mlj_1: its error shape; other methods of a path get its 404, as they always did. */
+export const MALOJA: Protocol = {
+  name: 'maloja',
+  renderError: (error, _request, reply) => {
+    const refusal = asMalojaError(error);
+    return reply.status(refusal.status).send(refusal.body());
+  },
+};

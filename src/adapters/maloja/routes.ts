@@ -3,7 +3,9 @@ import { authenticateApiKey, type ApiKeyOwner } from '../../core/auth/api-keys.t
 import type { AppContext } from '../../core/context.ts';
 import { readiness } from '../../core/ops/readiness.ts';
 import { ingestListens, type ListenOutcome } from '../../core/scrobbling/ingest.ts';
-import { authenticationFailed, MalojaError, sendMalojaError } from './errors.ts';
+import { authenticationFailed, MALOJA, MalojaError } from './errors.ts';
+import type { AnyEndpoint, CredentialCheck, Endpoint } from '../http/endpoint.ts';
+import { registerEndpoints, setProtocolErrorPath } from '../http/register.ts';
 import { acceptMalojaBodies, MALOJA_BODY_LIMIT, malojaKey, requestFields, type Fields } from './fields.ts';
 import { parseScrobble, type MalojaScrobble } from './scrobble.ts';
 import { listScrobbles, parseScrobblePage } from './scrobble-list.ts';
@@ -39,55 +41,125 @@ function answer({ artists, listen, warnings }: MalojaScrobble, outcome: ListenOu
   return warnings.length > 0 ? { ...scrobbled, warnings } : scrobbled;
 }
 
-function routes(scope: FastifyInstance, ctx: AppContext): void {
-  // The key is checked before the fields, as Maloja does: a stranger learns nothing about the rest.
-  scope.post('/newscrobble', { bodyLimit: MALOJA_BODY_LIMIT }, async (request) => {
-    const fields = requestFields(request);
-    const owner = await keyOwner(ctx, fields);
+const ERROR_ANSWER = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object', properties: { status: { enum: ['failure', 'error'] }, error: { type: 'object' } }, required: ['status', 'error'] } } },
+});
+const JSON_ANSWER = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+const KEY_PARAMETERS = ['key', 'apikey'].map((name) => ({ name, in: 'query', required: false, description: 'an Earshot API key (also in the body)', schema: { type: 'string' } }));
+
+type Declaration<C> = Omit<Endpoint<C>, 'host' | 'protocol'>;
+
+/** A Maloja endpoint on the scrobbler host, tagged and answering errors in Maloja's shape. */
+function malojaEndpoint<C = undefined>(declaration: Declaration<C>): Endpoint<C> {
+  const openapi = declaration.openapi as { responses: Record<string, unknown> };
+  return {
+    ...declaration,
+    host: 'scrobbler',
+    protocol: MALOJA,
+    openapi: { tags: ['maloja'], ...declaration.openapi, responses: { ...openapi.responses, '400': ERROR_ANSWER('malformed_request, missing_scrobble_data or invalid_scrobble_data'), '500': ERROR_ANSWER('unknown_error') } },
+  };
+}
+
+/** The key is checked before the fields, as Maloja does: a stranger learns nothing about the rest. */
+const MALOJA_KEY: CredentialCheck<ApiKeyOwner> = {
+  stage: 'body',
+  description: 'an Earshot API key as `key` or `apikey`, in the query or the body',
+  check: async (request, ctx) => {
+    const owner = await keyOwner(ctx, requestFields(request));
     if (!owner) throw authenticationFailed();
-    const scrobble = parseScrobble(fields);
-    const [outcome] = await ingestListens(ctx, owner.userId, [scrobble.listen], 'maloja');
-    return answer(scrobble, outcome!);
-  });
+    return owner;
+  },
+};
 
-  // Without a key this only pings the server, as Maloja's does; with one it says whether the key is good.
-  scope.get('/test', async (request, reply) => {
-    const fields = requestFields(request);
-    if (fields.has('key') || fields.has('apikey')) {
-      if (!(await keyOwner(ctx, fields))) return reply.status(403).send({ status: 'error', error: 'Wrong API key' });
-    }
-    return { status: 'ok' };
-  });
-
+export const malojaEndpoints: readonly AnyEndpoint[] = [
+  malojaEndpoint({
+    method: 'POST',
+    path: '/apis/mlj_1/newscrobble',
+    summary: 'Scrobbles one track',
+    credentials: MALOJA_KEY,
+    route: { bodyLimit: MALOJA_BODY_LIMIT },
+    openapi: {
+      operationId: 'malojaNewScrobble',
+      description: `Credentials: ${MALOJA_KEY.description}.`,
+      parameters: KEY_PARAMETERS,
+      requestBody: { required: true, description: 'artists or artist, title, album, albumartists, duration, length, time, as JSON or a form', content: { 'application/json': { schema: { type: 'object' } }, 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+      responses: { '200': JSON_ANSWER('{ status: "success", track, desc, warnings? }'), '403': ERROR_ANSWER('authentication_fail') },
+    },
+    handler: async ({ request, ctx, credentials }) => {
+      const scrobble = parseScrobble(requestFields(request));
+      const [outcome] = await ingestListens(ctx, credentials.userId, [scrobble.listen], 'maloja');
+      return answer(scrobble, outcome!);
+    },
+  }),
+  // Without a key this only pings the server, as Maloja's does; with one it says whether the key is
+  // good: the key is what it tests, not a credential it needs.
+  malojaEndpoint({
+    method: 'GET',
+    path: '/apis/mlj_1/test',
+    summary: 'Pings the server, or tests a key',
+    openapi: {
+      operationId: 'malojaTest',
+      security: [],
+      parameters: KEY_PARAMETERS,
+      responses: { '200': JSON_ANSWER('{ status: "ok" }'), '403': JSON_ANSWER('{ status: "error", error: "Wrong API key" }') },
+    },
+    handler: async ({ request, reply, ctx }) => {
+      const fields = requestFields(request);
+      if (fields.has('key') || fields.has('apikey')) {
+        if (!(await keyOwner(ctx, fields))) return reply.status(403).send({ status: 'error', error: 'Wrong API key' });
+      }
+      return { status: 'ok' };
+    },
+  }),
   // Maloja is single-user and lists its scrobbles to anyone. Here the list is the key owner's; a
   // request without a key names no one and gets an empty list, which a client that checks for
   // duplicates before it submits (multi-scrobbler) takes as "nothing yet": Earshot refuses the
   // duplicates itself.
-  scope.get('/scrobbles', async (request) => {
-    const fields = requestFields(request);
-    const page = parseScrobblePage(fields);
-    const keyed = fields.has('key') || fields.has('apikey');
-    const owner = keyed ? await keyOwner(ctx, fields) : null;
-    if (keyed && !owner) throw authenticationFailed();
-    const { list, more } = owner ? await listScrobbles(ctx.db, owner.userId, page) : { list: [], more: false };
-    const pageUrl = (n: number) => `/apis/mlj_1/scrobbles?page=${n}&perpage=${page.perpage}`;
-    return {
-      status: 'ok',
-      list,
-      pagination: { page: page.page, perpage: page.perpage, next_page: more ? pageUrl(page.page + 1) : null, prev_page: page.page > 0 ? pageUrl(page.page - 1) : null },
-    };
-  });
-
-  scope.get('/serverinfo', async () => {
-    const healthy = (await readiness(ctx.db)).ready;
-    return {
-      name: 'Earshot',
-      version: MALOJA_API_VERSION.split('.'),
-      versionstring: MALOJA_API_VERSION,
-      db_status: { healthy, rebuildinprogress: false, complete: healthy },
-    };
-  });
-}
+  malojaEndpoint({
+    method: 'GET',
+    path: '/apis/mlj_1/scrobbles',
+    summary: "The key owner's scrobbles, a page at a time; none without a key",
+    openapi: {
+      operationId: 'malojaScrobbles',
+      parameters: [
+        ...KEY_PARAMETERS,
+        { name: 'page', in: 'query', required: false, schema: { type: 'integer' } },
+        { name: 'perpage', in: 'query', required: false, schema: { type: 'integer' } },
+      ],
+      responses: { '200': JSON_ANSWER('{ status: "ok", list, pagination }'), '403': ERROR_ANSWER('authentication_fail: a key was sent and is wrong') },
+    },
+    handler: async ({ request, ctx }) => {
+      const fields = requestFields(request);
+      const page = parseScrobblePage(fields);
+      const keyed = fields.has('key') || fields.has('apikey');
+      const owner = keyed ? await keyOwner(ctx, fields) : null;
+      if (keyed && !owner) throw authenticationFailed();
+      const { list, more } = owner ? await listScrobbles(ctx.db, owner.userId, page) : { list: [], more: false };
+      const pageUrl = (n: number) => `/apis/mlj_1/scrobbles?page=${n}&perpage=${page.perpage}`;
+      return {
+        status: 'ok',
+        list,
+        pagination: { page: page.page, perpage: page.perpage, next_page: more ? pageUrl(page.page + 1) : null, prev_page: page.page > 0 ? pageUrl(page.page - 1) : null },
+      };
+    },
+  }),
+  malojaEndpoint({
+    method: 'GET',
+    path: '/apis/mlj_1/serverinfo',
+    summary: "The Maloja release spoken, and the database's health",
+    openapi: { operationId: 'malojaServerInfo', security: [], responses: { '200': JSON_ANSWER('{ name, version, versionstring, db_status }') } },
+    handler: async ({ ctx }) => {
+      const healthy = (await readiness(ctx.db)).ready;
+      return {
+        name: 'Earshot',
+        version: MALOJA_API_VERSION.split('.'),
+        versionstring: MALOJA_API_VERSION,
+        db_status: { healthy, rebuildinprogress: false, complete: healthy },
+      };
+    },
+  }),
+];
 
 function notFound(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0];
@@ -102,9 +174,9 @@ export function registerMaloja(app: FastifyInstance, ctx: AppContext): void {
   app.register(
     async (scope) => {
       acceptMalojaBodies(scope);
-      scope.setErrorHandler(sendMalojaError);
+      setProtocolErrorPath(scope, MALOJA);
       scope.setNotFoundHandler(notFound);
-      routes(scope, ctx);
+      registerEndpoints(scope, ctx, malojaEndpoints, '/apis/mlj_1');
     },
     { prefix: '/apis/mlj_1' },
   );

@@ -1,7 +1,7 @@
 import { currentId } from '../../core/catalog/aliases.ts';
 import type { Database, StarKind } from '../../toolkit/db/index.ts';
 import { libraryNotFound } from '../../core/library/errors.ts';
-import { isUuid } from '../../core/library/known-ids.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 import type { SubsonicParams } from './method.ts';
 
 /**

@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../toolkit/errors.ts';
+import type { Endpoint } from '../http/endpoint.ts';
 import { sendPublicPicture } from '../http/file-headers.ts';
-import type { AppContext } from '../../core/context.ts';
-import { isUuid } from '../../core/library/known-ids.ts';
+import { pictureOpenApi } from '../http/picture-endpoints.ts';
+import { PLAIN_HTTP } from '../http/xrpc-protocol.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 import { coverFor } from './covers.ts';
 
 /**
@@ -10,11 +12,17 @@ import { coverFor } from './covers.ts';
  * answer: a user's own files stay behind their credentials. The type sent is the one the bytes
  * are (covers.ts), never the one a tag or a file name declares.
  */
-export function registerCoverRoute(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { id: string } }>('/library/covers/:id', async (request, reply) => {
-    const { id } = request.params;
+export const libraryCoverEndpoint: Endpoint = {
+  method: 'GET',
+  path: '/library/covers/:id',
+  host: 'api',
+  protocol: PLAIN_HTTP,
+  summary: "A track's cover from the server-wide library",
+  openapi: pictureOpenApi('getLibraryCoversId', 'library', 'id', "the track's id"),
+  handler: async ({ request, reply, ctx }) => {
+    const { id } = request.params as { id: string };
     const picture = isUuid(id) ? await coverFor(ctx.db, null, id.toLowerCase()) : null;
-    if (!picture) return reply.status(404).send({ error: 'NotFound', message: `no cover for ${id}` });
+    if (!picture) throw notFound(`no cover for ${id}`);
     return sendPublicPicture(request, reply, picture.data, picture.contentType);
-  });
-}
+  },
+};

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { registerCoverRoute } from './cover-route.ts';
+import { registerEndpoints } from '../http/register.ts';
+import { libraryCoverEndpoint } from './cover-route.ts';
 import { subsonicMethods } from './registry.ts';
 import { registerSubsonicRoutes } from './router.ts';
 
 /** The Subsonic REST API (`/rest/…`) and the public cover route, on the API host. */
 export function registerSubsonic(app: FastifyInstance, ctx: AppContext): void {
   registerSubsonicRoutes(app, ctx, subsonicMethods);
-  registerCoverRoute(app, ctx);
+  registerEndpoints(app, ctx, [libraryCoverEndpoint]);
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpServer } from '../../adapters/http/server.ts';
 import type { AppContext } from '../../core/context.ts';
 import { listenFailure } from '../../toolkit/operating-errors.ts';
-import { registerMetricsEndpoint } from './endpoints.ts';
+import { registerEndpoints } from '../../adapters/http/register.ts';
+import { metricsEndpoint } from './endpoints.ts';
 
 /**
  * /metrics on its own address (EARSHOT_METRICS_PORT on EARSHOT_METRICS_HOST), listening, when
@@ -13,7 +14,7 @@ export async function startMetricsListener(ctx: AppContext): Promise<FastifyInst
   const { port, host } = ctx.config.metrics;
   if (port === undefined) return undefined;
   const app = createHttpServer({ logger: false, timeouts: ctx.config.httpTimeouts });
-  registerMetricsEndpoint(app, ctx);
+  registerEndpoints(app, ctx, [metricsEndpoint('metrics')]);
   try {
     await app.listen({ host, port });
   } catch (error) {

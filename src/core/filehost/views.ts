@@ -9,7 +9,7 @@ import { isoDateTime } from '../../toolkit/schemas.ts';
 import type { Database } from '../../toolkit/db/index.ts';
 import { directoryListing, FileA, fileItem, listing, type Directory, type ListingStyle } from '../library/directory-listing.ts';
 import { libraryNotFound } from '../library/errors.ts';
-import { isUuid } from '../library/known-ids.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 import { IGNORES_CASE, type FileHostName } from './hosts.ts';
 import type { FileHostSource } from './source.ts';
 

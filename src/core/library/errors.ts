@@ -1,4 +1,4 @@
-import { XrpcError } from '../../toolkit/errors.ts';
+import { Refusal, XrpcError } from '../../toolkit/errors.ts';
 
 /**
  * How a library request fails, named once for both doors into the library: the XRPC library
@@ -20,12 +20,16 @@ export const LIBRARY_FAILURES = {
 
 export type LibraryFailure = keyof typeof LIBRARY_FAILURES;
 
-export class LibraryError extends Error {
+export class LibraryError extends Refusal {
   constructor(
     readonly failure: LibraryFailure,
     message: string,
   ) {
     super(message);
+  }
+
+  get status(): number {
+    return LIBRARY_FAILURES[this.failure].status;
   }
 
   /** The same failure as the XRPC side answers it. */

@@ -1,11 +1,8 @@
 import type { Database, StarKind } from '../../toolkit/db/index.ts';
 import { currentIds } from '../catalog/aliases.ts';
 import { libraryNotFound } from './errors.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 
-/** Catalog ids are UUIDs; anything else names nothing, and must not reach a uuid column as a cast error. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (value: string) => UUID.test(value);
 
 const TABLES = { song: 'tracks', album: 'albums', artist: 'artists' } as const;
 

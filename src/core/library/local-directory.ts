@@ -6,7 +6,7 @@
 import type { Database } from '../../toolkit/db/index.ts';
 import { directoryListing, fileItem, type Directory, type ListingStyle } from './directory-listing.ts';
 import { libraryNotFound } from './errors.ts';
-import { isUuid } from './known-ids.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 import { findLocalSource } from './scan/source.ts';
 
 const LOCAL_STYLE: ListingStyle<ReturnType<typeof fileItem>> = { path: (relative) => `/${relative}`, file: fileItem };

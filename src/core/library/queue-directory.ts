@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { inTransaction, type Database } from '../../toolkit/db/index.ts';
 import { libraryNotFound } from './errors.ts';
-import { isUuid } from './known-ids.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 import { insertIntoQueue } from './queue.ts';
 import { visibleSource } from './views.ts';
 

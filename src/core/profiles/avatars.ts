@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { invalidRequest } from '../../toolkit/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
+import { imageType } from '../../toolkit/image-type.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 import { AvatarFetchError, fetchAvatar } from './avatar-fetch.ts';
 
 const avatarPath = (userId: string) => `/avatars/${userId}`;
@@ -38,8 +40,10 @@ export async function forgetAvatar(db: Database, userId: string): Promise<void> 
   await db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();
 }
 
-/** The kept picture of a user (`userId` a UUID), served at the avatar URL by the API host (src/adapters/http/picture-routes.ts). */
-export async function storedAvatar(db: Database, userId: string): Promise<Buffer | undefined> {
+/** The kept picture of a user, served at /avatars/<user id> without credentials (profiles are public), or null. */
+export async function storedAvatar(db: Database, userId: string): Promise<{ data: Buffer; contentType: string } | null> {
+  if (!isUuid(userId)) return null;
   const row = await db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst();
-  return row?.data;
+  const contentType = row && imageType(row.data);
+  return row && contentType ? { data: row.data, contentType } : null;
 }

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
 import { imageType } from '../../../toolkit/image-type.ts';
 import type { CoverArtClient } from '../../providers/types.ts';
+import { isUuid } from '../../../toolkit/uuid.ts';
 import { fillMissing, isFillable } from './fill.ts';
 
 export const albumCoverUrl = (publicUrl: string, albumId: string) => `${publicUrl}/covers/${albumId}`;
@@ -32,8 +33,10 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
   return (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) + (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url));
 }
 
-/** The stored cover of an album (`albumId` a UUID), served at albumCoverUrl by the API host (src/adapters/http/picture-routes.ts). */
-export async function storedAlbumCover(db: Database, albumId: string): Promise<Buffer | undefined> {
+/** The stored cover of an album, served at /covers/<album id> without credentials (album art is public); null also for stored bytes that are no allowed image. */
+export async function storedAlbumCover(db: Database, albumId: string): Promise<{ data: Buffer; contentType: string } | null> {
+  if (!isUuid(albumId)) return null;
   const cover = await db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst();
-  return cover?.data;
+  const contentType = cover ? imageType(cover.data) : null;
+  return cover && contentType ? { data: cover.data, contentType } : null;
 }

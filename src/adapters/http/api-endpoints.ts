@@ -1,0 +1,21 @@
+import type { AnyEndpoint } from './endpoint.ts';
+import { HeavyReadLimiter } from './heavy-limit.ts';
+import { API_DOCUMENT } from './openapi.ts';
+import { openApiEndpoint } from './openapi-endpoint.ts';
+import type { AnyOperation } from './operation.ts';
+import { albumCoverEndpoint, avatarEndpoint } from './picture-endpoints.ts';
+import type { AnyRoute } from './route.ts';
+import { routeEndpoint } from './route-endpoints.ts';
+import { operationEndpoint } from './xrpc-endpoints.ts';
+
+/** The API host's endpoints beside Subsonic and the ops routes: XRPC operations, plain routes, pictures and the OpenAPI document. */
+export function apiEndpoints(declarations: { operations: readonly AnyOperation[]; routes: readonly AnyRoute[] }): AnyEndpoint[] {
+  const limiter = new HeavyReadLimiter();
+  return [
+    ...declarations.operations.map((operation) => operationEndpoint(operation, limiter)),
+    ...declarations.routes.map(routeEndpoint),
+    albumCoverEndpoint,
+    avatarEndpoint,
+    openApiEndpoint('api', (ctx) => API_DOCUMENT(ctx.config.publicUrl)),
+  ];
+}

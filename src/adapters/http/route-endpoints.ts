@@ -1,0 +1,58 @@
+import type { Viewer } from '../../core/auth/viewer.ts';
+import { bearerCredentials } from './bearer.ts';
+import type { Endpoint } from './endpoint.ts';
+import { routeEntry } from './openapi.ts';
+import { redirects, type AnyRoute, type Download } from './route.ts';
+import { XRPC_BODY_LIMIT } from './xrpc-endpoints.ts';
+import { PLAIN_HTTP, XRPC } from './xrpc-protocol.ts';
+
+/** The Cookie header's pairs (RFC 6265 §5.4); a malformed pair is skipped, a value is URI-decoded when it can be. */
+function parseCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const value = pair.slice(at + 1).trim();
+    try {
+      cookies[pair.slice(0, at).trim()] = decodeURIComponent(value);
+    } catch {
+      cookies[pair.slice(0, at).trim()] = value;
+    }
+  }
+  return cookies;
+}
+
+/** A plain route as an endpoint; one at an XRPC address (a download such as app.svc.actor.exportData) keeps XRPC's method rule. */
+export function routeEndpoint(route: AnyRoute): Endpoint<Viewer | null> {
+  return {
+    method: route.method,
+    path: route.path,
+    host: 'api',
+    protocol: route.path.startsWith('/xrpc/') ? XRPC : PLAIN_HTTP,
+    summary: route.summary,
+    credentials: bearerCredentials(route.auth),
+    openapi: routeEntry(route),
+    route: {
+      bodyLimit: XRPC_BODY_LIMIT,
+      schema: {
+        params: route.pathParams,
+        querystring: route.query,
+        ...(route.body ? { body: route.body } : {}),
+        ...(route.success.schema ? { response: { [route.success.status]: route.success.schema } } : {}),
+      },
+    },
+    handler: async ({ request, reply, ctx, credentials }) => {
+      const setCookie = (cookie: string) => void reply.header('set-cookie', [...[reply.getHeader('set-cookie') ?? []].flat().map(String), cookie]);
+      const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: credentials as never, ctx };
+      const body = await route.handler({ ...call, userAgent: request.headers['user-agent'], cookies: parseCookies(request.headers.cookie), setCookie });
+      if (redirects(route)) return reply.redirect(body as string, route.success.status);
+      if (route.success.download) {
+        const { filename, body: bytes } = body as Download;
+        reply.header('content-type', route.success.download).header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`);
+        return reply.status(route.success.status).send(bytes);
+      }
+      reply.status(route.success.status);
+      return route.success.schema ? body : reply.send();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerCredentials } from './bearer.ts';
+import type { Endpoint } from './endpoint.ts';
+import { HEAVY_RETRY_AFTER_SECONDS, type HeavyReadLimiter } from './heavy-limit.ts';
+import { operationEntry } from './openapi.ts';
+import type { AnyOperation } from './operation.ts';
+import type { Viewer } from '../../core/auth/viewer.ts';
+import { XRPC } from './xrpc-protocol.ts';
+
+/** XRPC bodies are small JSON records; operations that take more (import batches) raise their own limit. */
+export const XRPC_BODY_LIMIT = 64 * 1024;
+
+/** Admits a heavy operation's request for its client, asking a refused one to come back later. */
+function admitHeavy(limiter: HeavyReadLimiter, request: FastifyRequest, reply: FastifyReply): () => void {
+  try {
+    return limiter.enter(request.ip);
+  } catch (error) {
+    reply.header('retry-after', String(HEAVY_RETRY_AFTER_SECONDS));
+    throw error;
+  }
+}
+
+/** An XRPC operation as an endpoint: a query is GET with query parameters, a procedure POST with a JSON body. */
+export function operationEndpoint(operation: AnyOperation, limiter: HeavyReadLimiter): Endpoint<Viewer | null> {
+  return {
+    method: operation.kind === 'query' ? 'GET' : 'POST',
+    path: `/xrpc/${operation.nsid}`,
+    host: 'api',
+    protocol: XRPC,
+    summary: operation.summary,
+    credentials: bearerCredentials(operation.auth),
+    openapi: operationEntry(operation),
+    openapiPath: `/${operation.nsid}`,
+    route: {
+      // A procedure called with no body at all (only query parameters, as the spec declares
+      // addDirectoryToQueue's) is validated as an empty one, so it fails only for a missing field.
+      ...(operation.input ? { preValidation: async (request: FastifyRequest) => {
+        request.body ??= {};
+      } } : {}),
+      bodyLimit: operation.bodyLimit ?? XRPC_BODY_LIMIT,
+      schema: {
+        querystring: operation.params,
+        ...(operation.input ? { body: operation.input } : {}),
+        response: { 200: operation.output },
+      },
+    },
+    handler: async ({ request, reply, ctx, credentials }) => {
+      const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
+      try {
+        return await operation.handler({ params: request.query as never, input: request.body as never, viewer: credentials as never, ctx });
+      } finally {
+        done();
+      }
+    },
+  };
+}
