@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, testBackends } from './testing.ts';
@@ -74,6 +75,17 @@ function runBash(code: string, options: { cwd: string; env: NodeJS.ProcessEnv; t
   });
 }
 
+/** A port free right now, so the server's public URLs (which the Audioscrobbler handshake hands out) can name it. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
 function toolMissing(tool: string): boolean {
   return spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0;
 }
@@ -92,7 +104,13 @@ for (const file of markdownFiles()) {
   if (examples.length === 0) continue;
   test(`the curl examples of ${relative(file)} work`, { skip, timeout: 120_000 }, async () => {
     assert.deepEqual(missing, [], `${missing.join(' and ')} must be installed to run the documentation's examples (CI=true)`);
-    const app = await startTestApp(testBackends()[0]!);
+    const [port, scrobblerPort] = [await freePort(), await freePort()];
+    const app = await startTestApp(testBackends()[0]!, {
+      port,
+      scrobblerPort,
+      publicUrl: `http://127.0.0.1:${port}`,
+      scrobblerPublicUrl: `http://127.0.0.1:${scrobblerPort}`,
+    });
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-docs-'));
     try {
       const progressFile = path.join(workDir, '.block');
