@@ -12,7 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, testBackends } from './testing.ts';
-import { PACKAGE_ROOT as packageRoot } from '../toolkit/package-root.ts';
+import { PACKAGE_ROOT } from '../toolkit/package-root.ts';
 
 interface Example {
   /** 1-based line of the opening fence. */
@@ -27,7 +27,7 @@ function markdownFiles(): string[] {
       if (entry.isDirectory()) return walk(full);
       return entry.name.endsWith('.md') ? [full] : [];
     });
-  return [path.join(packageRoot, 'README.md'), ...walk(path.join(packageRoot, 'docs')).sort()];
+  return [path.join(PACKAGE_ROOT, 'README.md'), ...walk(path.join(PACKAGE_ROOT, 'docs')).sort()];
 }
 
 /** The ```sh blocks that call curl, in file order. */
@@ -75,7 +75,10 @@ function runBash(code: string, options: { cwd: string; env: NodeJS.ProcessEnv; t
   });
 }
 
-/** A port free right now, so the server's public URLs (which the Audioscrobbler handshake hands out) can name it. */
+/**
+ * A port free right now, so the server's public URLs (which the Audioscrobbler handshake hands out)
+ * can name the port it listens on; ephemeral ports are known only after listening.
+ */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
@@ -92,7 +95,7 @@ function toolMissing(tool: string): boolean {
 
 const missing = ['curl', 'jq'].filter(toolMissing);
 const skip = missing.length > 0 && process.env.CI !== 'true' ? `${missing.join(' and ')} not installed` : false;
-const relative = (file: string) => path.relative(packageRoot, file);
+const relative = (file: string) => path.relative(PACKAGE_ROOT, file);
 
 test('the documentation has curl examples to run', () => {
   const count = markdownFiles().reduce((sum, file) => sum + curlExamples(fs.readFileSync(file, 'utf8')).length, 0);
@@ -121,8 +124,8 @@ for (const file of markdownFiles()) {
           ...process.env,
           EARSHOT: app.apiUrl,
           SCROBBLER: app.scrobblerUrl,
+          // Nothing an example writes (curl -OJ) lands outside the scratch folder.
           HOME: workDir,
-          PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
         },
       });
       const progress = fs.existsSync(progressFile) ? fs.readFileSync(progressFile, 'utf8').trim() : '0';
