@@ -13,7 +13,7 @@ export const providerList: CommandRun = async (args, command) => {
   const { values } = parseCommandArgs(command, args, { ...serverOption, ...jsonOption }, 0);
   const { available, connections } = await authenticatedClient(values.server).call('GET', '/xrpc/app.svc.provider.getConnections');
   if (values.json) return printJson({ available, connections });
-  console.log(`Offered by this server: ${available.length > 0 ? available.join(', ') : 'none (see the README: Cloud file hosts and the streaming service)'}`);
+  console.log(`Offered by this server: ${available.length > 0 ? available.join(', ') : 'none (see docs/using/providers.md)'}`);
   printTable(connections, ['provider', 'status', 'accountName', 'folder', 'lastSyncAt', 'lastPolledAt', 'statusReason']);
 };
 

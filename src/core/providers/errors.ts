@@ -3,7 +3,7 @@ import type { MetadataProviderName, ProviderName } from '../../toolkit/config.ts
 
 /**
  * Why a provider call failed, as a closed set; each maps to one XRPC status and error name
- * (README, "Providers"), so a failure is explicit, never an empty answer.
+ * (docs/using/providers.md), so a failure is explicit, never an empty answer.
  */
 export const PROVIDER_FAILURES = {
   /** The server has no client id for the provider: it is off. */

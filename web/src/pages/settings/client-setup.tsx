@@ -1,6 +1,6 @@
 /**
  * Where an API key goes in each kind of client, with this server's real URLs (app.svc.server.getInfo:
- * the scrobbler host may sit behind its own public URL). The URLs follow the README's protocol sections.
+ * the scrobbler host may sit behind its own public URL). The URLs follow docs/using/clients.md.
  */
 import { useQuery } from '@tanstack/react-query';
 import { query, type Output } from '../../api/xrpc.ts';
