@@ -4,6 +4,7 @@ import { readCredentials, type StoredCredentials } from './credentials.ts';
 
 export interface ApiClient {
   server: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the answer is JSON whose shape each command states where it reads it
   call<T = any>(method: string, path: string, body?: unknown): Promise<T>;
   /** A GET whose answer is a file: the response, to stream its body. */
   download(path: string): Promise<Response>;

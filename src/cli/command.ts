@@ -28,12 +28,13 @@ export const printJson = (value: unknown) => console.log(JSON.stringify(value, n
 
 /** parseArgs with usage errors instead of exceptions, and an exact positional count (or at least `min`). */
 export function parseCommandArgs<O extends Options>(command: CommandInfo, args: string[], options: O, positionals: number | { min: number }) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw usageError(`${(error as Error).message}\nusage: earshot ${command.usage}`);
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({ args, options, allowPositionals: true, strict: true });
+    } catch (error) {
+      throw usageError(`${(error as Error).message}\nusage: earshot ${command.usage}`);
+    }
+  })();
   const fits = typeof positionals === 'number' ? parsed.positionals.length === positionals : parsed.positionals.length >= positionals.min;
   if (!fits) throw usageError(`usage: earshot ${command.usage}`);
   return parsed;

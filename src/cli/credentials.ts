@@ -28,7 +28,7 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): StoredCre
 export function writeCredentials(credentials: StoredCredentials, env: NodeJS.ProcessEnv = process.env): string {
   const file = credentialsFile(env);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  fs.writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return file;
 }

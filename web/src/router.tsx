@@ -41,7 +41,11 @@ export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchor
 /** Matches `/u/:handle` style patterns; the named segments, or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
   const names: string[] = [];
-  const regex = new RegExp(`^${pattern.replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'))}/?$`);
+  const segments = pattern.replace(/:(\w+)/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const regex = new RegExp(`^${segments}/?$`);
   const found = regex.exec(path);
   return found ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(found[i + 1]!)])) : null;
 }

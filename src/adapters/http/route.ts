@@ -67,8 +67,10 @@ export function defineRoute<
   M extends RouteMethod,
   Path extends string,
   S extends TSchema | null,
+  // biome-ignore lint/complexity/noBannedTypes: a route without path parameters: TypeBox's empty object
   P extends TObject = TObject<{}>,
   B extends TSchema = TSchema,
+  // biome-ignore lint/complexity/noBannedTypes: a route without query parameters: TypeBox's empty object
   Q extends TObject = TObject<{}>,
 >(declaration: RouteDeclaration<P, B, A, Q, M, Path, S>): Route<P, B, A, Q, M, Path, S> {
   return { pathParams: Type.Object({}), query: Type.Object({}), body: undefined, errors: [], ...declaration } as unknown as Route<P, B, A, Q, M, Path, S>;

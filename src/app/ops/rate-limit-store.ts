@@ -54,7 +54,9 @@ export function redisClient(url: string, log: FastifyBaseLogger): { redis: Redis
     reported = true;
     log.warn(`rate limits: Redis at ${shownUrl(url)} is unreachable (${error.message}); requests are let through until it is back`);
   });
-  redis.on('ready', () => void (reported = false));
+  redis.on('ready', () => {
+    reported = false;
+  });
   return {
     redis,
     async connect() {

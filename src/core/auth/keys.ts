@@ -42,7 +42,7 @@ export function loadServerSecret(explicit: string | undefined, dataDir: string):
   fs.mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('hex');
   try {
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     return secret;
   } catch (error) {
     // Another process created it first; use theirs.

@@ -113,6 +113,7 @@ export async function verifyLogin(db: Database, identifier: string, password: st
   const row = parsed
     ? await usersNamed(db, parsed).select([...USER_COLUMNS, 'password_hash']).executeTakeFirst()
     : undefined;
+  // biome-ignore lint/suspicious/noAssignInExpressions: the dummy hash is made once, on the first sign-in for an unknown name
   const matches = await verifyPassword(password, row?.password_hash ?? (await (dummyPasswordHash ??= hashPassword('dummy password for timing'))));
   if (!row?.password_hash || !matches) return null;
   if (needsRehash(row.password_hash)) await rehashPassword(db, row.id, row.password_hash, password);

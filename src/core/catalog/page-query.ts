@@ -21,6 +21,7 @@ export interface PageExtras {
 }
 
 /** Any catalog query; the rows of a page are typed by the caller. */
+// biome-ignore lint/suspicious/noExplicitAny: any catalog query: the caller types the rows of its page
 type AnySelect = SelectQueryBuilder<any, any, any>;
 
 const sortColumn = (index: number) => `sort_${index}`;

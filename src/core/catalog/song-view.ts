@@ -19,6 +19,7 @@ export interface SongRow extends TrackRow, TrackLikes {
 }
 
 /** A query over `tracks as t`, possibly joined, selecting every track column (see `allSongs`). */
+// biome-ignore lint/suspicious/noExplicitAny: joins vary by caller; every one selects from tracks as t
 export type SongSource = SelectQueryBuilder<any, any, any>;
 
 /** Newest first; the id breaks ties so pages never overlap. */
@@ -106,6 +107,7 @@ export function toSong(row: SongRow): Song {
  * One page of songs from `source` with their play statistics and likes
  * (`liked` relative to `viewerId`), computed for the page's rows only.
  */
+// biome-ignore lint/complexity/noBannedTypes: no extra columns unless the caller asks for them
 export function selectSongs<Extra = {}>(
   db: Database,
   source: SongSource,

@@ -13,7 +13,7 @@ import { saveConnection } from './connections.ts';
 import { ProviderError } from './errors.ts';
 import { authorizeUrl, exchangeCode, GrantRefused, pkcePair } from './oauth.ts';
 import { providerClient } from './registry.ts';
-import type { ProviderAccount } from './types.ts';
+import type { ProviderAccount, TokenSet } from './types.ts';
 
 /** How long a user has to consent at the provider. */
 export const AUTHORIZATION_TTL_MS = 10 * 60_000;
@@ -127,7 +127,7 @@ export function completeConnect(ctx: AppContext, provider: ProviderName, callbac
 export async function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: BrowserProof | ClientProof): Promise<Connected | 'awaiting-client'> {
   const client = providerClient(ctx.config, provider);
   const nonce = callback.state ? signatureValid(ctx, provider, callback.state) : null;
-  if (!nonce) throw new ConnectRefused('the authorization state is missing or was not issued by this server; start again at /providers/' + provider + '/connect');
+  if (!nonce) throw new ConnectRefused(`the authorization state is missing or was not issued by this server; start again at /providers/${provider}/connect`);
   let taking = ctx.db.deleteFrom('oauth_states').where('nonce', '=', nonce).where('provider', '=', provider).where('browser_bound', '=', proof.finisher === 'browser');
   // Only its own account can use up an authorization a client finishes.
   if (proof.finisher === 'client') taking = taking.where('user_id', '=', proof.userId);
@@ -148,7 +148,7 @@ export async function completeConnect(ctx: AppContext, provider: ProviderName, c
   if (callback.error) throw new ConnectRefused(`${provider} did not grant access (${callback.error})`);
   if (!callback.code) throw new ConnectRefused(`${provider} sent no authorization code`);
   const verifier = pending.code_verifier_sealed === null ? undefined : (openOrNull(ctx.keys.encryption, pending.code_verifier_sealed, verifierContext(nonce)) ?? undefined);
-  let tokens;
+  let tokens: TokenSet;
   try {
     tokens = await exchangeCode(provider, ctx.config.providers[provider]!, { code: callback.code, redirectUri: redirectUri(ctx, provider), codeVerifier: verifier });
   } catch (error) {

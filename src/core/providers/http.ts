@@ -35,7 +35,7 @@ export async function providerFetch(provider: ProviderName | MetadataProviderNam
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal });
-  } catch (error) {
+  } catch {
     const reason = controller.signal.aborted ? 'did not answer in time' : 'could not be reached';
     throw new ProviderError('Unavailable', provider, `${provider} ${reason}`);
   } finally {

@@ -33,6 +33,7 @@ function scrobbleViewQuery(db: Database, viewerId: string | null) {
 type ScrobbleViewQuery = ReturnType<typeof scrobbleViewQuery>;
 type ScrobbleViewRow = Awaited<ReturnType<ScrobbleViewQuery['execute']>>[number];
 /** A narrowing of the scrobble view (filter, order, limit) that keeps its selection. */
+// biome-ignore lint/suspicious/noExplicitAny: a narrowing may join tables of its own; the selection is what is kept
 export type ScrobbleNarrowing = (query: ScrobbleViewQuery) => SelectQueryBuilder<DB & Record<string, any>, any, ScrobbleViewRow>;
 
 function toScrobble(row: ScrobbleViewRow): Scrobble {

@@ -24,7 +24,11 @@ export class DurableNodeFS extends NodeFS {
       const nodefs = mod.NODEFS;
       if (!nodefs) throw new Error('PGlite no longer exposes NODEFS; the data directory could not be made durable');
       // tryFSOperation turns a Node error (EIO, ENOSPC) into the errno postgres expects, so it can PANIC rather than lose data.
-      nodefs.stream_ops.fsync = (stream) => nodefs.tryFSOperation(() => (fs.fsyncSync(stream.nfd), 0));
+      nodefs.stream_ops.fsync = (stream) =>
+        nodefs.tryFSOperation(() => {
+          fs.fsyncSync(stream.nfd);
+          return 0;
+        });
     };
     return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), installFsync as never] } };
   }

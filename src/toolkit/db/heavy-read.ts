@@ -16,7 +16,10 @@ const readsByDatabase = new WeakMap<Database, Reads>();
 
 function readsOf(db: Database): Reads {
   let reads = readsByDatabase.get(db);
-  if (!reads) readsByDatabase.set(db, (reads = { answers: new Map(), inFlight: new Map() }));
+  if (!reads) {
+    reads = { answers: new Map(), inFlight: new Map() };
+    readsByDatabase.set(db, reads);
+  }
   return reads;
 }
 

@@ -16,6 +16,7 @@ export function migrationFiles(): string[] {
 }
 
 /** The migrations this code ships that the database has not recorded (readiness, and what migrate applies). */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before and below the typed schema
 export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
   const done = await sql<{ version: string }>`select version from schema_migrations`.execute(db);
   const applied = new Set(done.rows.map((row) => row.version));
@@ -23,6 +24,7 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
 }
 
 /** Applies every migration not yet recorded, each in its own transaction. */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before and below the typed schema
 export async function migrate(db: Kysely<any>): Promise<string[]> {
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);

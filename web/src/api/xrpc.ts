@@ -46,7 +46,7 @@ export async function requestJson<T>(method: string, path: string, body?: unknow
     throw new XrpcFailure(0, 'NetworkError', 'The server could not be reached; check your connection and try again.');
   }
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

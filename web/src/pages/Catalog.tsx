@@ -108,7 +108,7 @@ function SongDetails({ song }: { song: Song }) {
               </span>
             )),
         ],
-        ['In the catalog since', <time dateTime={song.createdAt}>{formatDate(song.createdAt)}</time>],
+        ['In the catalog since', <time key="since" dateTime={song.createdAt}>{formatDate(song.createdAt)}</time>],
       ]}
     />
   );

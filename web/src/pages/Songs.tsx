@@ -189,6 +189,7 @@ export function FilterProblem({ id, filter, message, position }: { id: string; f
     <div id={id} className="filter-problem" role="alert">
       <p className="error">{message}</p>
       {known && (
+        // biome-ignore lint/a11y/useAriaPropsSupportedByRole: screen readers announce the label before the echoed filter
         <pre className="mono filter-echo" aria-label={`Position ${position} of the filter`}>
           {filter.slice(0, at)}
           <mark data-testid="filter-mark">{filter[at] ?? ' '}</mark>

@@ -11,12 +11,12 @@ export type Song = Output<'app.svc.song.getSong'>['song'];
 /** The artist's name, linked to their page when the song names one. */
 export function ArtistLink({ name, uri }: { name: string; uri?: string | undefined }) {
   const id = catalogId('artist', uri);
-  return id ? <Link href={`/artists/${id}`}>{name}</Link> : <>{name}</>;
+  return id ? <Link href={`/artists/${id}`}>{name}</Link> : name;
 }
 
 export function AlbumLink({ title, uri }: { title: string; uri?: string | undefined }) {
   const id = catalogId('album', uri);
-  return id ? <Link href={`/albums/${id}`}>{title}</Link> : <>{title}</>;
+  return id ? <Link href={`/albums/${id}`}>{title}</Link> : title;
 }
 
 export function Art({ src, size = 40 }: { src?: string | undefined; size?: number }) {

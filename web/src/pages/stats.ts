@@ -148,5 +148,6 @@ export function utcDayRange(startDate: string, endDate: string, now = new Date()
   const last = new Date(new Date(endDate).getTime() - 1).toISOString().slice(0, 10);
   const end = addDays(last, 1);
   const tomorrow = addDays(now.toISOString().slice(0, 10), 1);
+  // biome-ignore lint/complexity/useMathMinMax: ISO dates compare as strings; Math.min would make them numbers
   return { start: startDate.slice(0, 10), end: end < tomorrow ? end : tomorrow };
 }

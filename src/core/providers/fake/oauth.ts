@@ -54,8 +54,14 @@ export class FakeOAuth {
 
   /** Serves GET /oauth/authorize and POST /oauth/token; false for any other path. */
   async handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
-    if (url.pathname === '/oauth/authorize' && request.method === 'GET') return this.authorize(response, url), true;
-    if (url.pathname === '/oauth/token' && request.method === 'POST') return await this.token(request, response), true;
+    if (url.pathname === '/oauth/authorize' && request.method === 'GET') {
+      this.authorize(response, url);
+      return true;
+    }
+    if (url.pathname === '/oauth/token' && request.method === 'POST') {
+      await this.token(request, response);
+      return true;
+    }
     return false;
   }
 

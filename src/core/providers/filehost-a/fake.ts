@@ -40,8 +40,8 @@ interface Query {
 }
 
 const LITERAL = String.raw`'((?:[^'\\]|\\.)*)'`;
-const CLAUSE = new RegExp(String.raw`^(?:${LITERAL} in parents|name = ${LITERAL}|mimeType = ${LITERAL}|trashed = (true|false))(?: and |$)`);
-const unescape = (literal: string) => literal.replace(/\\(.)/g, '$1');
+const CLAUSE = new RegExp(`^(?:${LITERAL} in parents|name = ${LITERAL}|mimeType = ${LITERAL}|trashed = (true|false))(?: and |$)`);
+const unquote = (literal: string) => literal.replace(/\\(.)/g, '$1');
 
 /** The files.list queries the client sends ("'<id>' in parents" with optional name, mimeType, trashed), or null. */
 function parseQuery(q: string): Query | null {
@@ -49,9 +49,9 @@ function parseQuery(q: string): Query | null {
   for (let rest = q.trim(); rest !== ''; ) {
     const match = CLAUSE.exec(rest);
     if (!match) return null;
-    if (match[1] !== undefined) query.parent = unescape(match[1]);
-    if (match[2] !== undefined) query.name = unescape(match[2]);
-    if (match[3] !== undefined) query.mimeType = unescape(match[3]);
+    if (match[1] !== undefined) query.parent = unquote(match[1]);
+    if (match[2] !== undefined) query.name = unquote(match[2]);
+    if (match[3] !== undefined) query.mimeType = unquote(match[3]);
     if (match[4] !== undefined) query.trashed = match[4] === 'true';
     rest = rest.slice(match[0].length);
   }

@@ -47,7 +47,7 @@ function wire(kind: string, entity: FakeEntity, score?: number) {
 }
 
 const QUERY = /^(recording|release):"((?:[^"\\]|\\.)*)" AND artist:"((?:[^"\\]|\\.)*)"$/;
-const unescape = (text: string) => text.replace(/\\(.)/g, '$1');
+const unquote = (text: string) => text.replace(/\\(.)/g, '$1');
 
 export async function startFakeMusicBrainz(data: FakeMusicBrainzData): Promise<FakeMusicBrainz> {
   const userAgents: string[] = [];
@@ -63,7 +63,7 @@ export async function startFakeMusicBrainz(data: FakeMusicBrainzData): Promise<F
     }
     const match = QUERY.exec(url.searchParams.get('query') ?? '');
     if (!match || match[1] !== kind) return sendJson(response, 400, { error: 'Invalid query' });
-    const [title, artist] = [unescape(match[2]!).toLowerCase(), unescape(match[3]!).toLowerCase()];
+    const [title, artist] = [unquote(match[2]!).toLowerCase(), unquote(match[3]!).toLowerCase()];
     const found = entities
       .filter((entity) => entity.artist?.name.toLowerCase() === artist)
       .map((entity) => wire(kind!, entity, entity.searchScore ?? (entity.title.toLowerCase() === title ? 100 : 40)))

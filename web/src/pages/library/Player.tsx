@@ -111,6 +111,7 @@ function Deck({ session, apiKey, entries, playing, onPlay, onKeyRefused }: {
   const nowPlaying = useMutation({ mutationFn: (id: string) => procedure('app.svc.library.updateNowPlaying', { id }) });
   const scrobble = useMutation({ mutationFn: (input: Parameters<typeof scrobbleInput>) => procedure('app.svc.scrobble.createScrobble', scrobbleInput(...input)) });
   const play = playing?.play;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new play starts over; `scrobble` is a new object every render
   useEffect(() => {
     run.current = { play: play ?? -1, tracker: new PlayTracker(), startedAt: null };
     setStreamError(null);
@@ -157,6 +158,7 @@ function Deck({ session, apiKey, entries, playing, onPlay, onKeyRefused }: {
           </div>
         </div>
       </div>
+      {/* biome-ignore lint/a11y/useMediaCaption: music has no captions; the song's title and artist are shown beside the player */}
       <audio
         key={playing.play}
         ref={audio}

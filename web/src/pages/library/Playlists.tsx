@@ -123,6 +123,7 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
   });
   // After a move or a removal the keyboard stays where it was: focus goes, once the new list is shown, to the first of these buttons there.
   const focusNext = useRef<string[]>([]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the focus moves when a new list is shown, which is what playlist.data changing means
   useEffect(() => {
     const target = focusNext.current.map((id) => document.getElementById(id) as HTMLButtonElement | null).find((button) => button && !button.disabled);
     if (target) target.focus();
@@ -233,7 +234,10 @@ function Rename({ name, onRename }: { name: string; onRename: (name: string) => 
   const [value, setValue] = useState(name);
   if (!editing) {
     return (
-      <button type="button" className="secondary" onClick={() => (setValue(name), setEditing(true))}>
+      <button type="button" className="secondary" onClick={() => {
+          setValue(name);
+          setEditing(true);
+        }}>
         Rename
       </button>
     );
@@ -247,6 +251,7 @@ function Rename({ name, onRename }: { name: string; onRename: (name: string) => 
     <form onSubmit={submit} className="library-inline">
       <label>
         Name
+        {/* biome-ignore lint/a11y/noAutofocus: the field appears because Rename was pressed, so the keyboard goes to it */}
         <input value={value} onChange={(event) => setValue(event.target.value)} maxLength={1024} autoFocus />
       </label>
       <button type="submit">Save</button>
