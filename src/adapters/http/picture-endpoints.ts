@@ -1,3 +1,4 @@
+import type { AppContext } from '../../core/context.ts';
 import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
 import { storedAvatar } from '../../core/profiles/avatars.ts';
 import { notFound } from '../../toolkit/errors.ts';
@@ -5,47 +6,71 @@ import type { Endpoint } from './endpoint.ts';
 import { sendPublicPicture } from './file-headers.ts';
 import { PLAIN_HTTP } from './xrpc-protocol.ts';
 
-/** The OpenAPI entry of a public picture at `/<tag>/{name}`: bytes of the type they are, or 404. */
-export function pictureOpenApi(operationId: string, tag: string, name: string, description: string) {
+/** What a public picture endpoint finds for the id in its path: bytes and the type they are, or null for 404. */
+type FindPicture = (ctx: AppContext, id: string) => Promise<{ data: Buffer; contentType: string } | null>;
+
+interface PublicPicture {
+  /** The path up to the id: `/covers`, served at `/covers/:<param>`. */
+  at: string;
+  /** The OpenAPI tag. */
+  tag: string;
+  param: string;
+  paramDescription: string;
+  operationId: string;
+  summary: string;
+  find: FindPicture;
+  missing(id: string): string;
+}
+
+/**
+ * A picture served on the API host without credentials (album art and profiles are public), with the
+ * file routes' headers, an ETag and a day's caching (file-headers.ts); 404 when `find` has none.
+ */
+export function publicPictureEndpoint(picture: PublicPicture): Endpoint {
   return {
-    operationId,
-    tags: [tag],
-    security: [],
-    parameters: [{ name, in: 'path', required: true, description, schema: { type: 'string' } }],
-    responses: {
-      '200': { description: 'The picture; its type is the one its bytes are', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } },
-      '304': { description: 'Not modified (If-None-Match)' },
-      '404': { description: 'NotFound', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+    method: 'GET',
+    path: `${picture.at}/:${picture.param}`,
+    host: 'api',
+    protocol: PLAIN_HTTP,
+    summary: picture.summary,
+    openapi: {
+      operationId: picture.operationId,
+      tags: [picture.tag],
+      security: [],
+      parameters: [{ name: picture.param, in: 'path', required: true, description: picture.paramDescription, schema: { type: 'string' } }],
+      responses: {
+        '200': { description: 'The picture; its type is the one its bytes are', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } },
+        '304': { description: 'Not modified (If-None-Match)' },
+        '404': { description: 'NotFound', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+      },
+    },
+    handler: async ({ request, reply, ctx }) => {
+      const id = (request.params as Record<string, string>)[picture.param]!;
+      const found = await picture.find(ctx, id);
+      if (!found) throw notFound(picture.missing(id));
+      return sendPublicPicture(request, reply, found.data, found.contentType);
     },
   };
 }
 
-export const albumCoverEndpoint: Endpoint = {
-  method: 'GET',
-  path: '/covers/:albumId',
-  host: 'api',
-  protocol: PLAIN_HTTP,
+export const albumCoverEndpoint = publicPictureEndpoint({
+  at: '/covers',
+  tag: 'covers',
+  param: 'albumId',
+  paramDescription: "the album's id",
+  operationId: 'getCoversAlbumId',
   summary: "An album's cover, kept from the Cover Art Archive",
-  openapi: pictureOpenApi('getCoversAlbumId', 'covers', 'albumId', "the album's id"),
-  handler: async ({ request, reply, ctx }) => {
-    const { albumId } = request.params as { albumId: string };
-    const cover = await storedAlbumCover(ctx.db, albumId);
-    if (!cover) throw notFound(`no cover for album ${albumId}`);
-    return sendPublicPicture(request, reply, cover.data, cover.contentType);
-  },
-};
+  find: (ctx, albumId) => storedAlbumCover(ctx.db, albumId),
+  missing: (albumId) => `no cover for album ${albumId}`,
+});
 
-export const avatarEndpoint: Endpoint = {
-  method: 'GET',
-  path: '/avatars/:userId',
-  host: 'api',
-  protocol: PLAIN_HTTP,
+export const avatarEndpoint = publicPictureEndpoint({
+  at: '/avatars',
+  tag: 'avatars',
+  param: 'userId',
+  paramDescription: "the user's id",
+  operationId: 'getAvatarsUserId',
   summary: "A user's avatar, as kept by this server",
-  openapi: pictureOpenApi('getAvatarsUserId', 'avatars', 'userId', "the user's id"),
-  handler: async ({ request, reply, ctx }) => {
-    const { userId } = request.params as { userId: string };
-    const avatar = await storedAvatar(ctx.db, userId);
-    if (!avatar) throw notFound(`no avatar for ${userId}`);
-    return sendPublicPicture(request, reply, avatar.data, avatar.contentType);
-  },
-};
+  find: (ctx, userId) => storedAvatar(ctx.db, userId),
+  missing: (userId) => `no avatar for ${userId}`,
+});
