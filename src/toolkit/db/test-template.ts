@@ -23,7 +23,7 @@ function templateFile(): string {
   return path.join(os.tmpdir(), `earshot-test-template-${hash.digest('hex').slice(0, 16)}.tar`);
 }
 
-async function writeTemplate(file: string): Promise<Buffer> {
+async function writeTemplate(file: string): Promise<void> {
   const pglite = await openPglite(undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
   try {
@@ -34,22 +34,26 @@ async function writeTemplate(file: string): Promise<Buffer> {
     const partial = `${file}.${process.pid}.partial`;
     fs.writeFileSync(partial, dump);
     fs.renameSync(partial, file);
-    return dump;
   } finally {
     await db.destroy();
   }
 }
 
-async function readOrWriteTemplate(): Promise<Blob> {
+async function ensureTemplate(): Promise<string> {
   const file = templateFile();
-  const bytes = fs.existsSync(file) ? fs.readFileSync(file) : await writeTemplate(file);
-  return new Blob([bytes]);
+  if (!fs.existsSync(file)) await writeTemplate(file);
+  return file;
 }
 
-let template: Promise<Blob> | undefined;
+let template: Promise<string> | undefined;
 
-/** A dump of a migrated, empty embedded database, to pass as `loadDataDir`. */
-export function migratedTemplate(): Promise<Blob> {
-  template ??= readOrWriteTemplate();
+/** The file holding a dump (a tar) of a migrated, empty embedded database's data directory. */
+export function migratedTemplateFile(): Promise<string> {
+  template ??= ensureTemplate();
   return template;
+}
+
+/** The template as PGlite's `loadDataDir` takes it. */
+export async function migratedTemplate(): Promise<Blob> {
+  return new Blob([fs.readFileSync(await migratedTemplateFile())]);
 }
