@@ -1,6 +1,9 @@
 // Runs every *.test.ts under src/ and loadtest/ with Node's test runner (tsx loads TypeScript).
+//   node scripts/run-tests.mjs                 every test file
+//   node scripts/run-tests.mjs --tier unit     one tier (unit, app or e2e; see tierOf)
+//   node scripts/run-tests.mjs a.test.ts ...   the files named
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 function testFiles(dir) {
@@ -11,17 +14,53 @@ function testFiles(dir) {
   });
 }
 
+/** What a file imports, as written, relative paths made relative to the package root. */
+function importsOf(file) {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(([, spec]) =>
+    spec.startsWith('.') ? path.relative('.', path.resolve(path.dirname(file), spec)).split(path.sep).join('/') : spec,
+  );
+}
+
+/** Imports that start processes or a browser: the CLI's harness (the real bin), child_process, Chromium. */
+const E2E = [/^node:child_process$/, /^playwright-core$/, /^src\/cli\/([\w-]+\.)?testing\.ts$/, /browser-testing\.ts$/];
+/** Imports that open a real database (or Redis): the app and database test harnesses, the database itself. */
+const APP = [/^src\/(app|toolkit\/db)\/([\w-]+\.)?testing\.ts$/, /^src\/toolkit\/db\/(database|index)\.ts$/, /^src\/app\/server\.ts$/, /redis-testing\.ts$/, /^pg$/];
+
+/**
+ * A test file's tier, from what it imports directly: `e2e` starts processes or a browser, `app` runs
+ * in this process over a real database, `unit` needs neither (no database, no server).
+ */
+function tierOf(file) {
+  const imports = importsOf(file);
+  const uses = (patterns) => imports.some((spec) => patterns.some((pattern) => pattern.test(spec)));
+  return uses(E2E) ? 'e2e' : uses(APP) ? 'app' : 'unit';
+}
+
+const args = process.argv.slice(2);
+const tierFlag = args.indexOf('--tier');
+const tier = tierFlag === -1 ? undefined : args.splice(tierFlag, 2)[1];
+if (tierFlag !== -1 && !['unit', 'app', 'e2e'].includes(tier)) {
+  console.error(`run-tests: --tier takes unit, app or e2e, not ${tier}`);
+  process.exit(2);
+}
+const named = args.length > 0 ? args : ['src', 'loadtest'].flatMap(testFiles).sort();
+const files = tier ? named.filter((file) => tierOf(file) === tier) : named;
+
 // Some tests spawn the real bin/earshot.js, which runs the compiled dist/: bring it up to date
 // first, so a test file run by hand (`node scripts/run-tests.mjs src/cli/cli.test.ts`) never
 // exercises an old build. The tests themselves load the TypeScript sources.
-const build = spawnSync(process.execPath, [path.resolve('scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (files.some((file) => tierOf(file) === 'e2e')) {
+  const build = spawnSync(process.execPath, [path.resolve('scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
-const only = process.argv.slice(2);
-const files = only.length > 0 ? only : ['src', 'loadtest'].flatMap(testFiles).sort();
+// Two files at a time: on two cores, three took as long (the suite is bound by the processor, not by
+// waiting) and left the PostgreSQL-side heavy-read test more writers to race with. Set to measure.
+const concurrency = process.env.EARSHOT_TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   // Hundreds of accounts are signed up: scrypt at OWASP's N=2^17 would add minutes, so tests hash at 2^12
   // (passwords.test.ts checks the production cost itself). A value already set wins.
   { stdio: 'inherit', env: { EARSHOT_SCRYPT_LOG2_N: '12', ...process.env } },

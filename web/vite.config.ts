@@ -8,5 +8,11 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
   server: { proxy: { '/xrpc': 'http://127.0.0.1:8000', '/auth': 'http://127.0.0.1:8000', '/access-tokens': 'http://127.0.0.1:8000', '/providers': 'http://127.0.0.1:8000', '/export': 'http://127.0.0.1:8000', '/rest': 'http://127.0.0.1:8000' } },
-  test: { environment: 'jsdom', include: ['src/**/*.test.tsx', 'src/**/*.test.ts'] },
+  test: {
+    // Components (.tsx) render into jsdom; plain .ts modules touch no DOM, and skip its seconds of set-up.
+    projects: [
+      { extends: true, test: { name: 'components', environment: 'jsdom', include: ['src/**/*.test.tsx'] } },
+      { extends: true, test: { name: 'modules', environment: 'node', include: ['src/**/*.test.ts'] } },
+    ],
+  },
 });

@@ -150,9 +150,19 @@ export async function startTestApp(backend: TestBackend, overrides: Partial<Conf
   return app;
 }
 
-/** Declares the same suite once per storage backend, each over its own running app. */
-export function describeWithApp(title: string, suite: (app: () => TestApp) => void, overrides: Partial<Config> = {}): void {
-  for (const backend of testBackends()) {
+export interface AppSuiteOptions {
+  /**
+   * `both` (the default) runs the suite once per backend: for suites where what is stored and read back
+   * matters. `one` runs it on the embedded database only: for suites about what HTTP answers look like
+   * (headers, a browser's view), which reach storage only on the way. Each `one` says why.
+   */
+  storage?: 'both' | 'one';
+}
+
+/** Declares the same suite once per storage backend (or once, see AppSuiteOptions), each over its own running app. */
+export function describeWithApp(title: string, suite: (app: () => TestApp) => void, overrides: Partial<Config> = {}, options: AppSuiteOptions = {}): void {
+  const backends = testBackends();
+  for (const backend of options.storage === 'one' ? backends.slice(0, 1) : backends) {
     describe(`${title} [${backend.name}]`, () => {
       let app: TestApp | undefined;
       before(async () => {

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { migratedTemplateFile } from '../toolkit/db/template-testing.ts';
 
 // The real bin runs the compiled dist/; scripts/run-tests.mjs rebuilds it first when a source is newer,
 // so these tests always exercise the sources as they are (run test files through that script).
@@ -10,9 +12,30 @@ export type CliEnv = Record<string, string>;
 /** A test's server never reaches MusicBrainz: enrichment is off unless the test's environment turns it on. */
 const offline = (env: CliEnv): CliEnv => ({ EARSHOT_ENRICH: 'off', ...env });
 
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` to completion with `input` on its stdin, without blocking: independent runs overlap. */
+function runToCompletion(command: string, args: string[], env: CliEnv, input: string, cwd?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // A process that exits without reading its stdin closes the pipe under the write.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 /** Runs the real `earshot` binary to completion with `input` on its stdin, in `cwd` (where a .env is looked for). */
-export function runCli(env: CliEnv, args: string[], input = '', cwd?: string) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: offline(env), input, encoding: 'utf8', cwd });
+export function runCli(env: CliEnv, args: string[], input = '', cwd?: string): Promise<CliResult> {
+  return runToCompletion(process.execPath, [BIN, ...args], offline(env), input, cwd);
 }
 
 /** Starts the real `earshot` binary, to talk to it while it runs. */
@@ -24,8 +47,21 @@ export function spawnCli(env: CliEnv, args: string[]): ChildProcess {
  * runCli with RLIMIT_FSIZE at `blocks` (sh's unit): a file grown past it fails with EFBIG (Node
  * ignores SIGXFSZ), as a write to a full disk fails, even for root.
  */
-export function runCliWithFileSizeLimit(env: CliEnv, args: string[], blocks: number, input = '') {
-  return spawnSync('sh', ['-c', `ulimit -f ${blocks} && exec "$@"`, 'sh', process.execPath, BIN, ...args], { env: offline(env), input, encoding: 'utf8' });
+export function runCliWithFileSizeLimit(env: CliEnv, args: string[], blocks: number, input = ''): Promise<CliResult> {
+  return runToCompletion('sh', ['-c', `ulimit -f ${blocks} && exec "$@"`, 'sh', process.execPath, BIN, ...args], offline(env), input);
+}
+
+/**
+ * Gives `dataDir` the embedded database a first start would make, already migrated, from the tests'
+ * template: initdb and the migrations cost each real process seconds, and only the tests of that first
+ * start need to watch it happen (they leave their data directory empty).
+ */
+export async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
+  const target = path.join(dataDir, 'db');
+  fs.mkdirSync(target, { recursive: true });
+  // The template is a tar of the data directory's contents (paths from its root).
+  const tar = spawnSync('tar', ['-xf', await migratedTemplateFile(), '-C', target], { encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`cannot unpack the database template into ${target}: ${tar.stderr}`);
 }
 
 export interface Serving {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { startServe, stopServe } from '../cli/testing.ts';
+import { seedEmbeddedDatabase, startServe, stopServe } from '../cli/testing.ts';
 import { lastfmSignature } from '../adapters/lastfm/signature.ts';
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-logging-'));
@@ -12,6 +12,8 @@ after(() => fs.rmSync(home, { recursive: true, force: true }));
 test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) holds no password, token, key, secret or OAuth state and code', async () => {
   const env: Record<string, string | undefined> = { ...process.env, EARSHOT_DATA_DIR: path.join(home, 'data'), PORT: '0', LOG_LEVEL: 'trace' };
   delete env.DATABASE_URL;
+  // The request log is the point here, not the embedded database's first start.
+  await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!);
   const { server, output, printed } = await startServe(env as Record<string, string>, false);
   let stderr = '';
   server.stderr!.on('data', (chunk) => (stderr += chunk));

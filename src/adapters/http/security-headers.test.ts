@@ -117,4 +117,5 @@ describeWithApp('security headers behind https', (app) => {
     const scrobbler = await fetch(`${app().scrobblerUrl}/`);
     assert.equal(scrobbler.headers.get('strict-transport-security'), null);
   });
-}, { publicUrl: 'https://earshot.example', scrobblerPublicUrl: 'http://scrobble.example' });
+  // A response header chosen by configuration: nothing stored.
+}, { publicUrl: 'https://earshot.example', scrobblerPublicUrl: 'http://scrobble.example' }, { storage: 'one' });

@@ -173,6 +173,8 @@ describeWithApp(
     });
   },
   { metrics: { token: 'scrape-secret', port: undefined, host: '127.0.0.1' } },
+  // Who may read /metrics: the database's gauges are checked per backend above.
+  { storage: 'one' },
 );
 
 describeWithApp(
@@ -189,6 +191,8 @@ describeWithApp(
     });
   },
   { metrics: { token: undefined, port: 0, host: '127.0.0.1' } },
+  // Which listener serves /metrics: the database's gauges are checked per backend above.
+  { storage: 'one' },
 );
 
 for (const backend of testBackends()) {

@@ -14,7 +14,7 @@ import type { Database } from '../../toolkit/db/index.ts';
 import { createPlaylist } from '../../core/library/playlists.ts';
 import { ingestListens } from '../../core/scrobbling/index.ts';
 import { openAppContext } from '../../app/server.ts';
-import { runCli, startServe, stopServe } from '../testing.ts';
+import { runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.ts';
 
 /** Works on the embedded database of a data directory in this process (no server may have it open). */
 async function onDataDir<T>(env: Record<string, string>, work: (ctx: AppContext) => Promise<T>): Promise<T> {
@@ -73,8 +73,10 @@ describe('earshot backup and restore', () => {
   after(() => fs.rmSync(home, { recursive: true, force: true }));
 
   test('a backup restores into another data directory with every account, play, playlist, like and API key; an existing database is moved aside only when asked', async () => {
+    // The backup is the point here, not the embedded database's first start.
+    await seedEmbeddedDatabase(env('first').EARSHOT_DATA_DIR!);
     for (const handle of ['keeper', 'second']) {
-      const created = runCli(env('first'), ['user', 'create', handle, '--direct'], 'a long enough password\n');
+      const created = await runCli(env('first'), ['user', 'create', handle, '--direct'], 'a long enough password\n');
       assert.equal(created.status, 0, created.stderr);
     }
     const { before, key } = await onDataDir(env('first'), async (ctx) => {
@@ -88,12 +90,12 @@ describe('earshot backup and restore', () => {
     assert.equal(before.likes.length, 2);
     assert.equal(before.keys.length, 1);
 
-    const backup = runCli(env('first'), ['backup', '--out', backupFile]);
+    const backup = await runCli(env('first'), ['backup', '--out', backupFile]);
     assert.equal(backup.status, 0, backup.stderr);
     assert.match(backup.stdout, /Backed up .*first\/db to .*earshot\.tar\.gz \([\d.]+ MiB\)/);
     assert.ok(!fs.existsSync(`${backupFile}.partial`));
 
-    const restored = runCli(env('second'), ['restore', backupFile]);
+    const restored = await runCli(env('second'), ['restore', backupFile]);
     assert.equal(restored.status, 0, restored.stderr);
     assert.match(restored.stdout, /Restored .*second\/db from .*\(2 users\)/);
     await onDataDir(env('second'), async (ctx) => {
@@ -101,14 +103,14 @@ describe('earshot backup and restore', () => {
       assert.equal((await authenticateApiKey(ctx.db, key))?.handle, 'keeper', 'the API key still signs its owner in');
     });
     // The restored database serves: the accounts sign in.
-    const login = runCli(env('second'), ['user', 'create', 'keeper', '--direct'], 'a long enough password\n');
+    const login = await runCli(env('second'), ['user', 'create', 'keeper', '--direct'], 'a long enough password\n');
     assert.notEqual(login.status, 0, 'the handle is taken in the restored database');
     assert.match(login.stderr, /taken|exists/i);
 
-    const again = runCli(env('second'), ['restore', backupFile]);
+    const again = await runCli(env('second'), ['restore', backupFile]);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /already holds a database; add --replace/);
-    const replaced = runCli(env('second'), ['restore', backupFile, '--replace']);
+    const replaced = await runCli(env('second'), ['restore', backupFile, '--replace']);
     assert.equal(replaced.status, 0, replaced.stderr);
     assert.match(replaced.stdout, /the database that was there is now .*db\.before-restore-/);
   });
@@ -116,32 +118,32 @@ describe('earshot backup and restore', () => {
   test('refusals: a running server, a target that is not a regular file, a file that is not a backup, a broken backup, nothing to back up, PostgreSQL', async () => {
     const { server } = await startServe(env('first'));
     try {
-      const busy = runCli(env('first'), ['backup', '--out', path.join(home, 'busy.tar.gz')]);
+      const busy = await runCli(env('first'), ['backup', '--out', path.join(home, 'busy.tar.gz')]);
       assert.equal(busy.status, 1);
       assert.match(busy.stderr, /in use by process \d+; stop it first/);
     } finally {
       await stopServe(server);
     }
     fs.writeFileSync(path.join(home, 'notes.txt'), 'not a backup');
-    const notBackup = runCli(env('third'), ['restore', path.join(home, 'notes.txt')]);
+    const notBackup = await runCli(env('third'), ['restore', path.join(home, 'notes.txt')]);
     assert.equal(notBackup.status, 1);
     assert.match(notBackup.stderr, /is not an Earshot backup/);
     fs.writeFileSync(path.join(home, 'broken.tar.gz'), gzipSync(Buffer.from('not a tar archive at all')));
-    const broken = runCli(env('third'), ['restore', path.join(home, 'broken.tar.gz')]);
+    const broken = await runCli(env('third'), ['restore', path.join(home, 'broken.tar.gz')]);
     assert.equal(broken.status, 1);
     assert.match(broken.stderr, /could not be restored/);
     assert.ok(!fs.existsSync(path.join(home, 'third', 'db', 'PG_VERSION')), 'nothing half-restored is left');
 
     // Only a new or regular file is replaced: renaming over a device or a directory would destroy it.
-    const notAFile = runCli(env('first'), ['backup', '--out', home]);
+    const notAFile = await runCli(env('first'), ['backup', '--out', home]);
     assert.equal(notAFile.status, 1);
     assert.match(notAFile.stderr, /exists and is not a regular file/);
     assert.ok(fs.statSync(home).isDirectory());
 
-    const nothing = runCli(env('fourth'), ['backup']);
+    const nothing = await runCli(env('fourth'), ['backup']);
     assert.equal(nothing.status, 1);
     assert.match(nothing.stderr, /there is no database in .*fourth\/db to back up/);
-    const postgres = runCli({ ...env('first'), DATABASE_URL: 'postgres://earshot@db.example/earshot' }, ['backup']);
+    const postgres = await runCli({ ...env('first'), DATABASE_URL: 'postgres://earshot@db.example/earshot' }, ['backup']);
     assert.equal(postgres.status, 1);
     assert.match(postgres.stderr, /pg_dump --format=custom --file earshot\.dump "\$DATABASE_URL"/);
   });

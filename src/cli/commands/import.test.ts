@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { runCli, startServe, stopServe } from '../testing.ts';
+import { runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.ts';
 import { seededPicker as random } from '../../toolkit/fuzz-testing.ts';
 import { zipArchive } from '../../core/scrobbling/imports/zip-testing.ts';
 
@@ -204,12 +204,14 @@ for (const storage of storages()) {
     };
 
     before(async () => {
+      // The imports are the point here, not the embedded database's first start.
+      if (!storage.env.DATABASE_URL) await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!);
       const started = await startServe(env);
       server = started.server;
       const { output } = started;
       env.EARSHOT_URL = /API: +(http:\/\/\S+)/.exec(output)![1]!;
-      assert.equal(earshot(['user', 'create', 'importer'], 'import password 1\n').status, 0);
-      assert.equal(earshot(['login', 'importer'], 'import password 1\n').status, 0);
+      assert.equal((await earshot(['user', 'create', 'importer'], 'import password 1\n')).status, 0);
+      assert.equal((await earshot(['login', 'importer'], 'import password 1\n')).status, 0);
     });
 
     after(async () => {
@@ -218,22 +220,22 @@ for (const storage of storages()) {
       fs.rmSync(home, { recursive: true, force: true });
     });
 
-    it('imports a ListenBrainz JSONL file with progress, then says a re-run has nothing to do', () => {
+    it('imports a ListenBrainz JSONL file with progress, then says a re-run has nothing to do', async () => {
       const lines = Array.from({ length: 1200 }, (_, i) => (i === 7 ? lbLine(i, '') : lbLine(i)));
       const export_ = file('listens.jsonl', lines.join('\n') + '\n');
-      const first = earshot(['import', 'listenbrainz', export_]);
+      const first = await earshot(['import', 'listenbrainz', export_]);
       assert.equal(first.status, 0, first.stderr);
       assert.match(first.stdout, /Imported .*listens\.jsonl: 1200 records; this run stored 1199, 0 duplicate, 1 ignored\./);
       assert.match(first.stdout, /record 8: no artist/);
       assert.match(first.stderr, /\[#+\] 100% .*stored 1199 +duplicate 0 +ignored 1 +\d+ listens\/s/);
-      const again = earshot(['import', 'listenbrainz', export_]);
+      const again = await earshot(['import', 'listenbrainz', export_]);
       assert.equal(again.status, 0, again.stderr);
       assert.match(again.stdout, /already imported completely \(\d{4}-.*\): 1200 records, 1199 stored, 0 duplicate, 1 ignored\. Nothing to do\./);
     });
 
-    it('imports Last.fm CSV and Spotify history; overlapping listens count as duplicates', () => {
+    it('imports Last.fm CSV and Spotify history; overlapping listens count as duplicates', async () => {
       const csv = file('scrobbles.csv', 'uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\r\n1650000000,"15 Apr 2022, 05:20",Air,,Moon Safari,,Track 0,\r\n1650000300,x,Air,,,,"Track, new",\r\n');
-      const lastfm = earshot(['import', 'lastfm', csv]);
+      const lastfm = await earshot(['import', 'lastfm', csv]);
       assert.equal(lastfm.status, 0, lastfm.stderr);
       assert.match(lastfm.stdout, /2 records; this run stored 1, 1 duplicate, 0 ignored/);
       const streams = [
@@ -241,66 +243,83 @@ for (const storage of storages()) {
         { ts: '2023-01-01T10:05:00Z', ms_played: 5_000, master_metadata_track_name: 'Sexy Boy', master_metadata_album_artist_name: 'Air' },
         { ts: '2023-01-01T11:00:00Z', ms_played: 900_000, master_metadata_track_name: null, episode_name: 'A podcast' },
       ];
-      const spotify = earshot(['import', 'spotify', file('Streaming_History_Audio_2023.json', JSON.stringify(streams))]);
+      const spotify = await earshot(['import', 'spotify', file('Streaming_History_Audio_2023.json', JSON.stringify(streams))]);
       assert.equal(spotify.status, 0, spotify.stderr);
       assert.match(spotify.stdout, /3 records; this run stored 1, 0 duplicate, 2 ignored/);
       assert.match(spotify.stdout, /record 2: played for less than 30 seconds\n {2}record 3: a podcast episode, not a track/);
     });
 
 
-    it('300 good records, one odd record, 300 good: every odd record is ignored with its reason, in every format', () => {
+    /** The poison files, made up front in one seeded sequence, so IMPORT_POISON_SEED reproduces every file. */
+    const poisonFiles = (() => {
       const rng = random(Number(process.env.IMPORT_POISON_SEED ?? 8));
       let n = 0;
-      for (const format of POISON_FORMATS) {
+      return POISON_FORMATS.map((format) => {
         const poison = rng.shuffle(format.poison);
+        const files = [];
         for (let start = 0; start < poison.length; start += POISON_PER_FILE) {
           const odd = poison.slice(start, start + POISON_PER_FILE);
-          const records = odd.flatMap((p) => [...Array.from({ length: GOOD_RUN }, () => format.good(n++)), p.text]);
+          const records: string[] = odd.flatMap((p) => [...Array.from({ length: GOOD_RUN }, () => format.good(n++)), p.text]);
           records.push(...Array.from({ length: GOOD_RUN }, () => format.good(n++)));
-          const target = file(`poison-${format.format}-${n}.${format.format === 'lastfm' ? 'csv' : 'json'}`, format.file(records, rng));
+          const name = `poison-${format.format}-${n}.${format.format === 'lastfm' ? 'csv' : 'json'}`;
+          // Each CLI run costs seconds of start-up, so the re-run is checked on one file per format.
+          files.push({ odd, records: records.length, name, content: format.file(records, rng), rerun: start === 0 });
+        }
+        return { format, files };
+      });
+    })();
+
+    for (const { format, files } of poisonFiles) {
+      it(`300 good records, one odd record, 300 good: every odd record is ignored with its reason, in ${format.name}`, async () => {
+        // The files hold distinct listens, so they are imported side by side.
+        await Promise.all(files.map(async ({ odd, records, name, content, rerun }) => {
+          const target = file(name, content);
           const label = `${format.name}: ${odd.map((p) => p.kind).join(', ')}`;
-          const first = earshot(['import', format.format, target]);
+          const first = await earshot(['import', format.format, target]);
           assert.equal(first.status, 0, `${label}\n${first.stderr}`);
           const good = GOOD_RUN * (odd.length + 1);
-          assert.match(first.stdout, new RegExp(`${records.length} records; this run stored ${good}, 0 duplicate, ${odd.length} ignored\\.`), label);
+          assert.match(first.stdout, new RegExp(`${records} records; this run stored ${good}, 0 duplicate, ${odd.length} ignored\\.`), label);
           odd.forEach((p, i) => {
             const line = new RegExp(`^ {2}record ${(i + 1) * (GOOD_RUN + 1)}: (.*)$`, 'm').exec(first.stdout);
             assert.match(line?.[1] ?? first.stdout, p.reason, `${format.name}: ${p.kind}`);
           });
-          // Each CLI run costs seconds of start-up, so the re-run is checked on one file per format.
-          if (start > 0) continue;
-          const again = earshot(['import', format.format, target]);
-          assert.match(again.stdout, new RegExp(`${records.length} records, ${good} stored, 0 duplicate, ${odd.length} ignored\\. Nothing to do\\.`), label);
-        }
-      }
-    });
+          if (!rerun) return;
+          const again = await earshot(['import', format.format, target]);
+          assert.match(again.stdout, new RegExp(`${records} records, ${good} stored, 0 duplicate, ${odd.length} ignored\\. Nothing to do\\.`), label);
+        }));
+      });
+    }
 
-    it('keeps every request under the API body limit, however large the records (batches by bytes, not characters)', () => {
+    it('keeps every request under the API body limit, however large the records (batches by bytes, not characters)', async () => {
       // 60 KB of UTF-8 each (20,000 three-byte characters): within the listen rules, so all must be stored.
       const note = Array.from({ length: 20_000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 31) % 20000))).join('');
       const lines = Array.from({ length: 40 }, (_, i) => lbText(goodSeconds(200_000 + i), 'Large', `Song ${i}`, JSON.stringify({ note })));
-      const result = earshot(['import', 'listenbrainz', file('large-records.jsonl', lines.join('\n'))]);
+      const result = await earshot(['import', 'listenbrainz', file('large-records.jsonl', lines.join('\n'))]);
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, /40 records; this run stored 40, 0 duplicate, 0 ignored\./);
     });
 
-    it('names the file, record and problem for a file of the wrong format; usage errors exit 2', () => {
+    it('names the file, record and problem for a file of the wrong format; usage errors exit 2', async () => {
       const jsonl = file('wrong.jsonl', lbLine(1) + '\n');
-      const wrong = earshot(['import', 'spotify', jsonl]);
+      const [wrong, missing, unknownFormat, noFile] = await Promise.all([
+        earshot(['import', 'spotify', jsonl]),
+        earshot(['import', 'lastfm', path.join(home, 'nope.csv')]),
+        earshot(['import', 'itunes', jsonl]),
+        earshot(['import', 'lastfm']),
+      ]);
       assert.equal(wrong.status, 1);
       assert.equal(wrong.stderr.trim(), `earshot: ${jsonl}: record 1: not a JSON array (the file should start with "[")`);
-      const missing = earshot(['import', 'lastfm', path.join(home, 'nope.csv')]);
       assert.equal(missing.status, 1);
       assert.match(missing.stderr, /cannot read .*nope\.csv: no such file/);
-      assert.equal(earshot(['import', 'itunes', jsonl]).status, 2);
-      assert.equal(earshot(['import', 'lastfm']).status, 2);
+      assert.equal(unknownFormat.status, 2);
+      assert.equal(noFile.status, 2);
     });
 
     /** ListenBrainz lines of distinct listens: `from` keeps each test's listens apart from every other's. */
     const lbLines = (from: number, count: number, artist: string) =>
       Array.from({ length: count }, (_, i) => lbText(goodSeconds(300_000 + from + i), artist, `Song ${i % 40}`)).join('\n') + '\n';
 
-    it('imports a folder of every format, detected; other files are skipped; a summary per file and in total', () => {
+    it('imports a folder of every format, detected; other files are skipped; a summary per file and in total', async () => {
       const folder = path.join(home, 'exports');
       fs.mkdirSync(path.join(folder, 'spotify'), { recursive: true });
       const seconds = (i: number) => goodSeconds(310_000 + i);
@@ -317,7 +336,7 @@ for (const storage of storages()) {
         'cover.png': 'not even opened',
       };
       for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(folder, name), content);
-      const result = earshot(['import', folder]);
+      const result = await earshot(['import', folder]);
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, /Skipped .*user\.json: cannot tell its format/);
       assert.doesNotMatch(result.stdout, /cover\.png/);
@@ -326,23 +345,23 @@ for (const storage of storages()) {
       }
       assert.match(result.stdout, /Total: 7 files; this run stored 9, 0 duplicate, 1 ignored\./);
       assert.match(result.stderr, /file 7\/7 +committed 10: stored 9/);
-      const again = earshot(['import', folder]);
+      const again = await earshot(['import', folder]);
       assert.equal(again.stdout.match(/Nothing to do\./g)?.length, 7);
-      const named = earshot(['import', 'lastfm', folder, '--dry-run']);
+      const named = await earshot(['import', 'lastfm', folder, '--dry-run']);
       assert.match(named.stdout, /Skipped .*1-listens\.jsonl: a listenbrainz file, not lastfm/);
-      const undetectable = earshot(['import', path.join(folder, 'user.json')]);
+      const undetectable = await earshot(['import', path.join(folder, 'user.json')]);
       assert.equal(undetectable.status, 1);
       assert.match(undetectable.stderr, /user\.json: cannot tell its format; looked for zip archive .*Name the format: earshot import <format> FILE/);
     });
 
-    it('imports the ListenBrainz and Spotify zip archives as handed out, entry by entry; other entries are left alone', () => {
+    it('imports the ListenBrainz and Spotify zip archives as handed out, entry by entry; other entries are left alone', async () => {
       const listenbrainz = file('listenbrainz_importer_1700000000.zip', zipArchive([
         { name: 'user.json', content: '{"user_name":"importer"}' },
         { name: 'feedback.jsonl', content: '{"recording_mbid":"x","score":1}\n' },
         { name: 'listens/2024/10.jsonl', content: lbLines(20_000, 4, 'Zip LB') },
         { name: 'listens/2024/2.jsonl', content: lbLines(20_100, 2, 'Zip LB') },
       ]));
-      const lb = earshot(['import', listenbrainz]);
+      const lb = await earshot(['import', listenbrainz]);
       assert.equal(lb.status, 0, lb.stderr);
       assert.match(lb.stdout, /Imported .*\.zip\/listens\/2024\/2\.jsonl: 2 records; this run stored 2[^]*Imported .*\.zip\/listens\/2024\/10\.jsonl: 4 records; this run stored 4/);
       assert.match(lb.stdout, /Total: 2 files; this run stored 6, 0 duplicate, 0 ignored\./);
@@ -357,17 +376,17 @@ for (const storage of storages()) {
         { name: 'Spotify Extended Streaming History/Streaming_History_Audio_2023.json', content: JSON.stringify([{ ts: new Date(goodSeconds(320_100) * 1000).toISOString(), ms_played: 100_000, master_metadata_track_name: 'Song', master_metadata_album_artist_name: 'Zip Extended' }]) },
         { name: 'Spotify Extended Streaming History/Streaming_History_Video_2023.json', content: '[]' },
       ]));
-      const spotify = earshot(['import', 'spotify', account, extended]);
+      const spotify = await earshot(['import', 'spotify', account, extended]);
       assert.equal(spotify.status, 0, spotify.stderr);
       assert.match(spotify.stdout, /StreamingHistory_music_0\.json: 3 records; this run stored 2, 0 duplicate, 1 ignored\.\nIgnored, for example:\n {2}record 3: played for less than 30 seconds/);
       assert.match(spotify.stdout, /Streaming_History_Audio_2023\.json: 1 records; this run stored 1/);
-      assert.match(earshot(['import', listenbrainz, account]).stdout, /Total: 3 files; this run stored 0, 0 duplicate, 0 ignored\./);
+      assert.match((await earshot(['import', listenbrainz, account])).stdout, /Total: 3 files; this run stored 0, 0 duplicate, 0 ignored\./);
     });
 
-    it('refuses a damaged zip with a clear error naming the entry, storing nothing of any entry', () => {
+    it('refuses a damaged zip with a clear error naming the entry, storing nothing of any entry', async () => {
       const content = lbLines(30_000, 300, 'Zip Damaged');
       const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content }]);
-      const truncated = earshot(['import', file('truncated.zip', archive.subarray(0, 200))]);
+      const truncated = await earshot(['import', file('truncated.zip', archive.subarray(0, 200))]);
       assert.equal(truncated.status, 1);
       assert.match(truncated.stderr, /^earshot: .*truncated\.zip: not a readable zip archive \(.+\)\n$/);
       // A good first entry and a damaged second: the whole archive is checked before the first listen is sent.
@@ -375,28 +394,28 @@ for (const storage of storages()) {
       const damaged = zipArchive([{ name: 'listens/2024/1.jsonl', content: first }, { name: 'listens/2024/2.jsonl', content }]);
       const second = damaged.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 1) + 30 + 'listens/2024/2.jsonl'.length;
       for (let i = second + 100; i < second + 140; i++) damaged[i] = damaged[i]! ^ 0xff;
-      const result = earshot(['import', file('damaged.zip', damaged)]);
+      const result = await earshot(['import', file('damaged.zip', damaged)]);
       assert.equal(result.status, 1);
       assert.match(result.stderr, /^earshot: .*damaged\.zip\/listens\/2024\/2\.jsonl: the entry is damaged \(.+\); nothing was imported\n$/);
       // Nothing of either entry was stored: the same listens, unzipped, are all new.
-      const good = earshot(['import', file('undamaged-1.jsonl', first), file('undamaged-2.jsonl', content)]);
+      const good = await earshot(['import', file('undamaged-1.jsonl', first), file('undamaged-2.jsonl', content)]);
       assert.match(good.stdout, /Total: 2 files; this run stored 600, 0 duplicate, 0 ignored\./);
     });
 
-    it('--dry-run reports what would be stored, duplicate and ignored, and writes nothing', () => {
+    it('--dry-run reports what would be stored, duplicate and ignored, and writes nothing', async () => {
       const target = file('dry-run.jsonl', lbLines(40_000, 3, 'Dry CLI') + lbText(goodSeconds(340_000), '', 'No artist') + '\n');
-      const dry = earshot(['import', target, '--dry-run']);
+      const dry = await earshot(['import', target, '--dry-run']);
       assert.equal(dry.status, 0, dry.stderr);
       assert.match(dry.stdout, /Dry run of .*dry-run\.jsonl: 4 records; would store 3 \(3 of them with songs new to the catalog\), 0 duplicate, 1 ignored\. Nothing was written\.\nIgnored, for example:\n {2}record 4: no artist/);
       // A second file repeating the first: its plays are duplicates of the first file's, within one dry run.
       const repeat = file('dry-run-again.jsonl', lbLines(40_000, 3, 'Dry CLI'));
-      const both = earshot(['import', target, repeat, '--dry-run']);
+      const both = await earshot(['import', target, repeat, '--dry-run']);
       assert.equal(both.status, 0, both.stderr);
       assert.match(both.stdout, /Dry run of .*dry-run-again\.jsonl: 3 records; would store 0 \(0 of them with songs new to the catalog\), 3 duplicate, 0 ignored\./);
       assert.match(both.stdout, /Total: 2 files; would store 3, 3 duplicate, 1 ignored\./);
-      const real = earshot(['import', target]);
+      const real = await earshot(['import', target]);
       assert.match(real.stdout, /4 records; this run stored 3, 0 duplicate, 1 ignored/);
-      assert.match(earshot(['import', target, '--dry-run']).stdout, /already imported completely/);
+      assert.match((await earshot(['import', target, '--dry-run'])).stdout, /already imported completely/);
     });
 
     it('Ctrl-C stops after the current batch commits and says how to resume; the same command finishes', async () => {
@@ -412,7 +431,7 @@ for (const storage of storages()) {
       assert.equal(status, 130, stderr);
       assert.match(stderr, /Stopping after the current batch commits/);
       assert.match(stderr, new RegExp(`interrupted after record \\d+ of .*; everything before is committed\\. To resume, run the same command again:\\n {2}earshot import ${archive.replaceAll('.', '\\.')}\\n`));
-      const resumed = earshot(['import', archive]);
+      const resumed = await earshot(['import', archive]);
       assert.equal(resumed.status, 0, resumed.stderr);
       assert.match(resumed.stdout, /Resumed after record \d+/);
       const stored = [stdout, resumed.stdout].join('\n').matchAll(/^Imported .*this run stored (\d+)/gm);
@@ -423,13 +442,13 @@ for (const storage of storages()) {
     it('--direct imports into the database while no server runs, sharing the checkpoints', async () => {
       await stopServe(server);
       const export_ = file('direct.jsonl', Array.from({ length: 30 }, (_, i) => lbLine(10_000 + i, 'Massive Attack')).join('\n') + '\n');
-      const direct = earshot(['import', 'listenbrainz', export_, '--direct', '--user', 'importer']);
+      const direct = await earshot(['import', 'listenbrainz', export_, '--direct', '--user', 'importer']);
       assert.equal(direct.status, 0, direct.stderr);
       assert.match(direct.stdout, /30 records; this run stored 30, 0 duplicate, 0 ignored/);
-      const again = earshot(['import', 'listenbrainz', export_, '--direct']);
+      const again = await earshot(['import', 'listenbrainz', export_, '--direct']);
       assert.equal(again.status, 0, again.stderr);
       assert.match(again.stdout, /Nothing to do\./);
-      const importedThroughServer = earshot(['import', 'listenbrainz', path.join(home, 'listens.jsonl'), '--direct']);
+      const importedThroughServer = await earshot(['import', 'listenbrainz', path.join(home, 'listens.jsonl'), '--direct']);
       assert.match(importedThroughServer.stdout, /1200 records, 1199 stored, 0 duplicate, 1 ignored\. Nothing to do\./);
       // The same checks guard a direct import: text PostgreSQL would refuse, and nesting the reader stops unparsed.
       const poison = (kind: string) => LB_POISON.find((p) => p.kind === kind)!;
@@ -437,7 +456,7 @@ for (const storage of storages()) {
       const deep = poison('5,000-deep additional_info');
       const good = (from: number) => Array.from({ length: GOOD_RUN }, (_, i) => lbText(goodSeconds(100_000 + from + i), 'Direct', `Song ${i % 40}`));
       const poisoned = file('direct-poison.jsonl', [...good(0), surrogate.text, ...good(GOOD_RUN), deep.text, ...good(2 * GOOD_RUN)].join('\n'));
-      const odd = earshot(['import', 'listenbrainz', poisoned, '--direct']);
+      const odd = await earshot(['import', 'listenbrainz', poisoned, '--direct']);
       assert.equal(odd.status, 0, odd.stderr);
       assert.match(odd.stdout, /902 records; this run stored 900, 0 duplicate, 2 ignored\./);
       assert.match(odd.stdout, new RegExp(`record 301: ${surrogate.reason.source}`));

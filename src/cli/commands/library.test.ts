@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { writeTestTrack } from '../../core/library/test-music.ts';
-import { runCli, startServe, stopServe } from '../testing.ts';
+import { runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.ts';
 
 /** `earshot library scan` and the scan at `earshot serve`, as real processes on an embedded database. */
 describe('earshot library scan', () => {
@@ -12,6 +12,8 @@ describe('earshot library scan', () => {
   const music = path.join(home, 'music');
   const env: Record<string, string> = { ...(process.env as Record<string, string>), EARSHOT_DATA_DIR: path.join(home, 'data'), EARSHOT_MUSIC_DIR: music };
   delete env.DATABASE_URL;
+  // The commands are the point here, not the embedded database's first start.
+  before(() => seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!));
   after(() => fs.rmSync(home, { recursive: true, force: true }));
 
   test('scans the folder, prints the report, and says what is wrong with a bad folder', async () => {
@@ -19,22 +21,22 @@ describe('earshot library scan', () => {
     await writeTestTrack(music, 'Artist/Album/02.mp3', 'mp3', { artist: 'CLI Artist', title: 'Two' });
     fs.writeFileSync(path.join(music, 'readme.txt'), 'not music');
 
-    const first = runCli(env, ['library', 'scan']);
+    const first = await runCli(env, ['library', 'scan']);
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /Scanned .*music in [\d.]+ s: 2 added, 0 updated, 0 removed, 0 unchanged, 3 directories, 1 skipped/);
     assert.match(first.stdout, /skipped readme\.txt: not an audio file/);
 
-    const again = runCli(env, ['library', 'scan', '--json']);
+    const again = await runCli(env, ['library', 'scan', '--json']);
     assert.equal(again.status, 0, again.stderr);
     const report = JSON.parse(again.stdout);
     assert.equal(report.status, 'scanned');
     assert.equal(report.unchanged, 2);
     assert.equal(report.root, music);
 
-    const unset = runCli({ ...env, EARSHOT_MUSIC_DIR: '' }, ['library', 'scan']);
+    const unset = await runCli({ ...env, EARSHOT_MUSIC_DIR: '' }, ['library', 'scan']);
     assert.equal(unset.status, 1);
     assert.match(unset.stderr, /EARSHOT_MUSIC_DIR is not set/);
-    const missing = runCli({ ...env, EARSHOT_MUSIC_DIR: path.join(home, 'nowhere') }, ['library', 'scan']);
+    const missing = await runCli({ ...env, EARSHOT_MUSIC_DIR: path.join(home, 'nowhere') }, ['library', 'scan']);
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /EARSHOT_MUSIC_DIR is .*nowhere, which does not exist/);
   });

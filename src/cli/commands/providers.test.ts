@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startFakeMusicstream } from '../../core/providers/musicstream/fake.ts';
-import { runCli, spawnCli, startServe, stopServe } from '../testing.ts';
+import { runCli, seedEmbeddedDatabase, spawnCli, startServe, stopServe } from '../testing.ts';
 
 /** `earshot provider connect` as a real process against a real `earshot serve` and the streaming service's fake. */
 describe('earshot provider connect', () => {
@@ -28,10 +28,12 @@ describe('earshot provider connect', () => {
       MUSICSTREAM_API_URL: fake.config.apiUrl,
     };
     delete env.DATABASE_URL;
+    // The command is the point here, not the embedded database's first start.
+    await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!);
     const { server } = await startServe(env);
     try {
-      assert.equal(runCli(env, ['user', 'create', 'connector'], 'connector password\n').status, 0);
-      assert.equal(runCli(env, ['login', 'connector'], 'connector password\n').status, 0);
+      assert.equal((await runCli(env, ['user', 'create', 'connector'], 'connector password\n')).status, 0);
+      assert.equal((await runCli(env, ['login', 'connector'], 'connector password\n')).status, 0);
       const command = spawnCli(env, ['provider', 'connect', 'musicstream']);
       let stdout = '';
       let stderr = '';
@@ -47,13 +49,13 @@ describe('earshot provider connect', () => {
       const arrived = await fetch(callback);
       assert.equal(arrived.status, 200);
       assert.match(((await arrived.json()) as { message: string }).message, /^Nothing is connected yet/);
-      assert.deepEqual(JSON.parse(runCli(env, ['provider', 'list', '--json']).stdout).connections, []);
+      assert.deepEqual(JSON.parse((await runCli(env, ['provider', 'list', '--json'])).stdout).connections, []);
 
       command.stdin!.end(`${callback}\n`);
       const [code] = await once(command, 'exit');
       assert.equal(code, 0, stderr);
       assert.match(stdout, /Connected musicstream as cli-listener\. You can close this page\.\n$/);
-      const [connection] = JSON.parse(runCli(env, ['provider', 'list', '--json']).stdout).connections;
+      const [connection] = JSON.parse((await runCli(env, ['provider', 'list', '--json'])).stdout).connections;
       assert.deepEqual([connection.provider, connection.status, connection.accountName], ['musicstream', 'connected', 'cli-listener']);
     } finally {
       await stopServe(server);

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { startServe } from '../testing.ts';
+import { seedEmbeddedDatabase, startServe } from '../testing.ts';
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-serve-'));
 after(() => fs.rmSync(home, { recursive: true, force: true }));
@@ -23,6 +23,8 @@ const SIGN_IN = JSON.stringify({ identifier: 'nobody', password: 'not the passwo
 async function serveWithRequestInFlight(shutdownTimeoutMs: number) {
   const env: Record<string, string | undefined> = { ...process.env, EARSHOT_DATA_DIR: path.join(home, `data-${shutdownTimeoutMs}`), PORT: '0', LOG_LEVEL: 'info', EARSHOT_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs) };
   delete env.DATABASE_URL;
+  // The shutdown is the point here, not the embedded database's first start.
+  await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!);
   const { server, output, printed } = await startServe(env as Record<string, string>, false);
   const port = Number(/API: +http:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]);
   const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));

@@ -12,8 +12,11 @@ import type { DB } from './schema.ts';
 export type Database = Kysely<DB>;
 
 export type StorageTarget =
-  /** Embedded PGlite; `dataDir` undefined keeps everything in memory. */
-  | { kind: 'pglite'; dataDir: string | undefined }
+  /**
+   * Embedded PGlite; `dataDir` undefined keeps everything in memory. `load`, a dump of a data
+   * directory, starts it from that copy (tests start from a migrated template).
+   */
+  | { kind: 'pglite'; dataDir: string | undefined; load?: Blob }
   /** A PostgreSQL server; `schema` confines every table to one schema (used by tests). */
   | { kind: 'postgres'; url: string; schema?: string };
 
@@ -44,8 +47,8 @@ export async function openPglite(dataDir: string | undefined, load?: Blob): Prom
   return pglite;
 }
 
-async function pglitePool(dataDir: string | undefined): Promise<PGlitePool> {
-  return new PGlitePool(await openPglite(dataDir));
+async function pglitePool(dataDir: string | undefined, load?: Blob): Promise<PGlitePool> {
+  return new PGlitePool(await openPglite(dataDir, load));
 }
 
 function postgresPool(url: string, schema: string | undefined): pg.Pool {
@@ -77,7 +80,7 @@ function usageOf(pool: PGlitePool | pg.Pool): () => PoolUsage {
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(target: StorageTarget): Promise<Database> {
-  const pool = target.kind === 'pglite' ? await pglitePool(target.dataDir) : postgresPool(target.url, target.schema);
+  const pool = target.kind === 'pglite' ? await pglitePool(target.dataDir, target.load) : postgresPool(target.url, target.schema);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   poolUsages.set(db, usageOf(pool));
   try {

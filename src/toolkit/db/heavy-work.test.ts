@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from './database.ts';
+import type { Database } from './database.ts';
 import { heavyRead } from './heavy-read.ts';
 import { asHeavyWork } from './pglite-pool.ts';
 import { testBackends } from './testing.ts';
 
 describe('embedded database queue', () => {
   let db: Database;
+  let close: () => Promise<void>;
   before(async () => {
-    db = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    // The embedded database (always the first backend): the queue is its own.
+    ({ db, close } = await testBackends()[0]!.open());
   });
-  after(() => db.destroy());
+  after(() => close());
 
   it('a waiting interactive statement goes before heavy work queued earlier', async () => {
     const order: string[] = [];

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
 // Read from the sources whether this runs from src/ or compiled in dist/: the .sql files are not built.
-const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src/toolkit/db/migrations');
+export const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src/toolkit/db/migrations');
 /** Serializes concurrent starts against one server so each migration runs exactly once. */
 const MIGRATION_LOCK_KEY = 7_203_441_905;
 

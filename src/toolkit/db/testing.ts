@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from './database.ts';
+import { migratedTemplate } from './template-testing.ts';
 
 export interface TestBackend {
   name: 'pglite' | 'postgres';
@@ -11,7 +12,7 @@ export interface TestBackend {
 const pglite: TestBackend = {
   name: 'pglite',
   async open() {
-    const db = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    const db = await openDatabase({ kind: 'pglite', dataDir: undefined, load: await migratedTemplate() });
     return { db, close: () => db.destroy() };
   },
 };
