@@ -56,7 +56,6 @@ export function loopbackUrl(name: string, raw: string): string {
 }
 
 export function parseLoadTestArgs(args: string[]): LoadTestOptions {
-  // biome-ignore lint/suspicious/noImplicitAnyLet: parseArgs's result type is inferred from the assignment below
   let values;
   try {
     ({ values } = parseArgs({

@@ -105,7 +105,7 @@ test('help and version answer without a server: every command, a group of comman
   for (const args of [['key'], ['key', '--help']]) {
     const group = await runCli(env, args);
     assert.equal(group.status, 0, group.stderr);
-    assert.deepEqual(group.stdout.match(/^  \S+ \S+/gm), ['  key list', '  key create', '  key remove']);
+    assert.deepEqual(group.stdout.match(/^ {2}\S+ \S+/gm), ['  key list', '  key create', '  key remove']);
   }
   const one = await runCli(env, ['token', 'create', '--help']);
   assert.equal(one.status, 0);

@@ -80,7 +80,7 @@ describeWithApp('Audioscrobbler 1.2', (app) => {
     const params = { p: '1.2.1', u: bob.handle, t, api_key: bob.key, sk };
     const ok = await handshakeWith({ ...params, a: md5(bob.sharedSecret + t) });
     assert.match(ok.body, /^OK\n[0-9a-f]{32}\n/);
-    assert.equal((await handshakeWith({ ...params, a: md5('wrong' + t) })).body, 'BADAUTH\n');
+    assert.equal((await handshakeWith({ ...params, a: md5(`wrong${t}`) })).body, 'BADAUTH\n');
     const alice = await createClientAccount(app(), 'as-alice');
     assert.equal((await handshakeWith({ ...params, u: alice.handle, a: md5(bob.sharedSecret + t) })).body, 'BADAUTH\n');
     assert.equal((await handshakeWith({ ...params, sk: 'f'.repeat(32), a: md5(bob.sharedSecret + t) })).body, 'BADAUTH\n');

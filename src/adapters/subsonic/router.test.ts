@@ -57,7 +57,7 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
   test('token auth with a key from before sealed keys says to use p= (41); p= still works', async () => {
     await app().ctx.db.updateTable('api_keys').set({ subsonic_key: null }).where('user_id', '=', user.userId).execute();
     try {
-      const failed = await restJson(app(), 'ping', { u: user.handle, t: md5(user.key + 'abc'), s: 'abc' });
+      const failed = await restJson(app(), 'ping', { u: user.handle, t: md5(`${user.key}abc`), s: 'abc' });
       assert.equal(failed.error.code, 41);
       assert.match(failed.error.message, /p=/);
       assert.equal((await restJson(app(), 'ping', { u: user.handle, p: user.key })).status, 'ok');

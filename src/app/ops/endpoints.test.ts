@@ -50,7 +50,7 @@ function parsePrometheusText(text: string): Sample[] {
 }
 
 /** The value of the one sample named `name` whose labels include `labels`, or undefined. */
-function valueOf(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+function sampleValue(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
   const found = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
   assert.ok(found.length <= 1, `${name} ${JSON.stringify(labels)} matches ${found.length} samples`);
   return found[0]?.value;
@@ -113,16 +113,16 @@ describeWithApp('health, readiness and metrics', (app) => {
     // Both hosts of a process answer from one registry.
     for (const url of hostsOf(app())) {
       const samples = await scrape(url);
-      assert.equal(valueOf(samples, 'earshot_plays_ingested_total', { protocol: 'listenbrainz', outcome: 'stored' }), 1);
-      assert.equal(valueOf(samples, 'earshot_plays_ingested_total', { protocol: 'listenbrainz', outcome: 'duplicate' }), 1);
+      assert.equal(sampleValue(samples, 'earshot_plays_ingested_total', { protocol: 'listenbrainz', outcome: 'stored' }), 1);
+      assert.equal(sampleValue(samples, 'earshot_plays_ingested_total', { protocol: 'listenbrainz', outcome: 'duplicate' }), 1);
       const submissions = { host: 'scrobbler', method: 'POST', route: '/1/submit-listens', status: '200' };
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_count', submissions), 2);
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_bucket', { ...submissions, le: '+Inf' }), 2);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', submissions), 2);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_bucket', { ...submissions, le: '+Inf' }), 2);
       const reads = { host: 'scrobbler', method: 'GET', route: '/1/user/:user_name/listens', status: '200' };
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_count', reads), 1);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', reads), 1);
       const signups = { host: 'api', method: 'POST', route: '/auth/signup', status: '201' };
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_count', signups), 1);
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_count', { host: 'api', route: '(unmatched)', status: '404' }), 1);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', signups), 1);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', { host: 'api', route: '(unmatched)', status: '404' }), 1);
       const routes = new Set(samples.flatMap((sample) => (sample.labels.route === undefined ? [] : [sample.labels.route])));
       assert.ok(![...routes].some((route) => /metrics-lb|\?|12345|no\/such/.test(route)), `raw URLs in route labels: ${[...routes].join(' ')}`);
     }
@@ -134,26 +134,26 @@ describeWithApp('health, readiness and metrics', (app) => {
       listens: [1, 2].map((n) => ({ artist: 'Mariza', title: `Song ${n}`, listenedAt: new Date(Date.UTC(2024, 0, n)).toISOString(), submitted: { n } })) };
     assert.equal((await app().procedure('app.svc.scrobble.importListens', batch, token)).status, 200);
     let samples = await scrape(app().apiUrl);
-    assert.equal(valueOf(samples, 'earshot_plays_ingested_total', { protocol: 'import:listenbrainz', outcome: 'stored' }), 2);
-    assert.equal(valueOf(samples, 'earshot_plays_ingested_total', { protocol: 'import:listenbrainz', outcome: 'ignored' }), 1);
-    assert.equal(valueOf(samples, 'earshot_imports_running'), 1);
+    assert.equal(sampleValue(samples, 'earshot_plays_ingested_total', { protocol: 'import:listenbrainz', outcome: 'stored' }), 2);
+    assert.equal(sampleValue(samples, 'earshot_plays_ingested_total', { protocol: 'import:listenbrainz', outcome: 'ignored' }), 1);
+    assert.equal(sampleValue(samples, 'earshot_imports_running'), 1);
     // Nothing folds the queue in a test app: every stored play is still queued for the rollups.
-    assert.ok(valueOf(samples, 'earshot_stats_queue_depth')! >= 2);
+    assert.ok(sampleValue(samples, 'earshot_stats_queue_depth')! >= 2);
 
     const last = { ...batch, from: 3, records: 0, listens: [], complete: true };
     assert.equal((await app().procedure('app.svc.scrobble.importListens', last, token)).status, 200);
     samples = await scrape(app().apiUrl);
-    assert.equal(valueOf(samples, 'earshot_imports_running'), 0);
+    assert.equal(sampleValue(samples, 'earshot_imports_running'), 0);
   });
 
   test('database pool use and the process defaults are exposed', async () => {
     const samples = await scrape(app().apiUrl);
-    const busy = valueOf(samples, 'earshot_db_pool_connections', { state: 'busy' });
-    const idle = valueOf(samples, 'earshot_db_pool_connections', { state: 'idle' });
+    const busy = sampleValue(samples, 'earshot_db_pool_connections', { state: 'busy' });
+    const idle = sampleValue(samples, 'earshot_db_pool_connections', { state: 'idle' });
     assert.equal(typeof busy, 'number');
     assert.equal(typeof idle, 'number');
-    assert.equal(typeof valueOf(samples, 'earshot_db_pool_waiting'), 'number');
-    assert.equal(typeof valueOf(samples, 'process_cpu_user_seconds_total'), 'number');
+    assert.equal(typeof sampleValue(samples, 'earshot_db_pool_waiting'), 'number');
+    assert.equal(typeof sampleValue(samples, 'process_cpu_user_seconds_total'), 'number');
     assert.ok(samples.some((sample) => sample.name === 'nodejs_heap_size_used_bytes'));
   });
 });
@@ -186,8 +186,8 @@ describeWithApp(
       assert.equal((await jsonRequest(`${app().scrobblerUrl}/metrics`, 'GET')).status, 404);
       for (const url of hostsOf(app())) assert.equal((await jsonRequest(`${url}/ready`, 'GET')).status, 200);
       const samples = await scrape(app().metricsUrl!);
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_count', { host: 'api', method: 'GET', route: '(unmatched)', status: '404' }), 1);
-      assert.equal(valueOf(samples, 'earshot_http_request_duration_seconds_count', { host: 'scrobbler', method: 'GET', route: '/ready', status: '200' }), 1);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', { host: 'api', method: 'GET', route: '(unmatched)', status: '404' }), 1);
+      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', { host: 'scrobbler', method: 'GET', route: '/ready', status: '200' }), 1);
     });
   },
   { metrics: { token: undefined, port: 0, host: '127.0.0.1' } },
@@ -211,8 +211,8 @@ for (const backend of testBackends()) {
         assert.equal((await jsonRequest(`${url}/health`, 'GET')).status, 200);
       }
       const samples = await scrape(app.apiUrl);
-      assert.ok(Number.isNaN(valueOf(samples, 'earshot_stats_queue_depth')));
-      assert.ok(Number.isNaN(valueOf(samples, 'earshot_imports_running')));
+      assert.ok(Number.isNaN(sampleValue(samples, 'earshot_stats_queue_depth')));
+      assert.ok(Number.isNaN(sampleValue(samples, 'earshot_imports_running')));
     });
   });
 }
@@ -243,10 +243,10 @@ test('background job runs are counted per job and outcome; a run stopped by shut
     await bothFinished;
     await jobs.stop();
     const samples = parsePrometheusText(await metrics.registry.metrics());
-    assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Works', outcome: 'succeeded' }), 1);
-    assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Breaks', outcome: 'failed' }), 1);
-    assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Breaks', outcome: 'succeeded' }), undefined);
-    assert.equal(valueOf(samples, 'earshot_background_job_runs_total', { job: 'Stopped' }), undefined);
+    assert.equal(sampleValue(samples, 'earshot_background_job_runs_total', { job: 'Works', outcome: 'succeeded' }), 1);
+    assert.equal(sampleValue(samples, 'earshot_background_job_runs_total', { job: 'Breaks', outcome: 'failed' }), 1);
+    assert.equal(sampleValue(samples, 'earshot_background_job_runs_total', { job: 'Breaks', outcome: 'succeeded' }), undefined);
+    assert.equal(sampleValue(samples, 'earshot_background_job_runs_total', { job: 'Stopped' }), undefined);
   } finally {
     await storage.close();
   }

@@ -51,7 +51,7 @@ test('indexed values keep to their shapes and lengths, so no btree entry can ove
   assert.match(metadataProblem({ ...track, mbid: 'x'.repeat(2000) }) ?? '', /recording MBID/);
   assert.match(metadataProblem({ ...track, albumMbid: 'not-a-uuid' }) ?? '', /release MBID/);
   assert.match(metadataProblem({ ...track, artistMbid: 'urn:uuid:0' }) ?? '', /artist MBID/);
-  assert.match(metadataProblem({ ...track, isrc: 'US' + '1'.repeat(2000) }) ?? '', /ISRC/);
+  assert.match(metadataProblem({ ...track, isrc: `US${'1'.repeat(2000)}` }) ?? '', /ISRC/);
   assert.equal(metadataProblem({ ...track, mbid: 'F3E9C5A0-0000-4000-8000-000000000000', isrc: 'USRC17607839' }), null);
 });
 

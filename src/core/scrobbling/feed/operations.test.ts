@@ -89,7 +89,7 @@ describeWithApp('feeds and scrobble views', (app) => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     assert.equal((await app().query(GET_SCROBBLE, { id: unknown })).status, 404);
     assert.equal((await app().query(GET_SCROBBLE, { uri: `earshot:scrobble:${unknown}` })).body.error, 'NotFound');
-    const badReferences: Record<string, string>[] = [{}, { id: 'nope' }, { uri: 'earshot:song:' + unknown }, { uri: 'x' }, { uri: `earshot:scrobble:${unknown}`, id: '10000000-0000-4000-8000-000000000000' }];
+    const badReferences: Record<string, string>[] = [{}, { id: 'nope' }, { uri: `earshot:song:${unknown}` }, { uri: 'x' }, { uri: `earshot:scrobble:${unknown}`, id: '10000000-0000-4000-8000-000000000000' }];
     for (const params of badReferences) {
       const result = await app().query(GET_SCROBBLE, params);
       assert.equal(result.status, 400, JSON.stringify(params));

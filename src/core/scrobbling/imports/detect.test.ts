@@ -24,7 +24,7 @@ const SAMPLES: [string, string | Buffer, ImportFormat | 'zip' | undefined][] = [
   ['Last.fm JSON page', JSON.stringify(lastfmPage, null, 2), 'lastfm'],
   ['Last.fm JSON pages', JSON.stringify([lastfmPage, lastfmPage]), 'lastfm'],
   ['Spotify extended', JSON.stringify([{ ts: '2023-01-01T10:04:00Z', ms_played: 240_000, master_metadata_track_name: 'A' }]), 'spotify'],
-  ['Spotify account data', '\ufeff' + JSON.stringify([{ endTime: '2023-01-01 10:04', artistName: 'Air', trackName: 'A', msPlayed: 240_000 }]), 'spotify'],
+  ['Spotify account data', `\ufeff${JSON.stringify([{ endTime: '2023-01-01 10:04', artistName: 'Air', trackName: 'A', msPlayed: 240_000 }])}`, 'spotify'],
   ['scrobbler log', '#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Rockbox\n', 'scrobbler-log'],
   ['Maloja export', JSON.stringify(maloja, null, 3), 'maloja'],
   ['zip archive', zipArchive([{ name: 'a.txt', content: 'a' }]), 'zip'],

@@ -36,7 +36,7 @@ function jsonlFile(name: string, count: number): string {
   const lines = Array.from({ length: count }, (_, i) =>
     JSON.stringify({ listened_at: 1_700_000_000 + i * 240, track_metadata: { artist_name: `Band ${i % 7}`, track_name: i % 10 === 9 ? '' : `Tune ${i % 40}` } }),
   );
-  fs.writeFileSync(file, lines.join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 
@@ -290,7 +290,7 @@ describeWithApp('history import', (app) => {
     const months = 60;
     const entries = Array.from({ length: months }, (_, i) => ({
       name: `listens/${2000 + Math.floor(i / 12)}/${(i % 12) + 1}.jsonl`,
-      content: JSON.stringify({ listened_at: 1_000_000_000 + i * 3600, track_metadata: { artist_name: `Band ${i % 9}`, track_name: `Tune ${i % 40}` } }) + '\n',
+      content: `${JSON.stringify({ listened_at: 1_000_000_000 + i * 3600, track_metadata: { artist_name: `Band ${i % 9}`, track_name: `Tune ${i % 40}` } })}\n`,
     }));
     const file = path.join(workDir, 'listenbrainz_many_1700000000.zip');
     fs.writeFileSync(file, zipArchive([{ name: 'user.json', content: '{}' }, ...entries, { name: 'feedback.jsonl', content: '{}\n' }]));

@@ -66,7 +66,7 @@ describe('ListenBrainz export', () => {
 
   it('reads JSON Lines with CRLF endings and blank lines; bad records are ignored with a reason', async () => {
     const lines = [JSON.stringify(lbListen(1_600_000_000, 'One')), '', '{not json', JSON.stringify({ listened_at: 1_600_000_100, track_metadata: { artist_name: '', track_name: 'x' } }), JSON.stringify(lbListen(1_600_000_200, 'Two', { duration_ms: -5, isrc: 'nope' }))];
-    const records = await read('listenbrainz', lines.join('\r\n') + '\r\n', 3);
+    const records = await read('listenbrainz', `${lines.join('\r\n')}\r\n`, 3);
     assert.deepEqual(listens(records).map((l) => l.title), ['One', 'Two']);
     assert.deepEqual(ignored(records), ['2: a record is not valid JSON', '3: no artist']);
     const two = listens(records)[1]!;
