@@ -16,7 +16,10 @@ export async function feedPageBenchmark(): Promise<void> {
     try {
       const { heavy } = await seedRealistic(target.db, { heavy: [{ handle: 'heavy', plays: heavyPlays, year }] });
       const scope = { kind: 'user' as const, userId: heavy.heavy!.id };
-      const middle = await sql<{ listenedAt: string; id: string }>`select to_char(listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "listenedAt", id
+      const middle = await sql<{
+        listenedAt: string;
+        id: string;
+      }>`select to_char(listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "listenedAt", id
         from scrobbles where user_id = ${scope.userId} order by listened_at desc, id desc offset ${Math.floor(heavyPlays / 2)} limit 1`.execute(target.db);
       const cursor = encodeCursor(middle.rows[0]!);
       await compare(

@@ -44,7 +44,12 @@ async function hostedMusic(fake: FakeFileHostB, count: number): Promise<HostedFi
 /** A hosted file ranged through the real client's download(), with no database and no token refresh in the way. */
 function rangeClient(client: ReturnType<typeof createFileHostBClient>, token: string, file: HostedFile): IRangeRequestClient {
   // The type and name the sync gives the parser, which picks its format by them.
-  const info = { size: file.size, mimeType: AUDIO_TYPES[suffixOf(file.path)]!, path: file.path.slice(file.path.lastIndexOf('/') + 1), acceptPartialRequests: true };
+  const info = {
+    size: file.size,
+    mimeType: AUDIO_TYPES[suffixOf(file.path)]!,
+    path: file.path.slice(file.path.lastIndexOf('/') + 1),
+    acceptPartialRequests: true,
+  };
   return {
     getHeadInfo: async () => info,
     async getResponse(_method, range) {
@@ -90,7 +95,10 @@ async function continueAndSelect(fake: FakeFileHostB, token: string, db: Databas
 
 /** A folder of the mirror by raw SQL: the folder (by its path, ignoring case), then its parent, subfolders and files. */
 async function rawFolder(db: Database, sourceId: number, path: string): Promise<void> {
-  const { rows } = await sql<{ id: string; parent_id: string | null }>`select * from library_directories where source_id = ${sourceId} and lower(path) = ${path.toLowerCase()}`.execute(db);
+  const { rows } = await sql<{
+    id: string;
+    parent_id: string | null;
+  }>`select * from library_directories where source_id = ${sourceId} and lower(path) = ${path.toLowerCase()}`.execute(db);
   const directory = rows[0]!;
   await Promise.all([
     sql`select * from library_directories where id = ${directory.parent_id}`.execute(db),
@@ -102,9 +110,19 @@ async function rawFolder(db: Database, sourceId: number, path: string): Promise<
 /** A user connected to the fake as a completed consent would leave it; answers the user's id. */
 async function connectedUser(ctx: AppContext, fake: FakeFileHostB): Promise<string> {
   const handle = `bench${Date.now()}`;
-  const user = await ctx.db.insertInto('users').values({ did: `did:plc:${handle}`, handle }).returning('id').executeTakeFirstOrThrow();
+  const user = await ctx.db
+    .insertInto('users')
+    .values({ did: `did:plc:${handle}`, handle })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const grant = fake.oauth.grant();
-  await saveConnection(ctx, user.id, 'filehostB', { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(Date.now() + grant.expiresIn * 1000) }, { id: 'bench-account', name: 'bench' });
+  await saveConnection(
+    ctx,
+    user.id,
+    'filehostB',
+    { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(Date.now() + grant.expiresIn * 1000) },
+    { id: 'bench-account', name: 'bench' },
+  );
   return user.id;
 }
 
@@ -114,7 +132,15 @@ async function connectedUser(ctx: AppContext, fake: FakeFileHostB): Promise<stri
  * The catalog (artists, albums, tracks) stays, so every sync after the first matches into
  * existing entries, as a re-mirror would; with 3 runs or more the median is one of those.
  */
-async function compareFirstSync(name: string, ctx: AppContext, fake: FakeFileHostB, userId: string, count: number, runs: number, baseline: () => Promise<void>): Promise<void> {
+async function compareFirstSync(
+  name: string,
+  ctx: AppContext,
+  fake: FakeFileHostB,
+  userId: string,
+  count: number,
+  runs: number,
+  baseline: () => Promise<void>,
+): Promise<void> {
   const reset = () => ctx.db.deleteFrom('library_sources').where('user_id', '=', userId).where('kind', '=', 'filehostB').execute();
   const sync = async () => {
     const report = await syncFileHost(ctx, userId, 'filehostB', {});
@@ -174,7 +200,12 @@ export async function fileHostSyncBenchmark(): Promise<void> {
         const userId = await connectedUser(ctx, fake);
         await compareFirstSync(target.name, ctx, fake, userId, count, runs, () => readAllRemotely(fake, baselineToken, files));
 
-        const source = await ctx.db.selectFrom('library_sources').select(['id', 'sync_cursor']).where('user_id', '=', userId).where('kind', '=', 'filehostB').executeTakeFirstOrThrow();
+        const source = await ctx.db
+          .selectFrom('library_sources')
+          .select(['id', 'sync_cursor'])
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'filehostB')
+          .executeTakeFirstOrThrow();
         await compare(
           `${target.name} sync, nothing changed`,
           async () => {
@@ -193,7 +224,8 @@ export async function fileHostSyncBenchmark(): Promise<void> {
           async () => {
             const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
             const body = (await response.json()) as { files?: unknown[] };
-            if (response.status !== 200 || body.files?.length !== TRACKS_PER_ALBUM) throw new Error(`getFiles answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+            if (response.status !== 200 || body.files?.length !== TRACKS_PER_ALBUM)
+              throw new Error(`getFiles answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
           },
           'raw SQL',
           () => rawFolder(ctx.db, source.id, FOLDER),

@@ -128,7 +128,10 @@ export async function compareUnderLoad(
   }
   const median = (runs: LoadResult[]) => [...runs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)]!;
   const [ours, theirs] = [median(results[0]), median(results[1])];
-  for (const [name, result] of [[label, ours], [baselineLabel, theirs]] as const) {
+  for (const [name, result] of [
+    [label, ours],
+    [baselineLabel, theirs],
+  ] as const) {
     const failed = Object.entries(result.failures);
     if (failed.length > 0) throw new Error(`${name}: ${failed.map(([status, count]) => `${count} x ${status}`).join(', ')}`);
   }

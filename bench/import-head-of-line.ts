@@ -9,7 +9,13 @@ import { seedRealistic } from './seed.ts';
 
 async function createUser(db: Database): Promise<string> {
   const tag = randomBytes(6).toString('hex');
-  return (await db.insertInto('users').values({ did: `did:plc:hol${tag}`, handle: `hol${tag}` }).returning('id').executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .insertInto('users')
+      .values({ did: `did:plc:hol${tag}`, handle: `hol${tag}` })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 /** A batch whose every listen names an artist, album and title the catalog has never seen. */

@@ -21,7 +21,13 @@ const INSERT_CHUNK = 1000;
 
 async function createUser(db: Database): Promise<string> {
   const tag = randomBytes(6).toString('hex');
-  return (await db.insertInto('users').values({ did: `did:plc:import${tag}`, handle: `import${tag}` }).returning('id').executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .insertInto('users')
+      .values({ did: `did:plc:import${tag}`, handle: `import${tag}` })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 /**
@@ -51,7 +57,14 @@ export async function importThroughputBenchmark(): Promise<void> {
         const fingerprint = randomBytes(32).toString('hex');
         for (let from = 0; from < count; from += BATCH) {
           const batch = listens.slice(from, from + BATCH);
-          await importBatch(target.db, config, userId, { fingerprint, format: 'listenbrainz', from, records: batch.length, listens: batch, complete: from + BATCH >= count });
+          await importBatch(target.db, config, userId, {
+            fingerprint,
+            format: 'listenbrainz',
+            from,
+            records: batch.length,
+            listens: batch,
+            complete: from + BATCH >= count,
+          });
         }
       };
       const viaRawInsert = async () => {
@@ -60,7 +73,10 @@ export async function importThroughputBenchmark(): Promise<void> {
           for (let i = 0; i < count; i += INSERT_CHUNK) {
             const values = rows
               .slice(i, i + INSERT_CHUNK)
-              .map(({ track, listenedAt }) => sql`(${userId}, ${track.id}, ${listenedAt}, ${JSON.stringify({ artist: track.artist, title: track.title })}, 'import:raw')`);
+              .map(
+                ({ track, listenedAt }) =>
+                  sql`(${userId}, ${track.id}, ${listenedAt}, ${JSON.stringify({ artist: track.artist, title: track.title })}, 'import:raw')`,
+              );
             await sql`insert into scrobbles (user_id, track_id, listened_at, submitted, source) values ${sql.join(values)}`.execute(tx);
           }
         });

@@ -17,7 +17,11 @@ export async function lastfmAuthBenchmark(): Promise<void> {
       const { db } = target;
       const key = 'b'.repeat(32);
       const user = await db.insertInto('users').values({ did: 'did:plc:benchlastfm', handle: 'bench-lastfm' }).returning('id').executeTakeFirstOrThrow();
-      const apiKey = await db.insertInto('api_keys').values({ user_id: user.id, name: 'bench', key_hash: sha256Hex(key) }).returning('id').executeTakeFirstOrThrow();
+      const apiKey = await db
+        .insertInto('api_keys')
+        .values({ user_id: user.id, name: 'bench', key_hash: sha256Hex(key) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await sql`insert into lastfm_sessions (user_id, api_key_id, key_hash)
         select ${user.id}, ${apiKey.id}, md5('lastfm' || i) from generate_series(1, ${count}) i`.execute(db);
       await sql`insert into audioscrobbler_sessions (session_hash, user_id, api_key_id, expires_at)
@@ -34,7 +38,9 @@ export async function lastfmAuthBenchmark(): Promise<void> {
         },
         'raw SQL',
         async () => {
-          const owner = await sql<{ id: string }>`select k.id from api_keys k join users u on u.id = k.user_id where k.key_hash = ${sha256Hex(key)}`.execute(db);
+          const owner = await sql<{ id: string }>`select k.id from api_keys k join users u on u.id = k.user_id where k.key_hash = ${sha256Hex(key)}`.execute(
+            db,
+          );
           await sql`update api_keys set last_used_at = now()
             where id = ${owner.rows[0]!.id} and (last_used_at is null or last_used_at < now() - interval '1 minute')`.execute(db);
           return sql`select u.id, u.handle, s.api_key_id from lastfm_sessions s join users u on u.id = s.user_id

@@ -66,7 +66,12 @@ export async function libraryScanBenchmark(): Promise<void> {
     console.log(`  music-metadata alone: ${(parsed.ms / 1000).toFixed(2)} s, ${Math.round((count * 1000) / parsed.ms)} files/s`);
     for await (const target of benchTargets({ durable: true })) {
       try {
-        const ctx = { config: { ...loadConfig({}), musicDir: root }, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
+        const ctx = {
+          config: { ...loadConfig({}), musicDir: root },
+          db: target.db,
+          keys: deriveKeys('bench-secret-'.padEnd(48, 'x')),
+          metrics: new Metrics(target.db),
+        };
         const first = await timed(() => scanLibrary(ctx));
         if (first.result.added !== count) throw new Error(`first scan added ${first.result.added} of ${count} files: ${reportSummary(first.result)}`);
         console.log(

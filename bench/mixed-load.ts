@@ -42,7 +42,11 @@ async function importLoop(app: TestApp, token: string, stop: () => boolean): Pro
       listenedAt: new Date(Date.UTC(2020, 0, 1) + (from + i) * 60_000).toISOString(),
       submitted: { n: from + i },
     }));
-    const result = await app.procedure('app.svc.scrobble.importListens', { fingerprint, format: 'listenbrainz', from, records: 500, listens, complete: false }, token);
+    const result = await app.procedure(
+      'app.svc.scrobble.importListens',
+      { fingerprint, format: 'listenbrainz', from, records: 500, listens, complete: false },
+      token,
+    );
     if (result.status !== 200) throw new Error(`importListens answered ${result.status}: ${JSON.stringify(result.body)}`);
     from += 500;
   }

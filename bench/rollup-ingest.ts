@@ -50,7 +50,11 @@ export async function rollupIngestBenchmark(): Promise<void> {
       const tracks = await target.db.selectFrom('tracks').select(['artist', 'title']).orderBy('title').limit(2000).execute();
       const ctx = { config, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
       let second = Date.UTC(2010, 0, 1) / 1000;
-      const listen = (i: number) => ({ artist: tracks[i % tracks.length]!.artist, title: tracks[i % tracks.length]!.title, listenedAt: new Date(++second * 1000) });
+      const listen = (i: number) => ({
+        artist: tracks[i % tracks.length]!.artist,
+        title: tracks[i % tracks.length]!.title,
+        listenedAt: new Date(++second * 1000),
+      });
       await withAndWithout(target.db, `${target.name} single listen`, runs, () => ingestListens(ctx, users[0]!.id, [listen(second)], 'api'));
       const fingerprint = randomBytes(32).toString('hex');
       let from = 0;

@@ -31,10 +31,46 @@ const YEAR = 365 * DAY;
 /** Plays inserted per statement: big enough to be set-based, small enough for PGlite's memory. */
 const CHUNK_PLAYS = 200_000;
 const WORDS = [
-  'Love', 'Night', 'Heart', 'Summer', 'Rain', 'Fire', 'Dream', 'City', 'River', 'Light',
-  'Shadow', 'Gold', 'Blue', 'Wild', 'Home', 'Road', 'Star', 'Ocean', 'Ghost', 'Glass',
-  'Paper', 'Silver', 'Stone', 'Dance', 'Song', 'Morning', 'Winter', 'Echo', 'Mirror', 'Garden',
-  'Thunder', 'Velvet', 'Neon', 'Honey', 'Electric', 'Midnight', 'Lonely', 'Golden', 'Broken', 'Secret',
+  'Love',
+  'Night',
+  'Heart',
+  'Summer',
+  'Rain',
+  'Fire',
+  'Dream',
+  'City',
+  'River',
+  'Light',
+  'Shadow',
+  'Gold',
+  'Blue',
+  'Wild',
+  'Home',
+  'Road',
+  'Star',
+  'Ocean',
+  'Ghost',
+  'Glass',
+  'Paper',
+  'Silver',
+  'Stone',
+  'Dance',
+  'Song',
+  'Morning',
+  'Winter',
+  'Echo',
+  'Mirror',
+  'Garden',
+  'Thunder',
+  'Velvet',
+  'Neon',
+  'Honey',
+  'Electric',
+  'Midnight',
+  'Lonely',
+  'Golden',
+  'Broken',
+  'Secret',
 ];
 const GENRES = ['Rock', 'Pop', 'Jazz', 'Electronic', 'Hip-Hop', 'Folk', 'Classical', 'Metal', 'Soul', 'Indie', 'Ambient', 'Punk'];
 
@@ -120,7 +156,10 @@ async function seedPlays(db: Database, streams: Stream[], trackCount: number): P
     const to = slice === slices - 1 ? end + 1 : from + width;
     const parts = streams.map((stream) => [stream, ...kRange(stream, from, to)] as const).filter(([, first, last]) => last > first);
     if (parts.length === 0) continue;
-    const plays = sql.join(parts.map(([stream, first, last]) => streamRows(stream, first, last, trackCount)), sql` union all `);
+    const plays = sql.join(
+      parts.map(([stream, first, last]) => streamRows(stream, first, last, trackCount)),
+      sql` union all `,
+    );
     await sql`insert into scrobbles (user_id, track_id, listened_at, submitted, source)
       select p.user_id, t.id, p.listened_at, jsonb_build_object('artist', t.artist, 'title', t.title, 'album', t.album), 'seed'
       from (${plays}) p join (select id, artist, title, album, row_number() over (order by id)::int as n from tracks) t on t.n = p.n
@@ -157,8 +196,14 @@ export async function seedRealistic(db: Database, options: SeedOptions = {}): Pr
 
   await seedCatalog(db, trackCount);
   const tag = randomBytes(3).toString('hex');
-  const others = await insertUsers(db, Array.from({ length: otherUsers }, (_, i) => `listener${i + 1}-${tag}`));
-  const heavyUsers = await insertUsers(db, heavy.map((user) => user.handle));
+  const others = await insertUsers(
+    db,
+    Array.from({ length: otherUsers }, (_, i) => `listener${i + 1}-${tag}`),
+  );
+  const heavyUsers = await insertUsers(
+    db,
+    heavy.map((user) => user.handle),
+  );
 
   const now = Math.floor(Date.now() / 1000);
   const streams: Stream[] = [];

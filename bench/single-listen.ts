@@ -22,7 +22,9 @@ export async function singleListenBenchmark(): Promise<void> {
       let second = Date.UTC(2010, 0, 1) / 1000;
       const viaIngest = () => ingestListens(ctx, userId, [{ artist: track.artist, title: track.title, listenedAt: new Date(++second * 1000) }], 'api');
       const viaRawInsert = () =>
-        sql`insert into scrobbles (user_id, track_id, listened_at, source) values (${userId}, ${track.id}, to_timestamp(${++second}), 'raw')`.execute(target.db);
+        sql`insert into scrobbles (user_id, track_id, listened_at, source) values (${userId}, ${track.id}, to_timestamp(${++second}), 'raw')`.execute(
+          target.db,
+        );
       await compare(`${target.name} ingestListens`, viaIngest, 'raw INSERT', viaRawInsert, runs);
     } finally {
       await target.close();

@@ -18,7 +18,12 @@ export async function subsonicLibraryBenchmark(): Promise<void> {
   console.log(`subsonic library: ${tracks} tracks in ${albums} albums, HTTP against raw SQL`);
   for await (const target of benchTargets()) {
     // Limits off: a bench measures the server, not the budget of one busy client address.
-    const ctx = { config: { ...loadConfig({ EARSHOT_RATE_LIMITS: 'off' }), port: 0 }, db: target.db, keys: deriveKeys('bench-secret-'.padEnd(48, 'x')), metrics: new Metrics(target.db) };
+    const ctx = {
+      config: { ...loadConfig({ EARSHOT_RATE_LIMITS: 'off' }), port: 0 },
+      db: target.db,
+      keys: deriveKeys('bench-secret-'.padEnd(48, 'x')),
+      metrics: new Metrics(target.db),
+    };
     const hosts = await startHosts(ctx, ['api'], false);
     try {
       const { userId, key, handle } = await seedLibrary(target.db, ctx.keys, tracks, albums);
@@ -27,12 +32,28 @@ export async function subsonicLibraryBenchmark(): Promise<void> {
         const body = (await response.json()) as { 'subsonic-response': { status: string } };
         if (body['subsonic-response'].status !== 'ok') throw new Error(JSON.stringify(body));
       };
-      for (const [type, order] of [['newest', 'al.created_at desc, al.id'], ['alphabeticalByName', 'al.title_key, al.id'], ['frequent', 'up.plays desc, al.title_key']] as const) {
-        await compare(`${target.name} getAlbumList2 ${type}`, rest('getAlbumList2', { type, size: '50' }), 'raw SQL', () => rawAlbumList(target.db, userId, order, type === 'frequent'));
+      for (const [type, order] of [
+        ['newest', 'al.created_at desc, al.id'],
+        ['alphabeticalByName', 'al.title_key, al.id'],
+        ['frequent', 'up.plays desc, al.title_key'],
+      ] as const) {
+        await compare(`${target.name} getAlbumList2 ${type}`, rest('getAlbumList2', { type, size: '50' }), 'raw SQL', () =>
+          rawAlbumList(target.db, userId, order, type === 'frequent'),
+        );
       }
-      await compare(`${target.name} search3 "track 12"`, rest('search3', { query: 'track 12', artistCount: '20', albumCount: '20', songCount: '20' }), 'raw SQL', () => rawSearch(target.db, userId, '%track 12%'));
+      await compare(
+        `${target.name} search3 "track 12"`,
+        rest('search3', { query: 'track 12', artistCount: '20', albumCount: '20', songCount: '20' }),
+        'raw SQL',
+        () => rawSearch(target.db, userId, '%track 12%'),
+      );
       // A sync client paging through the whole library: an empty query, 500 songs a page.
-      await compare(`${target.name} search3 "" 500 songs`, rest('search3', { query: '', artistCount: '0', albumCount: '0', songCount: '500', songOffset: '1000' }), 'raw SQL', () => rawSongPage(target.db, userId));
+      await compare(
+        `${target.name} search3 "" 500 songs`,
+        rest('search3', { query: '', artistCount: '0', albumCount: '0', songCount: '500', songOffset: '1000' }),
+        'raw SQL',
+        () => rawSongPage(target.db, userId),
+      );
     } finally {
       await hosts.close();
       await target.close();
@@ -42,7 +63,11 @@ export async function subsonicLibraryBenchmark(): Promise<void> {
 
 async function seedLibrary(db: Database, keys: ReturnType<typeof deriveKeys>, tracks: number, albums: number) {
   const handle = `bench${Date.now()}`;
-  const user = await db.insertInto('users').values({ did: `did:plc:${handle}`, handle }).returning('id').executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({ did: `did:plc:${handle}`, handle })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const { key } = await createApiKey(db, keys, { userId: user.id }, { name: 'bench', description: '' });
   const artists = Math.max(1, Math.round(albums / 10));
   const source = await db.insertInto('library_sources').values({ kind: 'local', name: 'Music', root: '/srv/music' }).returning('id').executeTakeFirstOrThrow();
@@ -61,7 +86,9 @@ async function seedLibrary(db: Database, keys: ReturnType<typeof deriveKeys>, tr
     from tracks t join library_directories d on d.source_id = ${source.id} and d.path = t.album`.execute(db);
   // A tenth of the songs played a few times each, and a hundred starred albums.
   await sql`insert into scrobbles (user_id, track_id, listened_at)
-    select ${user.id}, t.id, now() - (n || ' hours')::interval from (select id, row_number() over (order by id) n from tracks) t where t.n % 10 = 0`.execute(db);
+    select ${user.id}, t.id, now() - (n || ' hours')::interval from (select id, row_number() over (order by id) n from tracks) t where t.n % 10 = 0`.execute(
+    db,
+  );
   await sql`insert into stars (user_id, subject_kind, subject_id) select ${user.id}, 'album', id from albums order by id limit 100`.execute(db);
   await sql`analyze`.execute(db);
   return { userId: user.id, key, handle };

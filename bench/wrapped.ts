@@ -44,7 +44,9 @@ async function concurrentLatencies(call: () => Promise<unknown>, concurrency: nu
 export async function wrappedBenchmark(): Promise<void> {
   const runs = Number(process.env.BENCH_RUNS ?? 5);
   const heavy = sizes().map((plays) => ({ handle: `heavy${plays}`, plays, year: YEAR }));
-  console.log(`wrapped: calendar year ${YEAR} in ${ZONE} for users with ${sizes().join(', ')} plays in it (and a quarter as many before), among other users' plays`);
+  console.log(
+    `wrapped: calendar year ${YEAR} in ${ZONE} for users with ${sizes().join(', ')} plays in it (and a quarter as many before), among other users' plays`,
+  );
   for await (const target of benchTargets()) {
     try {
       const seeded = await seedRealistic(target.db, { heavy });
@@ -61,10 +63,16 @@ export async function wrappedBenchmark(): Promise<void> {
         for (let i = 0; i < 9; i++) await fromRollups();
         medians.push((performance.now() - start) / 9);
       }
-      console.log(`  ${target.name} flatness: ${sizes().map((plays, i) => `${plays}: ${medians[i]!.toFixed(1)} ms`).join(', ')}; largest/smallest ${(medians.at(-1)! / medians[0]!).toFixed(2)}x`);
+      console.log(
+        `  ${target.name} flatness: ${sizes()
+          .map((plays, i) => `${plays}: ${medians[i]!.toFixed(1)} ms`)
+          .join(', ')}; largest/smallest ${(medians.at(-1)! / medians[0]!).toFixed(2)}x`,
+      );
       const busiest = seeded.heavy[heavy.at(-1)!.handle]!;
       const { p50, p99 } = await concurrentLatencies(() => wrappedFor(target.db, { actor: busiest.did, period: 'year', year: YEAR, timeZone: ZONE }), 32, 320);
-      console.log(`  ${target.name} 32 concurrent (${heavy.at(-1)!.plays} plays): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (p99/p50 ${(p99 / p50).toFixed(2)})`);
+      console.log(
+        `  ${target.name} 32 concurrent (${heavy.at(-1)!.plays} plays): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (p99/p50 ${(p99 / p50).toFixed(2)})`,
+      );
     } finally {
       await target.close();
     }

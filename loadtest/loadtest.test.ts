@@ -55,7 +55,11 @@ function checkReport(report: LoadTestReport, storage: RegExp): void {
     assert.equal('skipped' in scenario, false, `${scenario.name} ran`);
     assert.ok(scenario.ok > 0, `${scenario.name} had 2xx answers`);
     assert.ok(scenario.requestsPerSecond > 0 && scenario.p99Ms >= scenario.p50Ms, `${scenario.name} has figures`);
-    assert.deepEqual({ failed: scenario.failedStatuses, errors: scenario.errors, wrongBodies: scenario.wrongBodies }, { failed: {}, errors: 0, wrongBodies: 0 }, scenario.name);
+    assert.deepEqual(
+      { failed: scenario.failedStatuses, errors: scenario.errors, wrongBodies: scenario.wrongBodies },
+      { failed: {}, errors: 0, wrongBodies: 0 },
+      scenario.name,
+    );
     if (process.platform === 'linux') assert.ok((scenario.peakRssKiB ?? 0) > 0, `${scenario.name} read the server's RSS`);
   }
 }

@@ -58,5 +58,7 @@ export function printReport(report: LoadTestReport): void {
     if ('skipped' in result) console.log(`${result.name} skipped: ${result.skipped}`);
     else if (result.problem) console.log(`${result.name}, check after the load: ${result.problem}`);
   }
-  console.log(report.passed ? '\nPassed: no errors and no failed answers.' : '\nFAILED: a scenario had connection errors or failed answers (see "failed" and "errors").');
+  console.log(
+    report.passed ? '\nPassed: no errors and no failed answers.' : '\nFAILED: a scenario had connection errors or failed answers (see "failed" and "errors").',
+  );
 }

@@ -28,7 +28,9 @@ async function scrobblerUrlOf(options: LoadTestOptions, apiUrl: string): Promise
   try {
     return loopbackUrl('scrobbler-url', info.scrobblerUrl);
   } catch (error) {
-    throw new UsageError(`the server names its scrobbler host ${info.scrobblerUrl}: ${(error as Error).message}; pass its loopback address with --scrobbler-url`);
+    throw new UsageError(
+      `the server names its scrobbler host ${info.scrobblerUrl}: ${(error as Error).message}; pass its loopback address with --scrobbler-url`,
+    );
   }
 }
 
@@ -56,7 +58,13 @@ async function loadTest(options: LoadTestOptions, target: Target): Promise<LoadT
 /** The report, on a server started for it or the one given with --url. */
 async function run(options: LoadTestOptions): Promise<LoadTestReport> {
   if (options.url) {
-    const target = { apiUrl: options.url, scrobblerUrl: await scrobblerUrlOf(options, options.url), pid: options.pid, storage: 'unknown', musicFiles: undefined };
+    const target = {
+      apiUrl: options.url,
+      scrobblerUrl: await scrobblerUrlOf(options, options.url),
+      pid: options.pid,
+      storage: 'unknown',
+      musicFiles: undefined,
+    };
     return loadTest(options, target);
   }
   const server: StartedServer = await startServer();

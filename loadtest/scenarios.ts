@@ -77,7 +77,10 @@ export const SCENARIOS: Scenario[] = [
         requests: [
           {
             method: 'GET',
-            setupRequest: (request) => ({ ...request, path: `/rest/stream.view?${subsonicQuery(server.apiKey, { id: server.streamIds[n++ % server.streamIds.length]! })}` }),
+            setupRequest: (request) => ({
+              ...request,
+              path: `/rest/stream.view?${subsonicQuery(server.apiKey, { id: server.streamIds[n++ % server.streamIds.length]! })}`,
+            }),
           },
         ],
         verifyBody: notSubsonicFailure,

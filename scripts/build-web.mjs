@@ -17,7 +17,9 @@ if (process.argv.includes('--if-stale') && fs.existsSync(stamp)) {
   const built = fs.statSync(stamp).mtimeMs;
   if (sources.every((dir) => newestSource(dir) <= built)) process.exit(0);
 }
-const result = spawnSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+  stdio: 'inherit',
+});
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 function compress(dir) {

@@ -18,14 +18,25 @@ function testFiles(dir) {
 function importsOf(file) {
   const text = readFileSync(file, 'utf8');
   return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map(([, spec]) =>
-    spec.startsWith('.') ? path.relative('.', path.resolve(path.dirname(file), spec)).split(path.sep).join('/') : spec,
+    spec.startsWith('.')
+      ? path
+          .relative('.', path.resolve(path.dirname(file), spec))
+          .split(path.sep)
+          .join('/')
+      : spec,
   );
 }
 
 /** Imports that start processes or a browser: the CLI's harness (the real bin), child_process, Chromium. */
 const E2E = [/^node:child_process$/, /^playwright-core$/, /^src\/cli\/([\w-]+\.)?testing\.ts$/, /browser-testing\.ts$/];
 /** Imports that open a real database (or Redis): the app and database test harnesses, the database itself. */
-const APP = [/^src\/(app|toolkit\/db)\/([\w-]+\.)?testing\.ts$/, /^src\/toolkit\/db\/(database|index)\.ts$/, /^src\/app\/server\.ts$/, /redis-testing\.ts$/, /^pg$/];
+const APP = [
+  /^src\/(app|toolkit\/db)\/([\w-]+\.)?testing\.ts$/,
+  /^src\/toolkit\/db\/(database|index)\.ts$/,
+  /^src\/app\/server\.ts$/,
+  /redis-testing\.ts$/,
+  /^pg$/,
+];
 
 /**
  * A test file's tier, from what it imports directly: `e2e` starts processes or a browser, `app` runs

@@ -7,7 +7,16 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
-  server: { proxy: { '/xrpc': 'http://127.0.0.1:8000', '/auth': 'http://127.0.0.1:8000', '/access-tokens': 'http://127.0.0.1:8000', '/providers': 'http://127.0.0.1:8000', '/export': 'http://127.0.0.1:8000', '/rest': 'http://127.0.0.1:8000' } },
+  server: {
+    proxy: {
+      '/xrpc': 'http://127.0.0.1:8000',
+      '/auth': 'http://127.0.0.1:8000',
+      '/access-tokens': 'http://127.0.0.1:8000',
+      '/providers': 'http://127.0.0.1:8000',
+      '/export': 'http://127.0.0.1:8000',
+      '/rest': 'http://127.0.0.1:8000',
+    },
+  },
   test: {
     // Components (.tsx) render into jsdom; plain .ts modules touch no DOM, and skip its seconds of set-up.
     projects: [

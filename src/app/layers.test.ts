@@ -41,5 +41,8 @@ test('folder cycles are found through other units, and only among checked module
     ['src/core/a/one.ts -> src/core/b/two.ts', 'src/core/b/two.ts -> src/core/c/deep/three.ts', 'src/core/c/four.ts -> src/core/a/five.ts'],
   );
   assert.deepEqual(all[0]!.units, ['src/core/a', 'src/core/b', 'src/core/c']);
-  assert.deepEqual(folderCycles(modules(graph), (source) => source !== 'src/core/c/four.ts'), []);
+  assert.deepEqual(
+    folderCycles(modules(graph), (source) => source !== 'src/core/c/four.ts'),
+    [],
+  );
 });

@@ -18,9 +18,7 @@ import { listenFailure, storageFailure } from '../toolkit/operating-errors.ts';
 const PORT_VARIABLE: Record<HostName, string> = { api: 'PORT', scrobbler: 'SCROBBLER_PORT' };
 
 export function storageTargetFor(config: Config): StorageTarget {
-  return config.databaseUrl
-    ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: `${config.dataDir}/db` };
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: `${config.dataDir}/db` };
 }
 
 export interface OwnedAppContext extends AppContext {
@@ -30,7 +28,9 @@ export interface OwnedAppContext extends AppContext {
 
 /** Opens storage for a long-running process (server or CLI command) and derives its keys. */
 export async function openAppContext(config: Config, target: StorageTarget = storageTargetFor(config)): Promise<OwnedAppContext> {
-  return openStorage(config, target).catch((error: unknown) => Promise.reject(storageFailure(error, config.dataDir, target.kind === 'postgres' ? target.url : undefined)));
+  return openStorage(config, target).catch((error: unknown) =>
+    Promise.reject(storageFailure(error, config.dataDir, target.kind === 'postgres' ? target.url : undefined)),
+  );
 }
 
 async function openStorage(config: Config, target: StorageTarget): Promise<OwnedAppContext> {
@@ -91,7 +91,9 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
       const app = buildHost(ctx, host, logger);
       started.push(app);
       const port = host === 'api' ? ctx.config.port : ctx.config.scrobblerPort;
-      await app.listen({ host: ctx.config.host, port }).catch((error: unknown) => Promise.reject(listenFailure(error, ctx.config.host, port, PORT_VARIABLE[host])));
+      await app
+        .listen({ host: ctx.config.host, port })
+        .catch((error: unknown) => Promise.reject(listenFailure(error, ctx.config.host, port, PORT_VARIABLE[host])));
       urls[host] = listeningUrl(app, ctx.config.host);
     }
     const metrics = await startMetricsListener(ctx);
@@ -106,7 +108,9 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
   return {
     urls,
     async connections() {
-      const counts = await Promise.all(started.map((app) => new Promise<number>((resolve) => app.server.getConnections((error, count) => resolve(error ? 0 : count)))));
+      const counts = await Promise.all(
+        started.map((app) => new Promise<number>((resolve) => app.server.getConnections((error, count) => resolve(error ? 0 : count)))),
+      );
       return counts.reduce((sum, count) => sum + count, 0);
     },
     async close() {

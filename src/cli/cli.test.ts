@@ -65,7 +65,10 @@ describe('earshot CLI end to end', () => {
     assert.match(key.stdout, /key: +[0-9a-f]{32}/);
     assert.match((await earshot(['key', 'list'])).stdout, /Phone +pano/);
     const keys = JSON.parse((await earshot(['key', 'list', '--json'])).stdout) as { name: string; description: string }[];
-    assert.deepEqual(keys.map(({ name, description }) => ({ name, description })), [{ name: 'Phone', description: 'pano' }]);
+    assert.deepEqual(
+      keys.map(({ name, description }) => ({ name, description })),
+      [{ name: 'Phone', description: 'pano' }],
+    );
     assert.deepEqual(JSON.parse((await earshot(['token', 'list', '--json'])).stdout), []);
     assert.deepEqual(JSON.parse((await earshot(['provider', 'list', '--json'])).stdout), { available: [], connections: [] });
   });

@@ -47,7 +47,11 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
   }
   const text = rows.map((row) => columns.map((column) => String(row[column] ?? '-')));
   const widths = columns.map((column, i) => Math.max(column.length, ...text.map((cells) => cells[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(line(columns));
   for (const cells of text) console.log(line(cells));
 }

@@ -10,7 +10,10 @@ import { openAppContext } from '../app/server.ts';
 import { readCredentials } from './credentials.ts';
 import { CliError, usageError } from './errors.ts';
 
-export async function withDirectUser<T>(handle: string | undefined, run: (ctx: AppContext, user: { id: string; did: string; handle: string }) => Promise<T>): Promise<T> {
+export async function withDirectUser<T>(
+  handle: string | undefined,
+  run: (ctx: AppContext, user: { id: string; did: string; handle: string }) => Promise<T>,
+): Promise<T> {
   const actor = handle ?? readCredentials()?.handle;
   if (!actor) throw usageError('--direct needs --user HANDLE (or a previous `earshot login`)');
   const ctx = await openAppContext(loadConfig());

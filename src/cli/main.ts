@@ -24,9 +24,7 @@ const groupUsage = (word: string | undefined) => {
 
 /** The command whose words start the argument list, longest match first. */
 function findCommand(args: string[]): Command | undefined {
-  return [...commands]
-    .sort((a, b) => b.path.length - a.path.length)
-    .find((command) => command.path.every((word, i) => args[i] === word));
+  return [...commands].sort((a, b) => b.path.length - a.path.length).find((command) => command.path.every((word, i) => args[i] === word));
 }
 
 function answer(text: string): number {

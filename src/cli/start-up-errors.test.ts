@@ -38,7 +38,10 @@ describe('start-up errors', { concurrency: true }, () => {
     const dataDir = fs.mkdtempSync(path.join(home, 'port-in-use-'));
     await seedEmbeddedDatabase(dataDir);
     try {
-      await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir, PORT: port }, new RegExp(`^earshot: port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT to a free port$`));
+      await failsWithOneLine(
+        { EARSHOT_DATA_DIR: dataDir, PORT: port },
+        new RegExp(`^earshot: port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT to a free port$`),
+      );
       await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir, PORT: '0', SCROBBLER_PORT: port }, /set SCROBBLER_PORT to a free port$/);
     } finally {
       await new Promise((resolve) => occupier.close(resolve));
@@ -46,16 +49,24 @@ describe('start-up errors', { concurrency: true }, () => {
   });
 
   test('an unreachable PostgreSQL server is named by its URL, without the password', async () => {
-    const line = await failsWithOneLine({ DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/x' }, /^earshot: cannot reach the PostgreSQL server at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x \(ECONNREFUSED\): start it, or correct DATABASE_URL$/);
+    const line = await failsWithOneLine(
+      { DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/x' },
+      /^earshot: cannot reach the PostgreSQL server at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x \(ECONNREFUSED\): start it, or correct DATABASE_URL$/,
+    );
     assert.ok(!line.includes('secret'));
   });
 
   test('a malformed DATABASE_URL is one line, without the password', async () => {
-    const line = await failsWithOneLine({ DATABASE_URL: 'postgres://u:hunter2@127.0.0.1:99999/x' }, /^earshot: DATABASE_URL is not a valid URL: write it as postgres:\/\/user:password@host:5432\/database .*$/);
+    const line = await failsWithOneLine(
+      { DATABASE_URL: 'postgres://u:hunter2@127.0.0.1:99999/x' },
+      /^earshot: DATABASE_URL is not a valid URL: write it as postgres:\/\/user:password@host:5432\/database .*$/,
+    );
     assert.ok(!line.includes('hunter2'));
   });
 
-  test('a PostgreSQL server refusing the database names DATABASE_URL, without the password', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' }, async () => {
+  test('a PostgreSQL server refusing the database names DATABASE_URL, without the password', {
+    skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set',
+  }, async () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.password = 'hunter2-not-printed';
     url.pathname = '/earshot_no_such_database';
@@ -75,14 +86,19 @@ describe('start-up errors', { concurrency: true }, () => {
       fs.mkdirSync(readOnly, { mode: 0o555 });
       dataDir = path.join(readOnly, 'data');
     }
-    await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, new RegExp(`^earshot: cannot write the data directory ${dataDir} \\((ENOTDIR|EACCES) .*set EARSHOT_DATA_DIR to a directory it can write$`));
+    await failsWithOneLine(
+      { EARSHOT_DATA_DIR: dataDir },
+      new RegExp(`^earshot: cannot write the data directory ${dataDir} \\((ENOTDIR|EACCES) .*set EARSHOT_DATA_DIR to a directory it can write$`),
+    );
   });
 
   test('an embedded database directory that cannot be made is one line, from serve and from a --direct command', async () => {
     // The database's directory taken by a file: PGlite's file system fails inside WebAssembly, with no message or stack of its own.
     const dataDir = fs.mkdtempSync(path.join(home, 'db-is-a-file-'));
     fs.writeFileSync(path.join(dataDir, 'db'), '');
-    const expected = new RegExp(`^earshot: cannot write the data directory ${dataDir} \\(ENOTDIR on ${dataDir}\\): .*set EARSHOT_DATA_DIR to a directory it can write$`);
+    const expected = new RegExp(
+      `^earshot: cannot write the data directory ${dataDir} \\(ENOTDIR on ${dataDir}\\): .*set EARSHOT_DATA_DIR to a directory it can write$`,
+    );
     await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
     await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
   });
@@ -90,8 +106,12 @@ describe('start-up errors', { concurrency: true }, () => {
   test('a disk that fills up while the embedded database is made is one line, from serve and from a --direct command', async () => {
     // A file size limit fails the database's writes as a full disk would, where no small file system can be mounted.
     const limited = (environment: CliEnv, args: string[], input?: string) => runCliWithFileSizeLimit(environment, args, 1024, input);
-    const expected = /^earshot: the embedded database in .* stopped as it started \(postgres aborted\), as it does when a write fails: free some space .*ulimit -f\), then start again$/;
-    for (const args of [['serve', '--quiet'], ['user', 'create', 'nobody', '--direct']]) {
+    const expected =
+      /^earshot: the embedded database in .* stopped as it started \(postgres aborted\), as it does when a write fails: free some space .*ulimit -f\), then start again$/;
+    for (const args of [
+      ['serve', '--quiet'],
+      ['user', 'create', 'nobody', '--direct'],
+    ]) {
       const dataDir = fs.mkdtempSync(path.join(home, 'small-disk-'));
       await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, args, 'a long enough password\n', limited);
     }
@@ -101,7 +121,9 @@ describe('start-up errors', { concurrency: true }, () => {
     // A directory where the key file should be: unreadable even for root, as a file without read permission is for anyone else.
     const dataDir = fs.mkdtempSync(path.join(home, 'secret-unreadable-'));
     fs.mkdirSync(path.join(dataDir, 'secret.key'));
-    const expected = new RegExp(`^earshot: cannot read the server secret ${dataDir}/secret\\.key \\(EISDIR\\): make it a file this user can read, or set EARSHOT_SECRET$`);
+    const expected = new RegExp(
+      `^earshot: cannot read the server secret ${dataDir}/secret\\.key \\(EISDIR\\): make it a file this user can read, or set EARSHOT_SECRET$`,
+    );
     await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected);
     await failsWithOneLine({ EARSHOT_DATA_DIR: dataDir }, expected, ['user', 'create', 'nobody', '--direct'], 'a long enough password\n');
   });

@@ -22,17 +22,21 @@ test('the scrobbler port follows PORT unless set', () => {
 });
 
 test('bad values are configuration errors that name the variable', () => {
-  assert.throws(() => loadConfig({ PORT: 'eighty' }), (error: Error) => error instanceof ConfigError && /PORT/.test(error.message));
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty' }),
+    (error: Error) => error instanceof ConfigError && /PORT/.test(error.message),
+  );
   assert.throws(() => loadConfig({ UNMATCHED_SCROBBLES: 'drop' }), /UNMATCHED_SCROBBLES must be one of store, skip/);
   assert.throws(() => loadConfig({ EARSHOT_SIGNUP: 'maybe' }), /EARSHOT_SIGNUP/);
 });
 
 test('HTTP timeouts: defaults, overrides, and a headers timeout never longer than the request timeout', () => {
   assert.deepEqual(loadConfig({}).httpTimeouts, { headersMs: 20_000, requestMs: 120_000, idleMs: 30_000 });
-  assert.deepEqual(
-    loadConfig({ EARSHOT_HEADERS_TIMEOUT_MS: '100', EARSHOT_REQUEST_TIMEOUT_MS: '200', EARSHOT_IDLE_TIMEOUT_MS: '300' }).httpTimeouts,
-    { headersMs: 100, requestMs: 200, idleMs: 300 },
-  );
+  assert.deepEqual(loadConfig({ EARSHOT_HEADERS_TIMEOUT_MS: '100', EARSHOT_REQUEST_TIMEOUT_MS: '200', EARSHOT_IDLE_TIMEOUT_MS: '300' }).httpTimeouts, {
+    headersMs: 100,
+    requestMs: 200,
+    idleMs: 300,
+  });
   assert.throws(() => loadConfig({ EARSHOT_IDLE_TIMEOUT_MS: '0' }), /EARSHOT_IDLE_TIMEOUT_MS/);
   assert.throws(() => loadConfig({ EARSHOT_HEADERS_TIMEOUT_MS: '5000', EARSHOT_REQUEST_TIMEOUT_MS: '1000' }), /must not exceed/);
 });
@@ -61,16 +65,20 @@ test('providers: off without a client id, on with id and secret at the public en
   );
 
   assert.throws(() => loadConfig({ MUSICSTREAM_CLIENT_ID: 'id' }), /MUSICSTREAM_CLIENT_SECRET is not/);
-  assert.throws(() => loadConfig({ FILEHOSTA_CLIENT_ID: 'id', FILEHOSTA_CLIENT_SECRET: 's', FILEHOSTA_API_URL: 'ftp://x' }), /FILEHOSTA_API_URL must be an http\(s\) URL/);
+  assert.throws(
+    () => loadConfig({ FILEHOSTA_CLIENT_ID: 'id', FILEHOSTA_CLIENT_SECRET: 's', FILEHOSTA_API_URL: 'ftp://x' }),
+    /FILEHOSTA_API_URL must be an http\(s\) URL/,
+  );
   assert.throws(() => loadConfig({ MUSICSTREAM_POLL_SECONDS: '1' }), /MUSICSTREAM_POLL_SECONDS/);
 });
 
 test('metrics: on the public hosts with no token by default; a token, and a listener of their own on loopback unless told', () => {
   assert.deepEqual(loadConfig({}).metrics, { token: undefined, port: undefined, host: '127.0.0.1' });
-  assert.deepEqual(
-    loadConfig({ EARSHOT_METRICS_TOKEN: 'scrape-secret', EARSHOT_METRICS_PORT: '9464', EARSHOT_METRICS_HOST: '10.0.0.5' }).metrics,
-    { token: 'scrape-secret', port: 9464, host: '10.0.0.5' },
-  );
+  assert.deepEqual(loadConfig({ EARSHOT_METRICS_TOKEN: 'scrape-secret', EARSHOT_METRICS_PORT: '9464', EARSHOT_METRICS_HOST: '10.0.0.5' }).metrics, {
+    token: 'scrape-secret',
+    port: 9464,
+    host: '10.0.0.5',
+  });
   assert.throws(() => loadConfig({ EARSHOT_METRICS_PORT: 'nine' }), /EARSHOT_METRICS_PORT must be a port number/);
 });
 
@@ -85,7 +93,10 @@ test('EARSHOT_TRUST_PROXY: off by default; true, a number of hops, or proxy addr
 test('LOG_LEVEL: info by default, any pino level, anything else a configuration error listing the levels', () => {
   assert.equal(loadConfig({}).logLevel, 'info');
   for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) assert.equal(loadConfig({ LOG_LEVEL: level }).logLevel, level);
-  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), (error: Error) => error instanceof ConfigError && /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/.test(error.message));
+  assert.throws(
+    () => loadConfig({ LOG_LEVEL: 'loud' }),
+    (error: Error) => error instanceof ConfigError && /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/.test(error.message),
+  );
 });
 
 test('EARSHOT_SHUTDOWN_TIMEOUT_MS: ten seconds by default, whole milliseconds above 0 otherwise', () => {
@@ -98,7 +109,14 @@ test('.env.example documents every variable the configuration reads', () => {
   const read = new Set<string>();
   // Every provider on, so each provider variable is read too.
   const env = new Proxy<NodeJS.ProcessEnv>(
-    { FILEHOSTA_CLIENT_ID: 'a', FILEHOSTA_CLIENT_SECRET: 'a', FILEHOSTB_CLIENT_ID: 'b', FILEHOSTB_CLIENT_SECRET: 'b', MUSICSTREAM_CLIENT_ID: 'm', MUSICSTREAM_CLIENT_SECRET: 'm' },
+    {
+      FILEHOSTA_CLIENT_ID: 'a',
+      FILEHOSTA_CLIENT_SECRET: 'a',
+      FILEHOSTB_CLIENT_ID: 'b',
+      FILEHOSTB_CLIENT_SECRET: 'b',
+      MUSICSTREAM_CLIENT_ID: 'm',
+      MUSICSTREAM_CLIENT_SECRET: 'm',
+    },
     {
       get(target, name) {
         if (typeof name === 'string') read.add(name);
@@ -107,7 +125,12 @@ test('.env.example documents every variable the configuration reads', () => {
     },
   );
   loadConfig(env);
-  const documented = new Set([...fs.readFileSync(path.join(PACKAGE_ROOT, '.env.example'), 'utf8').matchAll(/^#?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+  const documented = new Set(
+    [...fs.readFileSync(path.join(PACKAGE_ROOT, '.env.example'), 'utf8').matchAll(/^#?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]),
+  );
   assert.ok(read.size > 20);
-  assert.deepEqual([...read].filter((name) => !documented.has(name)), []);
+  assert.deepEqual(
+    [...read].filter((name) => !documented.has(name)),
+    [],
+  );
 });

@@ -128,7 +128,9 @@ function databaseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
   try {
     new URL(raw, 'postgres://base');
   } catch {
-    throw new ConfigError('DATABASE_URL is not a valid URL: write it as postgres://user:password@host:5432/database (port 0-65535, special characters in the password percent-encoded)');
+    throw new ConfigError(
+      'DATABASE_URL is not a valid URL: write it as postgres://user:password@host:5432/database (port 0-65535, special characters in the password percent-encoded)',
+    );
   }
   return raw;
 }
@@ -146,7 +148,8 @@ function wholeNumberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number,
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be a whole number of ${unit} from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -164,7 +167,10 @@ function trustProxyFrom(env: NodeJS.ProcessEnv): TrustProxy {
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const addresses = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const addresses = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (addresses.some((address) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(address))) {
     throw new ConfigError(`EARSHOT_TRUST_PROXY must be true, a number of proxy hops, or comma-separated proxy addresses (CIDR allowed), got "${raw}"`);
   }

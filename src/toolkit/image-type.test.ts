@@ -4,7 +4,8 @@ import { seededPicker } from './fuzz-testing.ts';
 import { imageType, type ImageType } from './image-type.ts';
 import { testJpeg, testPng } from '../core/library/test-music.ts';
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
 const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 
 /** The smallest heads of each allowed format, as their specifications start them. */
@@ -88,7 +89,20 @@ describe('image type from leading bytes', () => {
     const seed = Number(process.env.FUZZ_SEED ?? 20261126);
     const { int, pick, next } = seededPicker(seed);
     const allHeads = Object.values(HEADS).flat();
-    const interesting = [0x00, 0xff, 0xd8, 0x89, 0x47, 0x49, 0x46, 0x38, 0x37, 0x39, 0x61, ...Buffer.from('<>RIFFWEBPVP8 LXftypavifavismif1PNG\r\n\x1a\n', 'latin1')];
+    const interesting = [
+      0x00,
+      0xff,
+      0xd8,
+      0x89,
+      0x47,
+      0x49,
+      0x46,
+      0x38,
+      0x37,
+      0x39,
+      0x61,
+      ...Buffer.from('<>RIFFWEBPVP8 LXftypavifavismif1PNG\r\n\x1a\n', 'latin1'),
+    ];
     const randomBytes = (length: number) => Buffer.from(Array.from({ length }, () => (next() < 0.5 ? pick(interesting) : int(256))));
     const inputs: Buffer[] = [];
     for (let i = 0; i < 20_000; i++) {

@@ -86,7 +86,10 @@ function originFrom(raw: string): string {
 
 /** `*` (the default) lets any origin read without credentials; listed origins may send credentials too. */
 export function corsFrom(env: NodeJS.ProcessEnv): CorsConfig {
-  const entries = (env.EARSHOT_CORS_ORIGINS || '*').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env.EARSHOT_CORS_ORIGINS || '*')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return {
     anyOrigin: entries.includes('*'),
     credentialedOrigins: entries.filter((entry) => entry !== '*').map(originFrom),

@@ -21,7 +21,11 @@ test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) 
   const scrobbler = /Scrobbler: +(\S+)/.exec(output)![1]!;
   const password = 'correct horse battery staple';
   const post = (url: string, body: unknown, token?: string) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((response) => response.json() as Promise<Record<string, string>>);
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }).then((response) => response.json() as Promise<Record<string, string>>);
   try {
     await post(`${api}/auth/signup`, { handle: 'logged', password });
     const { token } = await post(`${api}/auth/login`, { identifier: 'logged', password });
@@ -33,9 +37,16 @@ test('the most verbose request log (LOG_LEVEL=trace, JSON lines off a terminal) 
     await fetch(`${scrobbler}/1/validate-token?token=${key}`);
     await fetch(`${scrobbler}/2.0/?method=auth.getMobileSession&api_key=${key}&api_sig=${sharedSecret}&password=${encodeURIComponent(password)}`);
     // A signed GET that succeeds, as the npm `lastfm` client sends it: the password in the query string.
-    const signIn = new Map([['method', 'auth.getMobileSession'], ['username', 'logged'], ['password', password], ['api_key', key]]);
+    const signIn = new Map([
+      ['method', 'auth.getMobileSession'],
+      ['username', 'logged'],
+      ['password', password],
+      ['api_key', key],
+    ]);
     signIn.set('api_sig', lastfmSignature(signIn, sharedSecret));
-    const session = await fetch(`${scrobbler}/2.0/?${new URLSearchParams([...signIn, ['format', 'json']])}`).then((response) => response.json() as Promise<{ session: { key: string } }>);
+    const session = await fetch(`${scrobbler}/2.0/?${new URLSearchParams([...signIn, ['format', 'json']])}`).then(
+      (response) => response.json() as Promise<{ session: { key: string } }>,
+    );
     assert.match(session.session.key, /^[0-9a-f]{32}$/);
     // A provider's redirect back: whoever holds its state and code can finish the authorization.
     const state = 'pXz3Wq9rKd2LmN8vB4tY6uH1sA5cE7fG.Jk2Lm3Nn4Pp5Qq6Rr7Ss8Tt9Uu0Vv1Ww2Xx3Yy4Zz5Aa6B';

@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import { dataDirFailure, diskFull, OperatingError, redactDatabaseUrl } from './operating-errors.ts';
 
 test('a database URL is printed with its password replaced, and nothing else changed', () => {
-  assert.equal(redactDatabaseUrl('postgres://earshot:s3cr%40t@db.example:5432/earshot?sslmode=require'), 'postgres://earshot:***@db.example:5432/earshot?sslmode=require');
+  assert.equal(
+    redactDatabaseUrl('postgres://earshot:s3cr%40t@db.example:5432/earshot?sslmode=require'),
+    'postgres://earshot:***@db.example:5432/earshot?sslmode=require',
+  );
   assert.equal(redactDatabaseUrl('postgres://postgres@127.0.0.1:5432/test'), 'postgres://postgres@127.0.0.1:5432/test');
   assert.ok(!redactDatabaseUrl('not a url with secret').includes('secret'));
 });
@@ -19,7 +22,9 @@ function fullDiskError(): unknown {
   assert.fail('/dev/full accepted a write');
 }
 
-test('a full disk is one line saying to free space, from any failure of the data directory too', { skip: !fs.existsSync('/dev/full') && 'no /dev/full here' }, () => {
+test('a full disk is one line saying to free space, from any failure of the data directory too', {
+  skip: !fs.existsSync('/dev/full') && 'no /dev/full here',
+}, () => {
   const error = fullDiskError();
   const anywhere = diskFull(error);
   const inDataDir = dataDirFailure(error, '/srv/earshot');

@@ -33,7 +33,16 @@ type SystemError = Error & { code?: string; path?: string };
  * ErrnoError (not an Error: no message, no stack, no path) carrying a WASI errno number instead of
  * Node's code. The numbers of the failures reported here, by the code Node would give.
  */
-const EMSCRIPTEN_CODES: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 20: 'EEXIST', 22: 'EFBIG', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
+const EMSCRIPTEN_CODES: Record<number, string> = {
+  2: 'EACCES',
+  19: 'EDQUOT',
+  20: 'EEXIST',
+  22: 'EFBIG',
+  51: 'ENOSPC',
+  54: 'ENOTDIR',
+  63: 'EPERM',
+  69: 'EROFS',
+};
 
 function codeOf(error: unknown): string | undefined {
   if (error instanceof Error) return (error as SystemError).code;
@@ -58,11 +67,23 @@ export function redactDatabaseUrl(url: string): string {
 export function listenFailure(error: unknown, host: string, port: number, portVariable: string): unknown {
   switch (codeOf(error)) {
     case 'EADDRINUSE':
-      return new OperatingError('port-in-use', `port ${port} on ${host} is already in use (another Earshot, or another program): stop that, or set ${portVariable} to a free port`, { cause: error });
+      return new OperatingError(
+        'port-in-use',
+        `port ${port} on ${host} is already in use (another Earshot, or another program): stop that, or set ${portVariable} to a free port`,
+        { cause: error },
+      );
     case 'EACCES':
-      return new OperatingError('port-not-allowed', `this user may not listen on port ${port} (ports below 1024 need privileges): set ${portVariable} to 1024 or above and put a reverse proxy in front`, { cause: error });
+      return new OperatingError(
+        'port-not-allowed',
+        `this user may not listen on port ${port} (ports below 1024 need privileges): set ${portVariable} to 1024 or above and put a reverse proxy in front`,
+        { cause: error },
+      );
     case 'EADDRNOTAVAIL':
-      return new OperatingError('address-unavailable', `${host} is not an address of this machine: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all)`, { cause: error });
+      return new OperatingError(
+        'address-unavailable',
+        `${host} is not an address of this machine: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all)`,
+        { cause: error },
+      );
     default:
       return error;
   }
@@ -79,8 +100,14 @@ export function databaseFailure(error: unknown, url: string): unknown {
   const code = codeOf(error) ?? (error instanceof AggregateError ? codeOf(error.errors[0]) : undefined);
   if (code === undefined) return error;
   const where = `the PostgreSQL server at ${redactDatabaseUrl(url)}`;
-  if (UNREACHABLE.has(code)) return new OperatingError('database-unreachable', `cannot reach ${where} (${code}): start it, or correct DATABASE_URL`, { cause: error });
-  if (REFUSED.has(code)) return new OperatingError('database-refused', `${where} refused: ${(error as Error).message}: correct the user, password or database name in DATABASE_URL (or create the database)`, { cause: error });
+  if (UNREACHABLE.has(code))
+    return new OperatingError('database-unreachable', `cannot reach ${where} (${code}): start it, or correct DATABASE_URL`, { cause: error });
+  if (REFUSED.has(code))
+    return new OperatingError(
+      'database-refused',
+      `${where} refused: ${(error as Error).message}: correct the user, password or database name in DATABASE_URL (or create the database)`,
+      { cause: error },
+    );
   return error;
 }
 
@@ -92,7 +119,11 @@ export function dataDirFailure(error: unknown, dataDir: string): unknown {
   const code = codeOf(error);
   const where = pathOf(error) ?? dataDir;
   if (code === undefined || !UNWRITABLE.has(code)) return diskFull(error, where);
-  return new OperatingError('data-dir-unwritable', `cannot write the data directory ${dataDir} (${code} on ${where}): make it writable by this user, or set EARSHOT_DATA_DIR to a directory it can write`, { cause: error });
+  return new OperatingError(
+    'data-dir-unwritable',
+    `cannot write the data directory ${dataDir} (${code} on ${where}): make it writable by this user, or set EARSHOT_DATA_DIR to a directory it can write`,
+    { cause: error },
+  );
 }
 
 /**
@@ -103,11 +134,19 @@ export function diskFull(error: unknown, where = pathOf(error)): unknown {
   const code = codeOf(error);
   const writing = where ? ` (writing ${where})` : '';
   if (code === 'ENOSPC') return new OperatingError('disk-full', `the disk is full${writing}: free some space, then start again`, { cause: error });
-  if (code === 'EDQUOT') return new OperatingError('disk-full', `this user's disk quota is used up${writing}: free some space or raise the quota, then start again`, { cause: error });
+  if (code === 'EDQUOT')
+    return new OperatingError('disk-full', `this user's disk quota is used up${writing}: free some space or raise the quota, then start again`, {
+      cause: error,
+    });
   if (code === 'EFBIG') {
-    return new OperatingError('disk-full', `a file grew past the largest size allowed here${writing}: raise the file size limit (ulimit -f) or move EARSHOT_DATA_DIR to a file system without one`, { cause: error });
+    return new OperatingError(
+      'disk-full',
+      `a file grew past the largest size allowed here${writing}: raise the file size limit (ulimit -f) or move EARSHOT_DATA_DIR to a file system without one`,
+      { cause: error },
+    );
   }
-  if (code === '53100') return new OperatingError('disk-full', "the PostgreSQL server's disk is full: free some space there, then start again", { cause: error });
+  if (code === '53100')
+    return new OperatingError('disk-full', "the PostgreSQL server's disk is full: free some space there, then start again", { cause: error });
   return error;
 }
 

@@ -6,6 +6,8 @@ import path from 'node:path';
  * compiled from dist/src/toolkit/ (npm start, the bin), so files kept beside the sources (migrations,
  * the web app's build, package.json) are found from the package root, not from the running module.
  */
-export const PACKAGE_ROOT = ((sourceParent) => (existsSync(path.join(sourceParent, 'package.json')) ? sourceParent : path.dirname(sourceParent)))(path.resolve(import.meta.dirname, '../..'));
+export const PACKAGE_ROOT = ((sourceParent) => (existsSync(path.join(sourceParent, 'package.json')) ? sourceParent : path.dirname(sourceParent)))(
+  path.resolve(import.meta.dirname, '../..'),
+);
 
 export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

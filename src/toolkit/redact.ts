@@ -13,7 +13,25 @@ const CREDENTIAL_NAME_FRAGMENT = /token|secret|passw|pwd|signature|credential|co
  * Whole words of a name that mean a credential; short ones only as words, so `author` or `keyword`
  * stay. OAuth's `state` and `code` are the keys to an authorization in flight (the callback URL).
  */
-const CREDENTIAL_NAME_WORDS = new Set(['key', 'sig', 'auth', 'authorization', 'session', 'sid', 'sk', 'pass', 'code', 'state', 'nonce', 'otp', 'hash', 'a', 'p', 's', 't']);
+const CREDENTIAL_NAME_WORDS = new Set([
+  'key',
+  'sig',
+  'auth',
+  'authorization',
+  'session',
+  'sid',
+  'sk',
+  'pass',
+  'code',
+  'state',
+  'nonce',
+  'otp',
+  'hash',
+  'a',
+  'p',
+  's',
+  't',
+]);
 
 const CREDENTIAL_VALUES = [
   /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/, // a JWT: its header is base64url JSON, so it begins `eyJ`

@@ -62,7 +62,14 @@ function NavSearch() {
   };
   return (
     <form className="nav-search" role="search" aria-label="Search" onSubmit={submit}>
-      <input type="search" aria-label="Search artists, albums, songs and people" placeholder="Search…" maxLength={200} value={q} onChange={(event) => setQ(event.target.value)} />
+      <input
+        type="search"
+        aria-label="Search artists, albums, songs and people"
+        placeholder="Search…"
+        maxLength={200}
+        value={q}
+        onChange={(event) => setQ(event.target.value)}
+      />
     </form>
   );
 }
@@ -115,5 +122,3 @@ export function App() {
     </>
   );
 }
-
-

@@ -22,5 +22,9 @@ export function stubXrpc(answers: Answers) {
   });
   vi.stubGlobal('fetch', fetch);
   /** The calls made to one operation, as their parameters. */
-  return (nsid: QueryNsid) => fetch.mock.calls.map(([url]) => new URL(url, 'http://app.test')).filter((url) => url.pathname === `/xrpc/${nsid}`).map((url) => url.searchParams);
+  return (nsid: QueryNsid) =>
+    fetch.mock.calls
+      .map(([url]) => new URL(url, 'http://app.test'))
+      .filter((url) => url.pathname === `/xrpc/${nsid}`)
+      .map((url) => url.searchParams);
 }

@@ -58,9 +58,7 @@ export async function handshake(ctx: AppContext, params: Params): Promise<Handsh
   const auth = requiredParam(params, 'a');
   if (!/^\d{1,11}$/.test(timestamp)) throw new InvalidParameter('t must be a UNIX timestamp');
   if (Math.abs(Number(timestamp) * 1000 - Date.now()) > CLOCK_TOLERANCE_MS) return { status: 'BADTIME' };
-  const credential = params.has('sk')
-    ? await byLastfmSession(ctx, params, user, timestamp, auth)
-    : await byApiKeyPassword(ctx, user, timestamp, auth);
+  const credential = params.has('sk') ? await byLastfmSession(ctx, params, user, timestamp, auth) : await byApiKeyPassword(ctx, user, timestamp, auth);
   if (!credential) return { status: 'BADAUTH' };
   return { status: 'OK', sessionId: await createAudioscrobblerSession(ctx.db, credential.userId, credential.apiKeyId) };
 }

@@ -88,7 +88,10 @@ describeWithApp('Audioscrobbler 1.2', (app) => {
 
   test('now-playing sets the current track; BADSESSION for an unknown session; FAILED without a track', async () => {
     const sessionId = sessionFrom(await handshake());
-    const ok = await post('/np_1.2', new URLSearchParams({ s: sessionId, a: 'Air', t: 'Playground Love', b: 'The Virgin Suicides', l: '213', n: '', m: '' }).toString());
+    const ok = await post(
+      '/np_1.2',
+      new URLSearchParams({ s: sessionId, a: 'Air', t: 'Playground Love', b: 'The Virgin Suicides', l: '213', n: '', m: '' }).toString(),
+    );
     assert.equal(ok.body, 'OK\n');
     const playing = await currentNowPlaying(app().ctx, bob.userId);
     assert.equal(playing?.submitted.t, 'Playground Love');

@@ -130,7 +130,12 @@ const audioscrobblerEndpoints: readonly AnyEndpoint[] = [
     handler: async ({ request, reply, ctx, credentials: userId }) => {
       const submissions = parseSubmissions(requestParams(request));
       const listened = submissions.filter((submission) => !submission.skipped);
-      const outcomes = await ingestListens(ctx, userId, listened.map((submission) => submission.listen), 'audioscrobbler');
+      const outcomes = await ingestListens(
+        ctx,
+        userId,
+        listened.map((submission) => submission.listen),
+        'audioscrobbler',
+      );
       for (const [i, outcome] of outcomes.entries()) {
         if (listened[i]!.loved && outcome.status !== 'ignored') await likeSong(ctx.db, userId, outcome.trackId);
       }

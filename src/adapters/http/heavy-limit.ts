@@ -19,7 +19,11 @@ export class HeavyReadLimiter {
   enter(client: string): () => void {
     const current = this.#inFlight.get(client) ?? 0;
     if (current >= MAX_HEAVY_READS_PER_CLIENT) {
-      throw new XrpcError(429, 'RateLimitExceeded', `at most ${MAX_HEAVY_READS_PER_CLIENT} statistics requests at a time per client; retry after ${HEAVY_RETRY_AFTER_SECONDS} s`);
+      throw new XrpcError(
+        429,
+        'RateLimitExceeded',
+        `at most ${MAX_HEAVY_READS_PER_CLIENT} statistics requests at a time per client; retry after ${HEAVY_RETRY_AFTER_SECONDS} s`,
+      );
     }
     this.#inFlight.set(client, current + 1);
     let done = false;

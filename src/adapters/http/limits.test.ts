@@ -56,9 +56,10 @@ describe('connection limits on both hosts', { timeout: 60_000 }, () => {
   for (const host of ['api', 'scrobbler'] as const) {
     const url = () => (host === 'api' ? app.apiUrl : app.scrobblerUrl);
     // Routes that read a body without credentials first: a route that needs them answers 401 before the body.
-    const post = host === 'api'
-      ? { path: '/auth/login', type: 'application/json', body: '{"identifier":"a","password":"b"}' }
-      : { path: '/2.0/', type: 'application/x-www-form-urlencoded', body: 'method=auth.getMobileSession&username=a' };
+    const post =
+      host === 'api'
+        ? { path: '/auth/login', type: 'application/json', body: '{"identifier":"a","password":"b"}' }
+        : { path: '/2.0/', type: 'application/x-www-form-urlencoded', body: 'method=auth.getMobileSession&username=a' };
 
     it(`${host}: a body trickling in a byte at a time is cut off with 408`, async () => {
       // Bytes keep arriving; only the request timeout can end this.

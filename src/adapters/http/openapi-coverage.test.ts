@@ -33,7 +33,8 @@ function documented(document: Document, baseUrl: string): Set<string> {
  */
 function operationsAmong(routes: readonly ListedRoute[]): ListedRoute[] {
   const gets = new Set(routes.filter((route) => route.method === 'GET').map((route) => withoutTrailingSlash(route.url)));
-  const answeredByOthers = (route: ListedRoute) => (route.method === 'HEAD' && gets.has(withoutTrailingSlash(route.url))) || (route.method === 'OPTIONS' && route.url === '*') || route.refusesMethod;
+  const answeredByOthers = (route: ListedRoute) =>
+    (route.method === 'HEAD' && gets.has(withoutTrailingSlash(route.url))) || (route.method === 'OPTIONS' && route.url === '*') || route.refusesMethod;
   return routes.filter((route) => !answeredByOthers(route));
 }
 

@@ -16,11 +16,21 @@ export function openApiEndpoint(host: HostName, spec: (ctx: AppContext) => OpenA
     host,
     protocol: PLAIN_HTTP,
     summary: 'This OpenAPI 3.1.0 document: every route of this host',
-    openapi: { operationId: 'getOpenApi', tags: ['ops'], security: [], parameters: [], responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } } },
+    openapi: {
+      operationId: 'getOpenApi',
+      tags: ['ops'],
+      security: [],
+      parameters: [],
+      responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
     handler: async ({ request, ctx }) => {
       // An endpoint registered on a host it does not declare stays out, so the coverage test names it.
       const declared = (route: ListedRoute) => route.endpoint !== undefined && route.endpoint.host === host && !route.refusesMethod;
-      const endpoints = new Set<AnyEndpoint>(routesOf(request.server).filter(declared).map((route) => route.endpoint!));
+      const endpoints = new Set<AnyEndpoint>(
+        routesOf(request.server)
+          .filter(declared)
+          .map((route) => route.endpoint!),
+      );
       document ??= buildOpenApiDocument(spec(ctx), [...endpoints]);
       return document;
     },

@@ -102,8 +102,8 @@ export function routeEntry(route: AnyRoute): JsonObject {
     : route.success.download
       ? { description: 'OK: a file, streamed', content: { [route.success.download]: { schema: { type: 'string', format: 'binary' } } } }
       : route.success.schema
-      ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
-      : { description: 'No content' };
+        ? { description: 'OK', content: { 'application/json': { schema: plain(route.success.schema) } } }
+        : { description: 'No content' };
   return {
     ...routeNames(route),
     summary: route.summary,

@@ -13,7 +13,12 @@ function urlWithin(path: string, prefix: string): string {
 function registerEndpoint(app: FastifyInstance, ctx: AppContext, endpoint: AnyEndpoint, prefix: string): void {
   const credentials = new WeakMap<FastifyRequest, unknown>();
   const check = endpoint.credentials;
-  const hooks = check ? { [check.stage === 'headers' ? 'onRequest' : 'preHandler']: async (request: FastifyRequest) => void credentials.set(request, await check.check(request, ctx)) } : {};
+  const hooks = check
+    ? {
+        [check.stage === 'headers' ? 'onRequest' : 'preHandler']: async (request: FastifyRequest) =>
+          void credentials.set(request, await check.check(request, ctx)),
+      }
+    : {};
   app.route({
     ...endpoint.route,
     ...hooks,

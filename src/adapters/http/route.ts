@@ -53,8 +53,15 @@ export interface RouteCall<P extends TObject, B extends TSchema, A extends AuthM
 
 export type AnyRoute = Route<TObject, TSchema, AuthMode, TObject>;
 
-interface RouteDeclaration<P extends TObject, B extends TSchema, A extends AuthMode, Q extends TObject, M extends RouteMethod, Path extends string, S extends TSchema | null>
-  extends Omit<Route<P, B, A, Q, M, Path, S>, 'pathParams' | 'query' | 'body' | 'errors'> {
+interface RouteDeclaration<
+  P extends TObject,
+  B extends TSchema,
+  A extends AuthMode,
+  Q extends TObject,
+  M extends RouteMethod,
+  Path extends string,
+  S extends TSchema | null,
+> extends Omit<Route<P, B, A, Q, M, Path, S>, 'pathParams' | 'query' | 'body' | 'errors'> {
   pathParams?: P;
   query?: Q;
   body?: B;

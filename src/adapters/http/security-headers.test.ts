@@ -35,7 +35,15 @@ describeWithApp('security headers', (app) => {
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       assertCommon(response, path);
       const csp = response.headers.get('content-security-policy') ?? '';
-      for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'"]) {
+      for (const directive of [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+      ]) {
         assert.ok(csp.split('; ').includes(directive), `${path}: ${directive} in ${csp}`);
       }
       assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
@@ -108,14 +116,19 @@ describeWithApp('security headers', (app) => {
   });
 });
 
-describeWithApp('security headers behind https', (app) => {
-  test('HSTS on the host whose public URL is https, not on the other', async () => {
-    const api = await fetch(`${app().apiUrl}/xrpc/app.svc.nope`);
-    assert.equal(api.headers.get('strict-transport-security'), 'max-age=31536000');
-    const page = await fetch(`${app().apiUrl}/`);
-    assert.equal(page.headers.get('strict-transport-security'), 'max-age=31536000');
-    const scrobbler = await fetch(`${app().scrobblerUrl}/`);
-    assert.equal(scrobbler.headers.get('strict-transport-security'), null);
-  });
-  // A response header chosen by configuration: nothing stored.
-}, { publicUrl: 'https://earshot.example', scrobblerPublicUrl: 'http://scrobble.example' }, { storage: 'one' });
+describeWithApp(
+  'security headers behind https',
+  (app) => {
+    test('HSTS on the host whose public URL is https, not on the other', async () => {
+      const api = await fetch(`${app().apiUrl}/xrpc/app.svc.nope`);
+      assert.equal(api.headers.get('strict-transport-security'), 'max-age=31536000');
+      const page = await fetch(`${app().apiUrl}/`);
+      assert.equal(page.headers.get('strict-transport-security'), 'max-age=31536000');
+      const scrobbler = await fetch(`${app().scrobblerUrl}/`);
+      assert.equal(scrobbler.headers.get('strict-transport-security'), null);
+    });
+    // A response header chosen by configuration: nothing stored.
+  },
+  { publicUrl: 'https://earshot.example', scrobblerPublicUrl: 'http://scrobble.example' },
+  { storage: 'one' },
+);

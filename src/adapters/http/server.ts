@@ -56,9 +56,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, https: 
     const { status, ...body } = clientErrorResponse(error);
     const text = JSON.stringify(body);
     const type = 'application/json; charset=utf-8';
-    const extra = Object.entries(securityHeaders(type, https)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: ${type}\r\n${extra}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    const extra = Object.entries(securityHeaders(type, https))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: ${type}\r\n${extra}Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
   }
   socket.destroy();
 }
@@ -122,9 +126,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const queryAjv = ajvFor(true);
   const bodyAjv = ajvFor(false);
   // Query strings are text and must be coerced; JSON bodies are typed and must not be.
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema)));
   // Parsed bodies only: ListenBrainz reads its body as text and checks listens itself.
   app.addHook('preValidation', async (request) => {
     if (request.body !== null && typeof request.body === 'object' && findInJson(request.body, (_value, depth) => (depth > MAX_BODY_DEPTH ? true : null))) {

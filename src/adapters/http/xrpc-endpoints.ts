@@ -34,9 +34,13 @@ export function operationEndpoint(operation: AnyOperation, limiter: HeavyReadLim
     route: {
       // A procedure called with no body at all (only query parameters, as the spec declares
       // addDirectoryToQueue's) is validated as an empty one, so it fails only for a missing field.
-      ...(operation.input ? { preValidation: async (request: FastifyRequest) => {
-        request.body ??= {};
-      } } : {}),
+      ...(operation.input
+        ? {
+            preValidation: async (request: FastifyRequest) => {
+              request.body ??= {};
+            },
+          }
+        : {}),
       bodyLimit: operation.bodyLimit ?? XRPC_BODY_LIMIT,
       schema: {
         querystring: operation.params,

@@ -82,7 +82,13 @@ function pageEndpoint(method: 'GET' | 'POST', summary: string, handler: Endpoint
     host: 'scrobbler',
     protocol: PLAIN_HTTP,
     summary,
-    openapi: { operationId: `lastfmAuthorizationPage${method === 'GET' ? '' : 'SignIn'}`, tags: ['lastfm'], security: [], parameters: PAGE_PARAMETERS, ...extra },
+    openapi: {
+      operationId: `lastfmAuthorizationPage${method === 'GET' ? '' : 'SignIn'}`,
+      tags: ['lastfm'],
+      security: [],
+      parameters: PAGE_PARAMETERS,
+      ...extra,
+    },
     handler,
   };
 }
@@ -121,7 +127,11 @@ const authorizationPageEndpoints: readonly Endpoint[] = [
       );
     },
     {
-      requestBody: { required: true, description: 'api_key, token, identifier (handle or DID) and password', content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+      requestBody: {
+        required: true,
+        description: 'api_key, token, identifier (handle or DID) and password',
+        content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+      },
       responses: { '200': PAGE('Access allowed'), '400': PAGE('Nothing to approve'), '401': PAGE('Wrong handle or password') },
     },
   ),

@@ -26,25 +26,41 @@ describeWithApp('Last.fm user.getTop* and weekly charts', (app) => {
   test('user.getTopArtists over all time and over a period, paged; an unknown period is error 6', async () => {
     const overall = (await json({ method: 'user.getTopArtists' })).body.topartists;
     assert.deepEqual(overall['@attr'], { user: 'charts-dave', page: '1', perPage: '50', totalPages: '1', total: '2' });
-    assert.deepEqual(overall.artist.map((artist: any) => [artist.name, artist.playcount, artist['@attr'].rank]), [
-      ['Stereolab', '6', '1'],
-      ['Broadcast', '3', '2'],
-    ]);
+    assert.deepEqual(
+      overall.artist.map((artist: any) => [artist.name, artist.playcount, artist['@attr'].rank]),
+      [
+        ['Stereolab', '6', '1'],
+        ['Broadcast', '3', '2'],
+      ],
+    );
     assert.equal(overall.artist[0].image.length, 4);
     assert.match(overall.artist[0].url, /\/artists\/[0-9a-f-]{36}$/);
 
     for (const period of ['7day', '1month', '3month', '6month', '12month']) {
       const windowed = (await json({ method: 'user.getTopArtists', period })).body.topartists;
-      assert.deepEqual(windowed.artist.map((artist: any) => [artist.name, artist.playcount]), [['Broadcast', '3'], ['Stereolab', '1']], period);
+      assert.deepEqual(
+        windowed.artist.map((artist: any) => [artist.name, artist.playcount]),
+        [
+          ['Broadcast', '3'],
+          ['Stereolab', '1'],
+        ],
+        period,
+      );
     }
     const second = (await json({ method: 'user.getTopArtists', limit: '1', page: '2' })).body.topartists;
     assert.deepEqual(second['@attr'], { user: 'charts-dave', page: '2', perPage: '1', totalPages: '2', total: '2' });
-    assert.deepEqual(second.artist.map((artist: any) => [artist.name, artist['@attr'].rank]), [['Broadcast', '2']]);
+    assert.deepEqual(
+      second.artist.map((artist: any) => [artist.name, artist['@attr'].rank]),
+      [['Broadcast', '2']],
+    );
 
     const invalid = await json({ method: 'user.getTopArtists', period: 'fortnight' });
     assert.deepEqual([invalid.status, invalid.body.error], [400, 6]);
     const xml = await lastfmRead(app(), dave, { method: 'user.getTopArtists', user: dave.handle });
-    assert.match(xml.body, /<topartists user="charts-dave" page="1" perPage="50" totalPages="1" total="2"><artist rank="1"><name>Stereolab<\/name><playcount>6<\/playcount><mbid><\/mbid><url>/);
+    assert.match(
+      xml.body,
+      /<topartists user="charts-dave" page="1" perPage="50" totalPages="1" total="2"><artist rank="1"><name>Stereolab<\/name><playcount>6<\/playcount><mbid><\/mbid><url>/,
+    );
   });
 
   test('the top lists count what getActorArtists, getActorAlbums and getActorSongs count', async () => {
@@ -69,7 +85,10 @@ describeWithApp('Last.fm user.getTop* and weekly charts', (app) => {
     assert.deepEqual(track.streamable, { fulltrack: '0', '#text': '0' });
     assert.equal(tracks['@attr'].total, '2');
     const xml = await lastfmRead(app(), dave, { method: 'user.getTopTracks', user: dave.handle, period: '7day', limit: '1' });
-    assert.match(xml.body, /<toptracks user="charts-dave" page="1" perPage="1" totalPages="2" total="2"><track rank="1"><name>Pendulum<\/name><duration>240<\/duration><playcount>3<\/playcount>/);
+    assert.match(
+      xml.body,
+      /<toptracks user="charts-dave" page="1" perPage="1" totalPages="2" total="2"><track rank="1"><name>Pendulum<\/name><duration>240<\/duration><playcount>3<\/playcount>/,
+    );
   });
 
   test('user.getWeeklyChartList: Sunday-noon weeks from the first play; weekly charts for a week or, by default, the last one', async () => {
@@ -88,10 +107,13 @@ describeWithApp('Last.fm user.getTop* and weekly charts', (app) => {
     assert.equal(albums.album[0].playcount, '5');
 
     const lastWeek = (await json({ method: 'user.getWeeklyTrackChart' })).body.weeklytrackchart;
-    assert.deepEqual(lastWeek.track.map((track: any) => [track.name, track.playcount, track.artist['#text']]), [
-      ['Pendulum', '3', 'Broadcast'],
-      ['Ping Pong', '1', 'Stereolab'],
-    ]);
+    assert.deepEqual(
+      lastWeek.track.map((track: any) => [track.name, track.playcount, track.artist['#text']]),
+      [
+        ['Pendulum', '3', 'Broadcast'],
+        ['Ping Pong', '1', 'Stereolab'],
+      ],
+    );
     assert.equal(Number(lastWeek['@attr'].to) - Number(lastWeek['@attr'].from), 7 * DAY);
 
     const xml = await lastfmRead(app(), dave, { method: 'user.getWeeklyChartList', user: dave.handle });

@@ -1,4 +1,13 @@
-import { playedCount, topAlbums, topArtists, topSongs, type ActorAlbum, type ActorArtist, type TopPage, type TopSubject } from '../../core/catalog/actor-top.ts';
+import {
+  playedCount,
+  topAlbums,
+  topArtists,
+  topSongs,
+  type ActorAlbum,
+  type ActorArtist,
+  type TopPage,
+  type TopSubject,
+} from '../../core/catalog/actor-top.ts';
 import type { Song } from '../../core/catalog/schemas.ts';
 import type { AppContext } from '../../core/context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
@@ -39,7 +48,13 @@ interface Chart<T> {
 }
 
 const ARTISTS: Chart<ActorArtist> = { subject: 'artist', fetch: topArtists, artistUri: () => undefined, top: topArtistElement, weekly: weeklyArtistElement };
-const ALBUMS: Chart<ActorAlbum> = { subject: 'album', fetch: topAlbums, artistUri: (album) => album.artistUri, top: topAlbumElement, weekly: weeklyAlbumElement };
+const ALBUMS: Chart<ActorAlbum> = {
+  subject: 'album',
+  fetch: topAlbums,
+  artistUri: (album) => album.artistUri,
+  top: topAlbumElement,
+  weekly: weeklyAlbumElement,
+};
 const TRACKS: Chart<Song> = {
   subject: 'track',
   fetch: (db, userId, window, page) => topSongs(db, userId, window, page, null),
@@ -48,7 +63,14 @@ const TRACKS: Chart<Song> = {
   weekly: weeklyTrackElement,
 };
 
-async function chartEntries<T>(ctx: AppContext, chart: Chart<T>, userId: string, window: PlaysWindow, page: TopPage, entry: EntryElement<T>): Promise<Element[]> {
+async function chartEntries<T>(
+  ctx: AppContext,
+  chart: Chart<T>,
+  userId: string,
+  window: PlaysWindow,
+  page: TopPage,
+  entry: EntryElement<T>,
+): Promise<Element[]> {
   const items = await chart.fetch(ctx.db, userId, window, page);
   const context = { links: pageLinks(ctx.config.publicUrl), mbids: await artistMbids(ctx.db, items.map(chart.artistUri)), firstRank: page.offset + 1 };
   return items.map((item, index) => entry(context, item, index));
@@ -121,7 +143,11 @@ export const getWeeklyChartList = defineMethod({
   auth: 'apiKey',
   async handler(call) {
     const user = await namedUser(call);
-    const first = await call.ctx.db.selectFrom('scrobbles').select((eb) => eb.fn.min('listened_at').as('at')).where('user_id', '=', user.id).executeTakeFirst();
+    const first = await call.ctx.db
+      .selectFrom('scrobbles')
+      .select((eb) => eb.fn.min('listened_at').as('at'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
     const charts: Element[] = [];
     if (first?.at) {
       const now = Date.now();

@@ -33,7 +33,9 @@ describeWithApp('Last.fm 2.0 through the `lastfm` npm client', (app) => {
     assert.equal((await currentNowPlaying(app().ctx, carol.userId))?.submitted.track, 'Roygbiv');
 
     const timestamp = Math.floor(Date.parse('2025-05-01T12:00:00Z') / 1000);
-    await settle((handlers) => lastfm.update('scrobble', session, { artist: 'Boards of Canada', track: 'Roygbiv', album: 'Music Has the Right to Children', timestamp, handlers }));
+    await settle((handlers) =>
+      lastfm.update('scrobble', session, { artist: 'Boards of Canada', track: 'Roygbiv', album: 'Music Has the Right to Children', timestamp, handlers }),
+    );
     const stored = await app().ctx.db.selectFrom('scrobbles').select(['listened_at', 'source']).where('user_id', '=', carol.userId).execute();
     assert.deepEqual(stored, [{ listened_at: new Date(timestamp * 1000), source: 'lastfm' }]);
 
@@ -66,9 +68,18 @@ describeWithApp('Last.fm 2.0 through the `lastfm` npm client', (app) => {
     const recent = await settle((handlers) => lastfm.request('user.getRecentTracks', { user: carol.handle, limit: 1, handlers }));
     // The track reported playing in the first test may still head the list, marked as now playing.
     const played = recent.recenttracks.track.filter((track: any) => track['@attr']?.nowplaying !== 'true');
-    assert.deepEqual(played.map((track: any) => [track.name, track.date.uts]), [['Pendulum', String(timestamp)]]);
+    assert.deepEqual(
+      played.map((track: any) => [track.name, track.date.uts]),
+      [['Pendulum', String(timestamp)]],
+    );
     const top = await settle((handlers) => lastfm.request('user.getTopArtists', { user: carol.handle, period: 'overall', handlers }));
-    assert.deepEqual(top.topartists.artist.map((artist: any) => [artist.name, artist.playcount]), [['Broadcast', '2'], ['Boards of Canada', '1']]);
+    assert.deepEqual(
+      top.topartists.artist.map((artist: any) => [artist.name, artist.playcount]),
+      [
+        ['Broadcast', '2'],
+        ['Boards of Canada', '1'],
+      ],
+    );
     const info = await settle((handlers) => lastfm.request('track.getInfo', { artist: 'Broadcast', track: 'Pendulum', username: carol.handle, handlers }));
     assert.deepEqual([info.track.name, info.track.userplaycount, info.track.userloved], ['Pendulum', '2', '0']);
     const unknown = await settle((handlers) => lastfm.request('user.getInfo', { user: 'nobody-here', handlers })).catch((failure) => failure);

@@ -54,8 +54,7 @@ export const authenticationFailed = (message: string) => new LastfmError(LastfmE
 export const invalidParameters = (message: string) => new LastfmError(LastfmErrorCode.InvalidParameters, `Invalid parameters - ${message}`);
 export const invalidResource = (message: string) => new LastfmError(LastfmErrorCode.InvalidResource, `Invalid resource specified - ${message}`);
 export const invalidSessionKey = () => new LastfmError(LastfmErrorCode.InvalidSessionKey, 'Invalid session key - Please re-authenticate');
-export const invalidApiKey = () =>
-  new LastfmError(LastfmErrorCode.InvalidApiKey, 'Invalid API key - You must be granted a valid key by this Earshot server');
+export const invalidApiKey = () => new LastfmError(LastfmErrorCode.InvalidApiKey, 'Invalid API key - You must be granted a valid key by this Earshot server');
 export const invalidSignature = () => new LastfmError(LastfmErrorCode.InvalidSignature, 'Invalid method signature supplied');
 export const unauthorizedToken = () => new LastfmError(LastfmErrorCode.UnauthorizedToken, 'Unauthorized Token - This token has not been authorized');
 export const tokenExpired = () => new LastfmError(LastfmErrorCode.TokenExpired, 'This token has expired');

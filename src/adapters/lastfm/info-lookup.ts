@@ -58,7 +58,14 @@ export async function findAlbum(db: Database, params: Params): Promise<string> {
     const [artist, album] = names(params, 'artist', 'album');
     const artistId = await artistNamed(db, artist!);
     const row = artistId
-      ? await db.selectFrom('albums').select('id').where('title_key', '=', albumKey(album!)).where('artist_id', '=', artistId).orderBy('created_at').limit(1).executeTakeFirst()
+      ? await db
+          .selectFrom('albums')
+          .select('id')
+          .where('title_key', '=', albumKey(album!))
+          .where('artist_id', '=', artistId)
+          .orderBy('created_at')
+          .limit(1)
+          .executeTakeFirst()
       : undefined;
     id = row?.id;
   }

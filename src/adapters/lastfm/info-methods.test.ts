@@ -22,26 +22,39 @@ describeWithApp('Last.fm track.getInfo, artist.getInfo, album.getInfo', (app) =>
       { ...play, track: 'Black Cat', timestamp: T0 + 600 },
     ]);
     await scrobblePlays(app(), frank, await mobileSession(app(), frank), [{ ...play, track: 'Pendulum', timestamp: T0 }]);
-    await lastfmCall(app(), { method: 'track.love', api_key: erin.key, sk: erinSession, artist: 'Broadcast', track: 'Pendulum' }, { secret: erin.sharedSecret });
+    await lastfmCall(
+      app(),
+      { method: 'track.love', api_key: erin.key, sk: erinSession, artist: 'Broadcast', track: 'Pendulum' },
+      { secret: erin.sharedSecret },
+    );
   });
 
   test('track.getInfo by names or MBID: listeners and plays across users; with username, theirs and whether they love it', async () => {
     const { status, body } = await json({ method: 'track.getInfo', artist: 'broadcast', track: 'PENDULUM', username: erin.handle });
     assert.equal(status, 200);
     const { track } = body;
-    assert.deepEqual([track.name, track.listeners, track.playcount, track.duration, track.userplaycount, track.userloved], ['Pendulum', '2', '3', '240000', '2', '1']);
+    assert.deepEqual(
+      [track.name, track.listeners, track.playcount, track.duration, track.userplaycount, track.userloved],
+      ['Pendulum', '2', '3', '240000', '2', '1'],
+    );
     assert.deepEqual([track.artist.name, track.album.title, track.album.artist], ['Broadcast', 'Haha Sound', 'Broadcast']);
     assert.equal(track.album.image.length, 4);
     assert.deepEqual(track.toptags, { tag: [] });
     assert.deepEqual(track.streamable, { fulltrack: '0', '#text': '0' });
 
     const byMbid = await json({ method: 'track.getInfo', mbid: RECORDING, username: frank.handle });
-    assert.deepEqual([byMbid.body.track.name, byMbid.body.track.mbid, byMbid.body.track.userplaycount, byMbid.body.track.userloved], ['Pendulum', RECORDING, '1', '0']);
+    assert.deepEqual(
+      [byMbid.body.track.name, byMbid.body.track.mbid, byMbid.body.track.userplaycount, byMbid.body.track.userloved],
+      ['Pendulum', RECORDING, '1', '0'],
+    );
     const anonymous = await json({ method: 'track.getInfo', artist: 'Broadcast', track: 'Pendulum' });
     assert.equal(anonymous.body.track.userplaycount, undefined);
 
     const xml = await lastfmRead(app(), erin, { method: 'track.getInfo', artist: 'Broadcast', track: 'Black Cat' });
-    assert.match(xml.body, /<lfm status="ok"><track><name>Black Cat<\/name><mbid><\/mbid><url>[^<]+<\/url><duration>240000<\/duration><streamable fulltrack="0">0<\/streamable><listeners>1<\/listeners><playcount>1<\/playcount><artist><name>Broadcast<\/name>/);
+    assert.match(
+      xml.body,
+      /<lfm status="ok"><track><name>Black Cat<\/name><mbid><\/mbid><url>[^<]+<\/url><duration>240000<\/duration><streamable fulltrack="0">0<\/streamable><listeners>1<\/listeners><playcount>1<\/playcount><artist><name>Broadcast<\/name>/,
+    );
 
     const unknown = await json({ method: 'track.getInfo', artist: 'Broadcast', track: 'Not A Song' });
     assert.deepEqual([unknown.status, unknown.body], [400, { error: 6, message: 'Track not found' }]);
@@ -51,7 +64,7 @@ describeWithApp('Last.fm track.getInfo, artist.getInfo, album.getInfo', (app) =>
     assert.deepEqual(nobody.body, { error: 6, message: 'User not found' });
   });
 
-  test('artist.getInfo and album.getInfo with stats, tracks and the user\'s plays', async () => {
+  test("artist.getInfo and album.getInfo with stats, tracks and the user's plays", async () => {
     const { artist } = (await json({ method: 'artist.getInfo', artist: 'Broadcast', username: erin.handle })).body;
     assert.deepEqual(artist.stats, { listeners: '2', playcount: '4', userplaycount: '3' });
     assert.deepEqual([artist.name, artist.similar, artist.tags, artist.image.length], ['Broadcast', { artist: [] }, { tag: [] }, 4]);
@@ -64,7 +77,10 @@ describeWithApp('Last.fm track.getInfo, artist.getInfo, album.getInfo', (app) =>
     ]);
 
     const xml = await lastfmRead(app(), erin, { method: 'artist.getInfo', artist: 'Broadcast' });
-    assert.match(xml.body, /<artist><name>Broadcast<\/name><mbid><\/mbid><url>[^<]+<\/url><image size="small"><\/image>.*<stats><listeners>2<\/listeners><playcount>4<\/playcount><\/stats><similar><\/similar>/);
+    assert.match(
+      xml.body,
+      /<artist><name>Broadcast<\/name><mbid><\/mbid><url>[^<]+<\/url><image size="small"><\/image>.*<stats><listeners>2<\/listeners><playcount>4<\/playcount><\/stats><similar><\/similar>/,
+    );
 
     const noArtist = await json({ method: 'artist.getInfo', artist: 'Nobody Known' });
     assert.deepEqual(noArtist.body, { error: 6, message: 'The artist you supplied could not be found' });

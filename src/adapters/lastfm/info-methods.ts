@@ -20,7 +20,12 @@ import { trackRows } from './track-rows.ts';
 /** The user `username` names, when the call gives one. */
 const contextUser = (call: MethodCall<'apiKey'>): Promise<User> | null => (optionalText(call.params, 'username') ? namedUser(call, 'username') : null);
 
-const tags = (name: string, values: string[]) => list(name, 'tag', values.map((value) => element('tag', [element('name', value), element('url', '')])));
+const tags = (name: string, values: string[]) =>
+  list(
+    name,
+    'tag',
+    values.map((value) => element('tag', [element('name', value), element('url', '')])),
+  );
 
 export const getTrackInfo = defineMethod({
   name: 'track.getInfo',
@@ -39,7 +44,13 @@ export const getTrackInfo = defineMethod({
       ? [
           element(
             'album',
-            [element('artist', song!.album_artist ?? row.artist), element('title', row.album), element('mbid', row.album_mbid ?? ''), element('url', links.catalog('album', row.album_id)), ...images(row.album_art)],
+            [
+              element('artist', song!.album_artist ?? row.artist),
+              element('title', row.album),
+              element('mbid', row.album_mbid ?? ''),
+              element('url', links.catalog('album', row.album_id)),
+              ...images(row.album_art),
+            ],
             song!.track_number ? { position: String(song!.track_number) } : undefined,
           ),
         ]
@@ -97,19 +108,21 @@ export const getAlbumInfo = defineMethod({
       selectAlbums(db, { where: sql`al.id = ${id}`, order: [], limit: 1 }),
       selectSongs(db, listedSongs(db), { where: sql`t.album_id = ${id}`, order: ALBUM_ORDER, limit: MAX_ALBUM_TRACKS }, null),
     ]);
-    const tracks: Element[] = songs.map(toSong).map((song, index) =>
-      element(
-        'track',
-        [
-          element('name', song.title),
-          element('url', links.catalog('song', song.id)),
-          element('duration', String(Math.round((song.duration ?? 0) / 1000))),
-          notStreamable(),
-          artistRef(links, song.artist, idOfUri(song.artistUri)),
-        ],
-        { rank: String(song.trackNumber ?? index + 1) },
-      ),
-    );
+    const tracks: Element[] = songs
+      .map(toSong)
+      .map((song, index) =>
+        element(
+          'track',
+          [
+            element('name', song.title),
+            element('url', links.catalog('song', song.id)),
+            element('duration', String(Math.round((song.duration ?? 0) / 1000))),
+            notStreamable(),
+            artistRef(links, song.artist, idOfUri(song.artistUri)),
+          ],
+          { rank: String(song.trackNumber ?? index + 1) },
+        ),
+      );
     const personal = user ? [element('userplaycount', String(await userPlays(db, user.id, 'album', id)))] : [];
     return element('album', [
       element('name', album!.title),

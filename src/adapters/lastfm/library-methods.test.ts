@@ -20,7 +20,9 @@ describeWithApp('Last.fm library.removeScrobble', (app) => {
     dana = await createClientAccount(app(), 'rm-dana');
     const { hostname, port } = new URL(app().scrobblerUrl);
     lastfm = new LastFmNode({ api_key: dana.key, secret: dana.sharedSecret, host: hostname, port: Number(port) });
-    const result = await settle((handlers) => lastfm.request('auth.getMobileSession', { username: dana.handle, password: dana.password, write: true, handlers }));
+    const result = await settle((handlers) =>
+      lastfm.request('auth.getMobileSession', { username: dana.handle, password: dana.password, write: true, handlers }),
+    );
     session = lastfm.session({ user: result.session.name, key: result.session.key });
   });
 

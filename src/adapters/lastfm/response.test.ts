@@ -38,8 +38,17 @@ test("JSON follows Last.fm's mapping: #text beside leaf attributes, @attr on par
 });
 
 test('a list gives its items as a JSON array whatever their number; XML is unchanged', () => {
-  const tracks = (count: number) => list('recenttracks', 'track', Array.from({ length: count }, (_, i) => element('track', [element('name', `T${i}`)])), { page: '1' });
+  const tracks = (count: number) =>
+    list(
+      'recenttracks',
+      'track',
+      Array.from({ length: count }, (_, i) => element('track', [element('name', `T${i}`)])),
+      { page: '1' },
+    );
   assert.deepEqual(jsonDocument(tracks(0)), { recenttracks: { track: [], '@attr': { page: '1' } } });
   assert.deepEqual(jsonDocument(tracks(1)), { recenttracks: { track: [{ name: 'T0' }], '@attr': { page: '1' } } });
-  assert.equal(xmlDocument('ok', tracks(1)), '<?xml version="1.0" encoding="UTF-8"?>\n<lfm status="ok"><recenttracks page="1"><track><name>T0</name></track></recenttracks></lfm>\n');
+  assert.equal(
+    xmlDocument('ok', tracks(1)),
+    '<?xml version="1.0" encoding="UTF-8"?>\n<lfm status="ok"><recenttracks page="1"><track><name>T0</name></track></recenttracks></lfm>\n',
+  );
 });

@@ -16,7 +16,15 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     lastfmCall(app(), { api_key: alice.key, sk: sessionKey, ...params }, { secret: alice.sharedSecret, httpMethod });
 
   const scrobbleCount = async (userId: string) =>
-    Number((await app().ctx.db.selectFrom('scrobbles').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app()
+          .ctx.db.selectFrom('scrobbles')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   before(async () => {
     alice = await createClientAccount(app(), 'lfm-alice');
@@ -49,7 +57,10 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     assert.equal(json.body.session.subscriber, 0);
     assert.notEqual(json.body.session.key, sessionKey);
     const stored = await app().ctx.db.selectFrom('lastfm_sessions').select('key_hash').where('user_id', '=', alice.userId).execute();
-    assert.ok(stored.every((row) => row.key_hash !== json.body.session.key), 'session keys are stored hashed');
+    assert.ok(
+      stored.every((row) => row.key_hash !== json.body.session.key),
+      'session keys are stored hashed',
+    );
   });
 
   test('auth.getMobileSession by signed GET too; refuses a wrong password (4) and missing parameters (6)', async () => {
@@ -110,10 +121,13 @@ describeWithApp('Last.fm 2.0 API', (app) => {
       .where('scrobbles.user_id', '=', alice.userId)
       .orderBy('scrobbles.listened_at')
       .execute();
-    assert.deepEqual(rows.map((row) => [row.title, row.duration, row.track_number, row.source]), [
-      ['Get Lucky', 369_000, 8, 'lastfm'],
-      ['Chase', null, null, 'lastfm'],
-    ]);
+    assert.deepEqual(
+      rows.map((row) => [row.title, row.duration, row.track_number, row.source]),
+      [
+        ['Get Lucky', 369_000, 8, 'lastfm'],
+        ['Chase', null, null, 'lastfm'],
+      ],
+    );
     assert.equal(rows[0]!.listened_at.toISOString(), '2025-03-01T10:00:00.000Z');
     assert.equal(rows[0]!.submitted.chosenByUser, '1');
     assert.equal(rows[0]!.submitted.sk, undefined);
@@ -156,7 +170,15 @@ describeWithApp('Last.fm 2.0 API', (app) => {
 
   test('track.scrobble refuses malformed batches whole (6), GET (3) and bad session keys (9)', async () => {
     const before = await scrobbleCount(alice.userId);
-    const missingTimestamp = await call({ method: 'track.scrobble', format: 'json', 'artist[0]': 'A', 'track[0]': 'T', 'timestamp[0]': unix('2025-04-01T00:00:00Z'), 'artist[1]': 'B', 'track[1]': 'U' });
+    const missingTimestamp = await call({
+      method: 'track.scrobble',
+      format: 'json',
+      'artist[0]': 'A',
+      'track[0]': 'T',
+      'timestamp[0]': unix('2025-04-01T00:00:00Z'),
+      'artist[1]': 'B',
+      'track[1]': 'U',
+    });
     assert.deepEqual([missingTimestamp.status, missingTimestamp.body.error], [400, 6]);
     assert.match(missingTimestamp.body.message, /timestamp\[1\] is required/);
     const badTimestamp = await call({ method: 'track.scrobble', format: 'json', artist: 'A', track: 'T', timestamp: '2025-04-01' });
@@ -198,7 +220,14 @@ describeWithApp('Last.fm 2.0 API', (app) => {
 
   test('track.updateNowPlaying sets the now-playing track, not history', async () => {
     const before = await scrobbleCount(alice.userId);
-    const result = await call({ method: 'track.updateNowPlaying', artist: 'Air', track: 'La Femme d’Argent', album: 'Moon Safari', duration: '427', format: 'json' });
+    const result = await call({
+      method: 'track.updateNowPlaying',
+      artist: 'Air',
+      track: 'La Femme d’Argent',
+      album: 'Moon Safari',
+      duration: '427',
+      format: 'json',
+    });
     assert.equal(result.status, 200);
     assert.deepEqual(result.body.nowplaying.track, { corrected: '0', '#text': 'La Femme d’Argent' });
     assert.deepEqual(result.body.nowplaying.ignoredMessage, { code: '0', '#text': '' });
@@ -283,10 +312,13 @@ describeWithApp('Last.fm 2.0 API', (app) => {
   });
 
   test('desktop-flow tokens expire after 60 minutes (15); bad links show an explanation', async () => {
-    const signed = (params: Record<string, string>) =>
-      lastfmCall(app(), { api_key: alice.key, format: 'json', ...params }, { secret: alice.sharedSecret });
+    const signed = (params: Record<string, string>) => lastfmCall(app(), { api_key: alice.key, format: 'json', ...params }, { secret: alice.sharedSecret });
     const { body } = await signed({ method: 'auth.getToken' });
-    await app().ctx.db.updateTable('lastfm_tokens').set({ expires_at: sql<Date>`now() - interval '1 second'` }).where('api_key_id', '=', alice.apiKeyId).execute();
+    await app()
+      .ctx.db.updateTable('lastfm_tokens')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('api_key_id', '=', alice.apiKeyId)
+      .execute();
     const expired = await signed({ method: 'auth.getSession', token: body.token });
     assert.deepEqual([expired.status, expired.body.error], [403, 15]);
     const page = await jsonRequest<string>(`${app().scrobblerUrl}/api/auth/?api_key=${alice.key}&token=${body.token}`, 'GET');

@@ -84,7 +84,13 @@ function lastfmEndpoint(methods: readonly LastfmMethod[]): Endpoint<CheckedCall>
       tags: ['lastfm'],
       description: `Credentials: ${LASTFM_CREDENTIALS.description}. Writes only by POST, with a form body.`,
       parameters: [
-        { name: 'method', in: 'query', required: true, description: 'the method, in any letter case', schema: { type: 'string', enum: methods.map((method) => method.name) } },
+        {
+          name: 'method',
+          in: 'query',
+          required: true,
+          description: 'the method, in any letter case',
+          schema: { type: 'string', enum: methods.map((method) => method.name) },
+        },
         { name: 'api_key', in: 'query', required: true, schema: { type: 'string' } },
         { name: 'api_sig', in: 'query', required: false, description: 'md5 of the sorted parameters and the shared secret', schema: { type: 'string' } },
         { name: 'sk', in: 'query', required: false, description: 'the session key', schema: { type: 'string' } },
@@ -92,7 +98,10 @@ function lastfmEndpoint(methods: readonly LastfmMethod[]): Endpoint<CheckedCall>
       ],
       'x-earshot-methods': methods.map((method) => ({ name: method.name, credentials: AUTH_WORDS[method.auth], postOnly: method.postOnly })),
       responses: {
-        '200': { description: '<lfm status="ok">…</lfm>, or its JSON with format=json', content: { 'text/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
+        '200': {
+          description: '<lfm status="ok">…</lfm>, or its JSON with format=json',
+          content: { 'text/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } },
+        },
         '400': failed,
         '403': failed,
         '429': failed,

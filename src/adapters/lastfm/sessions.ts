@@ -15,7 +15,10 @@ type Executor = Pick<Database, 'insertInto' | 'selectFrom'>;
 /** A new session key; only its digest is kept, and it lasts until its API key is removed. */
 export async function createLastfmSession(db: Executor, userId: string, apiKeyId: string): Promise<string> {
   const key = newRandomKey();
-  await db.insertInto('lastfm_sessions').values({ user_id: userId, api_key_id: apiKeyId, key_hash: sha256Hex(key) }).execute();
+  await db
+    .insertInto('lastfm_sessions')
+    .values({ user_id: userId, api_key_id: apiKeyId, key_hash: sha256Hex(key) })
+    .execute();
   return key;
 }
 

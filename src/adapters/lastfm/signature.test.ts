@@ -17,13 +17,19 @@ test('the signature is md5 of name+value pairs sorted by name, then the secret',
 });
 
 test('format, callback and api_sig are not signed', () => {
-  const base = new Map([['method', 'auth.getToken'], ['api_key', 'k']]);
+  const base = new Map([
+    ['method', 'auth.getToken'],
+    ['api_key', 'k'],
+  ]);
   const extended = new Map([...base, ['format', 'json'], ['callback', 'cb'], ['api_sig', 'x']]);
   assert.equal(lastfmSignature(extended, 'secret'), lastfmSignature(base, 'secret'));
 });
 
 test('verification accepts the right signature in any letter case and nothing else', () => {
-  const params = new Map([['method', 'auth.getToken'], ['api_key', 'k']]);
+  const params = new Map([
+    ['method', 'auth.getToken'],
+    ['api_key', 'k'],
+  ]);
   const signature = lastfmSignature(params, 'secret');
   assert.equal(hasValidSignature(new Map([...params, ['api_sig', signature]]), 'secret'), true);
   assert.equal(hasValidSignature(new Map([...params, ['api_sig', signature.toUpperCase()]]), 'secret'), true);

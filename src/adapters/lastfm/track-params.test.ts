@@ -6,15 +6,36 @@ import { MAX_SCROBBLES_PER_REQUEST, parseScrobbles, trackMetadata } from './trac
 const params = (text: string) => parseForm(text);
 
 test('form parameters decode + and %xx, and a repeated name keeps its first value', () => {
-  assert.deepEqual([...params('artist=Sigur+R%C3%B3s&track=a&track=b')], [['artist', 'Sigur Rós'], ['track', 'a']]);
+  assert.deepEqual(
+    [...params('artist=Sigur+R%C3%B3s&track=a&track=b')],
+    [
+      ['artist', 'Sigur Rós'],
+      ['track', 'a'],
+    ],
+  );
 });
 
 test('batch parameters group by index in numeric order', () => {
   const groups = indexedGroups(params('artist[10]=K&artist[2]=B&track[2]=b&track[10]=k&method=x&bad[x]=1'));
-  assert.deepEqual(groups.map((group) => [group.index, [...group.fields]]), [
-    [2, [['artist', 'B'], ['track', 'b']]],
-    [10, [['artist', 'K'], ['track', 'k']]],
-  ]);
+  assert.deepEqual(
+    groups.map((group) => [group.index, [...group.fields]]),
+    [
+      [
+        2,
+        [
+          ['artist', 'B'],
+          ['track', 'b'],
+        ],
+      ],
+      [
+        10,
+        [
+          ['artist', 'K'],
+          ['track', 'k'],
+        ],
+      ],
+    ],
+  );
 });
 
 test('a scrobble batch maps onto listens, seconds to milliseconds, keeping only track fields as submitted', () => {
@@ -31,7 +52,17 @@ test('a scrobble batch maps onto listens, seconds to milliseconds, keeping only 
   assert.equal(first!.listen.albumArtist, 'V');
   assert.equal(first!.listen.mbid, '8f3471b5-7e6a-48da-86a9-c1c07a0f47ae');
   assert.equal(first!.timestamp, '1700000000');
-  assert.deepEqual(Object.keys(first!.listen.submitted!).sort(), ['album', 'albumArtist', 'artist', 'chosenByUser', 'duration', 'mbid', 'timestamp', 'track', 'trackNumber']);
+  assert.deepEqual(Object.keys(first!.listen.submitted!).sort(), [
+    'album',
+    'albumArtist',
+    'artist',
+    'chosenByUser',
+    'duration',
+    'mbid',
+    'timestamp',
+    'track',
+    'trackNumber',
+  ]);
   assert.equal(second!.listen.mbid, undefined);
 });
 
@@ -45,7 +76,10 @@ test('malformed scrobbles fail the whole batch, naming the parameter', () => {
   assert.throws(() => parseScrobbles(params('artist[0]=A&track[0]=T')), new InvalidParameter('timestamp[0] is required'));
   assert.throws(() => parseScrobbles(params('artist[0]=A&track[0]=T&timestamp[0]=soon')), /timestamp\[0\] must be a UNIX timestamp/);
   assert.throws(() => parseScrobbles(params('artist[0]=A&track[0]=T&timestamp[0]=1&duration[0]=3:20')), /duration\[0\] must be a whole number/);
-  assert.throws(() => parseScrobbles(params('artist[0]=A&track[0]=T&timestamp[0]=1&duration[0]=99999999')), /duration\[0\] must be a whole number up to 2073600/);
+  assert.throws(
+    () => parseScrobbles(params('artist[0]=A&track[0]=T&timestamp[0]=1&duration[0]=99999999')),
+    /duration\[0\] must be a whole number up to 2073600/,
+  );
   assert.throws(() => parseScrobbles(params('track=T&timestamp=1')), /artist is required/);
   const tooMany = Array.from({ length: MAX_SCROBBLES_PER_REQUEST + 1 }, (_, i) => `artist[${i}]=A&track[${i}]=T&timestamp[${i}]=1`).join('&');
   assert.throws(() => parseScrobbles(params(tooMany)), /at most 50 scrobbles/);

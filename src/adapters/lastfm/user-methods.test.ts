@@ -21,7 +21,11 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
     ]);
     const signed = { api_key: carol.key, sk: sessionKey, artist: 'Stereolab', track: 'French Disko' };
     await lastfmCall(app(), { method: 'track.love', ...signed }, { secret: carol.sharedSecret });
-    await lastfmCall(app(), { method: 'track.updateNowPlaying', ...signed, artist: 'Broadcast', track: 'Tears in the Typing Pool' }, { secret: carol.sharedSecret });
+    await lastfmCall(
+      app(),
+      { method: 'track.updateNowPlaying', ...signed, artist: 'Broadcast', track: 'Tears in the Typing Pool' },
+      { secret: carol.sharedSecret },
+    );
   });
 
   test('user.getInfo with the API key only, in JSON and XML; an unknown user is error 6', async () => {
@@ -30,7 +34,10 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
     const user = body.user;
     assert.deepEqual([user.name, user.playcount, user.track_count, user.artist_count, user.subscriber], ['reads-carol', '3', '2', '1', '0']);
     assert.equal(user.url, `${app().ctx.config.publicUrl}/u/reads-carol`);
-    assert.deepEqual(user.image.map((image: any) => image.size), ['small', 'medium', 'large', 'extralarge']);
+    assert.deepEqual(
+      user.image.map((image: any) => image.size),
+      ['small', 'medium', 'large', 'extralarge'],
+    );
     assert.equal(typeof user.registered['#text'], 'number');
     assert.equal(user.registered.unixtime, String(user.registered['#text']));
 
@@ -40,7 +47,11 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
     assert.match(xml.body, /<registered unixtime="\d+">\d+<\/registered>/);
 
     // A signed session names its user when `user` is left out.
-    const own = await lastfmCall(app(), { method: 'user.getInfo', api_key: carol.key, sk: sessionKey, format: 'json' }, { secret: carol.sharedSecret, httpMethod: 'GET' });
+    const own = await lastfmCall(
+      app(),
+      { method: 'user.getInfo', api_key: carol.key, sk: sessionKey, format: 'json' },
+      { secret: carol.sharedSecret, httpMethod: 'GET' },
+    );
     assert.equal(own.body.user.name, 'reads-carol');
 
     const unknown = await json({ method: 'user.getInfo', user: 'nobody-here' });
@@ -55,7 +66,10 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
     const { body } = await json({ method: 'user.getRecentTracks', user: carol.handle });
     const { track: tracks, '@attr': attributes } = body.recenttracks;
     assert.deepEqual(attributes, { user: 'reads-carol', page: '1', perPage: '50', totalPages: '1', total: '3' });
-    assert.deepEqual(tracks.map((track: any) => track.name), ['Tears in the Typing Pool', 'French Disko', 'Ping Pong', 'French Disko']);
+    assert.deepEqual(
+      tracks.map((track: any) => track.name),
+      ['Tears in the Typing Pool', 'French Disko', 'Ping Pong', 'French Disko'],
+    );
     assert.deepEqual(tracks[0]['@attr'], { nowplaying: 'true' });
     assert.equal(tracks[0].date, undefined);
     assert.deepEqual(tracks[1].date, { uts: String(T0 + 600), '#text': '01 May 2025, 12:10' });
@@ -67,10 +81,17 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
 
     const second = await json({ method: 'user.getRecentTracks', user: carol.handle, limit: '1', page: '2' });
     assert.deepEqual(second.body.recenttracks['@attr'], { user: 'reads-carol', page: '2', perPage: '1', totalPages: '3', total: '3' });
-    assert.deepEqual(second.body.recenttracks.track.map((track: any) => track.name), ['Ping Pong'], 'one play, in an array, and no now playing past page 1');
+    assert.deepEqual(
+      second.body.recenttracks.track.map((track: any) => track.name),
+      ['Ping Pong'],
+      'one play, in an array, and no now playing past page 1',
+    );
 
     const window = await json({ method: 'user.getRecentTracks', user: carol.handle, from: String(T0 + 1), to: String(T0 + 600) });
-    assert.deepEqual(window.body.recenttracks.track.map((track: any) => track.name), ['Ping Pong']);
+    assert.deepEqual(
+      window.body.recenttracks.track.map((track: any) => track.name),
+      ['Ping Pong'],
+    );
     const empty = await json({ method: 'user.getRecentTracks', user: carol.handle, from: String(T0 + 601), to: String(T0 + 700) });
     assert.deepEqual(empty.body.recenttracks.track, []);
 
@@ -82,7 +103,10 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
     assert.match(latest.artist.url, /\/artists\/[0-9a-f-]{36}$/);
 
     const xml = await read({ method: 'user.getRecentTracks', user: carol.handle, limit: '2' });
-    assert.match(xml.body, /<recenttracks user="reads-carol" page="1" perPage="2" totalPages="2" total="3"><track nowplaying="true"><artist mbid="">Broadcast<\/artist>/);
+    assert.match(
+      xml.body,
+      /<recenttracks user="reads-carol" page="1" perPage="2" totalPages="2" total="3"><track nowplaying="true"><artist mbid="">Broadcast<\/artist>/,
+    );
     // As Last.fm does, the track playing now comes on top of `limit` plays.
     assert.equal(xml.body.match(/<track[ >]/g)!.length, 3);
     assert.match(xml.body, /<name>French Disko<\/name><url>[^<]+<\/url><date uts="1746101400">01 May 2025, 12:10<\/date><\/track>/);
@@ -105,6 +129,9 @@ describeWithApp('Last.fm user.getInfo, getRecentTracks, getLovedTracks', (app) =
     assert.equal(tracks[0].date.uts, String(Math.floor(star.created_at.getTime() / 1000)));
     assert.deepEqual(tracks[0].streamable, { fulltrack: '0', '#text': '0' });
     const xml = await read({ method: 'user.getLovedTracks', user: carol.handle });
-    assert.match(xml.body, /<lovedtracks user="reads-carol" page="1" perPage="50" totalPages="1" total="1"><track><name>French Disko<\/name><mbid><\/mbid><url>[^<]+<\/url><date uts="\d+">/);
+    assert.match(
+      xml.body,
+      /<lovedtracks user="reads-carol" page="1" perPage="50" totalPages="1" total="1"><track><name>French Disko<\/name><mbid><\/mbid><url>[^<]+<\/url><date uts="\d+">/,
+    );
   });
 });

@@ -23,7 +23,11 @@ export const getInfo = defineMethod({
     const user = await namedUser(call);
     const { db, config } = call.ctx;
     const counts = await profileCounts(db, user, null);
-    const playlists = await db.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const playlists = await db
+      .selectFrom('playlists')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
     const registered = unixTime(user.createdAt);
     return element('user', [
       element('name', user.handle),
@@ -81,11 +85,17 @@ export const getRecentTracks = defineMethod({
         .limit(page.limit)
         .offset(page.offset)
         .execute(),
-      ctx.db.selectFrom('scrobbles as s').select((eb) => eb.fn.countAll<number>().as('n')).where(inWindow).executeTakeFirstOrThrow(),
+      ctx.db
+        .selectFrom('scrobbles as s')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(inWindow)
+        .executeTakeFirstOrThrow(),
       page.page === 1 && !to ? currentNowPlaying(ctx, user.id) : null,
     ]);
     const lovedElement = (isLoved: boolean) => (extended ? [element('loved', isLoved ? '1' : '0')] : []);
-    const items: Element[] = rows.map((row) => element('track', [...recentTrackElement(links, row, extended), dateElement(row.listened_at), ...lovedElement(row.loved)]));
+    const items: Element[] = rows.map((row) =>
+      element('track', [...recentTrackElement(links, row, extended), dateElement(row.listened_at), ...lovedElement(row.loved)]),
+    );
     if (playing) {
       const row = await trackRows(ctx.db).select(loved).where('t.id', '=', playing.trackId).executeTakeFirst();
       if (row) items.unshift(element('track', [...recentTrackElement(links, row, extended), ...lovedElement(row.loved)], { nowplaying: 'true' }));
@@ -115,7 +125,11 @@ export const getLovedTracks = defineMethod({
         .limit(page.limit)
         .offset(page.offset)
         .execute(),
-      ctx.db.selectFrom('stars as st').select((eb) => eb.fn.countAll<number>().as('n')).where(likedByUser).executeTakeFirstOrThrow(),
+      ctx.db
+        .selectFrom('stars as st')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(likedByUser)
+        .executeTakeFirstOrThrow(),
     ]);
     const items = rows.map((row) => element('track', listedTrackElements(links, row, row.loved_at)));
     return list('lovedtracks', 'track', items, { user: user.handle, ...pagingAttributes(page.page, page.limit, Number(total.n)) });

@@ -30,14 +30,20 @@ describeWithApp('ListenBrainz delete-listen', (app) => {
   test('deletes the listen named by listened_at and recording_msid, as listed; counts follow', async () => {
     const ada = await lbAccount(app(), 'lbdel-ada');
     const client = new Client(ada.key, `${app().scrobblerUrl}/`);
-    const payload = [1_700_000_000, 1_700_000_300].map((listened_at, i) => ({ listened_at, track_metadata: track(['Black Cat', 'Tears in the Typing Pool'][i]!) }));
+    const payload = [1_700_000_000, 1_700_000_300].map((listened_at, i) => ({
+      listened_at,
+      track_metadata: track(['Black Cat', 'Tears in the Typing Pool'][i]!),
+    }));
     await client.submitListen({ listen_type: 'import', payload });
     const [newest, oldest] = await listens(app(), ada.handle);
 
     const deleted = await deleteListen(app(), ada, { listened_at: newest!.listened_at, recording_msid: newest!.recording_msid });
     assert.equal(deleted.status, 200);
     assert.deepEqual(deleted.body, { status: 'ok' });
-    assert.deepEqual((await listens(app(), ada.handle)).map((listen) => listen.recording_msid), [oldest!.recording_msid]);
+    assert.deepEqual(
+      (await listens(app(), ada.handle)).map((listen) => listen.recording_msid),
+      [oldest!.recording_msid],
+    );
     const count = await jsonRequest<any>(`${app().scrobblerUrl}/1/user/${ada.handle}/listen-count`, 'GET');
     assert.equal(count.body.payload.count, 1);
     const profile = await app().query('app.svc.actor.getProfile', { did: ada.handle });
@@ -57,7 +63,10 @@ describeWithApp('ListenBrainz delete-listen', (app) => {
   test("only the token owner's listens go; bad bodies are 400 and bad tokens 401, in ListenBrainz's shape", async () => {
     const bo = await lbAccount(app(), 'lbdel-bo');
     const cy = await lbAccount(app(), 'lbdel-cy');
-    await new Client(bo.key, `${app().scrobblerUrl}/`).submitListen({ listen_type: 'single', payload: [{ listened_at: 1_700_000_000, track_metadata: track('Black Cat') }] });
+    await new Client(bo.key, `${app().scrobblerUrl}/`).submitListen({
+      listen_type: 'single',
+      payload: [{ listened_at: 1_700_000_000, track_metadata: track('Black Cat') }],
+    });
     const [listen] = await listens(app(), bo.handle);
     const named = { listened_at: listen!.listened_at, recording_msid: listen!.recording_msid };
 

@@ -41,8 +41,14 @@ describeWithApp('ListenBrainz recording feedback', (app) => {
     assert.equal(typeof love.created, 'number');
     assert.equal((byMsid.get(cherry) as { score: number }).score, -1);
 
-    assert.deepEqual((await feedbackOf(app(), user, '?score=-1')).feedback.map((item: { recording_msid: string }) => item.recording_msid), [cherry]);
-    assert.deepEqual((await feedbackOf(app(), user, '?score=1&count=1')).feedback.map((item: { recording_msid: string }) => item.recording_msid), [heaven]);
+    assert.deepEqual(
+      (await feedbackOf(app(), user, '?score=-1')).feedback.map((item: { recording_msid: string }) => item.recording_msid),
+      [cherry],
+    );
+    assert.deepEqual(
+      (await feedbackOf(app(), user, '?score=1&count=1')).feedback.map((item: { recording_msid: string }) => item.recording_msid),
+      [heaven],
+    );
     assert.equal((await feedbackOf(app(), user, '?offset=1')).count, 1);
 
     // Hating a loved song unlikes it; loving a hated one takes the hate back.
@@ -53,7 +59,10 @@ describeWithApp('ListenBrainz recording feedback', (app) => {
     const swapped = await feedbackOf(app(), user);
     assert.deepEqual(
       swapped.feedback.map((item: { recording_msid: string; score: number }) => [item.recording_msid, item.score]).sort(),
-      [[heaven, -1], [cherry, 1]].sort(),
+      [
+        [heaven, -1],
+        [cherry, 1],
+      ].sort(),
     );
 
     await send({ recording_msid: heaven, score: 0 });
@@ -77,7 +86,10 @@ describeWithApp('ListenBrainz recording feedback', (app) => {
     assert.equal((await feedbackOf(app(), user)).feedback[0].score, -1);
     // Liked again elsewhere: a love, not both.
     await app().procedure('app.svc.song.likeSong', { id: song }, user.token);
-    assert.deepEqual((await feedbackOf(app(), user)).feedback.map((item: { score: number }) => item.score), [1]);
+    assert.deepEqual(
+      (await feedbackOf(app(), user)).feedback.map((item: { score: number }) => item.score),
+      [1],
+    );
   });
 
   test('bad feedback is a ListenBrainz 400; an unknown recording 404; no token 401', async () => {

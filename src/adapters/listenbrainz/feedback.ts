@@ -62,7 +62,12 @@ export async function recordFeedback(db: Database, userId: string, request: Feed
     for (const trackId of trackIds) {
       if (request.score === 1) await likeSong(tx, userId, trackId);
       else await unlikeSong(tx, userId, trackId);
-      if (request.score === -1) await tx.insertInto('song_dislikes').values({ user_id: userId, track_id: trackId }).onConflict((oc) => oc.doNothing()).execute();
+      if (request.score === -1)
+        await tx
+          .insertInto('song_dislikes')
+          .values({ user_id: userId, track_id: trackId })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       else await tx.deleteFrom('song_dislikes').where('user_id', '=', userId).where('track_id', '=', trackId).execute();
     }
   });
@@ -90,7 +95,15 @@ function feedbackRows(db: Database, userId: string) {
     .select((eb) => eb.val(-1).as('score'))
     .where('d.user_id', '=', userId)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('stars as s').select('s.user_id').whereRef('s.user_id', '=', 'd.user_id').where('s.subject_kind', '=', 'song').whereRef('s.subject_id', '=', 'd.track_id'))),
+      not(
+        exists(
+          selectFrom('stars as s')
+            .select('s.user_id')
+            .whereRef('s.user_id', '=', 'd.user_id')
+            .where('s.subject_kind', '=', 'song')
+            .whereRef('s.subject_id', '=', 'd.track_id'),
+        ),
+      ),
     );
   return db.selectFrom(loves.unionAll(hates).as('f')).innerJoin('tracks as t', 't.id', 'f.track_id');
 }
@@ -106,9 +119,16 @@ export async function userFeedback(db: Database, user: { id: string; handle: str
       .limit(page.count)
       .offset(page.offset)
       .execute(),
-    feedbackRows(db, user.id).select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+    feedbackRows(db, user.id)
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow(),
   ]);
-  const metadata = page.metadata ? await catalogTrackMetadata(db, rows.map((row) => row.track_id)) : null;
+  const metadata = page.metadata
+    ? await catalogTrackMetadata(
+        db,
+        rows.map((row) => row.track_id),
+      )
+    : null;
   const feedback = rows.map((row) => ({
     created: Math.floor(row.created_at.getTime() / 1000),
     recording_mbid: row.mbid,

@@ -15,7 +15,8 @@ const DEFAULT_SERVICE = 'lastfm';
 /** A service name, any case, or ListenBrainz's 404 for one it does not know. */
 export function importService(value: unknown): string {
   const name = value === undefined || value === null ? DEFAULT_SERVICE : value;
-  if (typeof name !== 'string' || !(IMPORT_SERVICES as readonly string[]).includes(name.toLowerCase())) throw notFound(`Service does not exist: ${String(name)}`);
+  if (typeof name !== 'string' || !(IMPORT_SERVICES as readonly string[]).includes(name.toLowerCase()))
+    throw notFound(`Service does not exist: ${String(name)}`);
   return name.toLowerCase();
 }
 
@@ -40,10 +41,7 @@ export async function updateLatestImport(db: Database, userId: string, service: 
     .insertInto('lb_latest_imports')
     .values({ user_id: userId, service, latest_import: ts })
     .onConflict((oc) =>
-      oc
-        .columns(['user_id', 'service'])
-        .doUpdateSet({ latest_import: ts, updated_at: sql`now()` })
-        .where('lb_latest_imports.latest_import', '<', ts),
+      oc.columns(['user_id', 'service']).doUpdateSet({ latest_import: ts, updated_at: sql`now()` }).where('lb_latest_imports.latest_import', '<', ts),
     )
     .execute();
 }

@@ -29,5 +29,10 @@ export function lbAs<T = any>(app: TestApp, user: LbUser, method: string, path: 
 
 /** Stores plays of (artist, title, album) at the given times, as any client would. */
 export async function play(app: TestApp, user: LbUser, plays: { artist: string; title: string; album?: string; at: Date }[]): Promise<void> {
-  await ingestListens(app.ctx, user.userId, plays.map(({ at, ...track }) => ({ ...track, listenedAt: at })), 'api');
+  await ingestListens(
+    app.ctx,
+    user.userId,
+    plays.map(({ at, ...track }) => ({ ...track, listenedAt: at })),
+    'api',
+  );
 }

@@ -20,6 +20,9 @@ test('listensWindowFrom refuses what ListenBrainz refuses', () => {
     [{ max_ts: 'now' }, /Invalid max_ts argument: now/],
     [{ min_ts: '1.5' }, /Invalid min_ts argument/],
   ] as const) {
-    assert.throws(() => listensWindowFrom(query), (error: unknown) => error instanceof XrpcError && error.status === 400 && message.test(error.message));
+    assert.throws(
+      () => listensWindowFrom(query),
+      (error: unknown) => error instanceof XrpcError && error.status === 400 && message.test(error.message),
+    );
   }
 });

@@ -26,13 +26,20 @@ function payloadOf(listens: ListenResult[]): SubmissionPayload {
 /** Ingest's outcomes, in the submission's order. */
 export function listensPayload(outcomes: readonly ListenOutcome[]): SubmissionPayload {
   return payloadOf(
-    outcomes.map((outcome, index): ListenResult =>
-      outcome.status === 'ignored' ? { index, outcome: 'ignored', reason: outcome.reason } : { index, outcome: outcome.status, recording_msid: outcome.trackId },
+    outcomes.map(
+      (outcome, index): ListenResult =>
+        outcome.status === 'ignored'
+          ? { index, outcome: 'ignored', reason: outcome.reason }
+          : { index, outcome: outcome.status, recording_msid: outcome.trackId },
     ),
   );
 }
 
 /** A playing_now submission's single listen. */
 export function playingNowPayload(outcome: NowPlayingOutcome): SubmissionPayload {
-  return payloadOf([outcome.status === 'ignored' ? { index: 0, outcome: 'ignored', reason: outcome.reason } : { index: 0, outcome: 'playing_now', recording_msid: outcome.trackId }]);
+  return payloadOf([
+    outcome.status === 'ignored'
+      ? { index: 0, outcome: 'ignored', reason: outcome.reason }
+      : { index: 0, outcome: 'playing_now', recording_msid: outcome.trackId },
+  ]);
 }

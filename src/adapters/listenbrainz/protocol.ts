@@ -31,12 +31,16 @@ export const USER_TOKEN: CredentialCheck<ApiKeyOwner> = {
   check: (request, ctx) => requireTokenOwner(ctx.db, request.headers.authorization),
 };
 
-type Declaration<C> = Omit<Endpoint<C>, 'host' | 'protocol' | 'openapi'> & { openapi: { operationId: string; parameters?: unknown[]; body?: string; answer: string; noContent?: boolean } };
+type Declaration<C> = Omit<Endpoint<C>, 'host' | 'protocol' | 'openapi'> & {
+  openapi: { operationId: string; parameters?: unknown[]; body?: string; answer: string; noContent?: boolean };
+};
 
 const JSON_ANSWER = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
 const ERROR_ANSWER = (description: string) => ({
   description,
-  content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' }, error: { type: 'string' } }, required: ['code', 'error'] } } },
+  content: {
+    'application/json': { schema: { type: 'object', properties: { code: { type: 'integer' }, error: { type: 'string' } }, required: ['code', 'error'] } },
+  },
 });
 
 /** A ListenBrainz endpoint on the scrobbler host, documented with ListenBrainz's answers and error body. */

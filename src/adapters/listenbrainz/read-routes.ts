@@ -32,7 +32,12 @@ export const statsEndpoints: readonly AnyEndpoint[] = [
       method: 'GET',
       path: `/1/stats/user/:user_name/${entity}`,
       summary: `A user's top ${entity} over a range`,
-      openapi: { operationId: `getUserTop${entity}`, parameters: [userNameParameter, rangeParameter, ...pageParameters], answer: `The top ${entity}`, noContent: true },
+      openapi: {
+        operationId: `getUserTop${entity}`,
+        parameters: [userNameParameter, rangeParameter, ...pageParameters],
+        answer: `The top ${entity}`,
+        noContent: true,
+      },
       handler: async ({ request, reply, ctx }) => {
         const user = await userNamed(ctx, userNameOf(request));
         const range = statsRangeFrom(firstQueryValue(queryOf(request).range));
@@ -54,7 +59,12 @@ export const statsEndpoints: readonly AnyEndpoint[] = [
     method: 'GET',
     path: '/1/stats/user/:user_name/daily-activity',
     summary: "A user's listen counts by weekday and hour over the range",
-    openapi: { operationId: 'getUserDailyActivity', parameters: [userNameParameter, rangeParameter], answer: 'Listen counts by weekday and hour', noContent: true },
+    openapi: {
+      operationId: 'getUserDailyActivity',
+      parameters: [userNameParameter, rangeParameter],
+      answer: 'Listen counts by weekday and hour',
+      noContent: true,
+    },
     handler: async ({ request, reply, ctx }) => {
       const user = await userNamed(ctx, userNameOf(request));
       return orNoContent(reply, await dailyActivity(ctx.db, user, statsRangeFrom(firstQueryValue(queryOf(request).range))));
@@ -88,7 +98,12 @@ export const feedbackEndpoints: readonly AnyEndpoint[] = [
     summary: "A user's recording feedback",
     openapi: {
       operationId: 'getUserFeedback',
-      parameters: [userNameParameter, queryParameter('score', '1 (loves), -1 (hates), or 0 for both'), queryParameter('metadata', 'whether to add track metadata', 'boolean'), ...pageParameters],
+      parameters: [
+        userNameParameter,
+        queryParameter('score', '1 (loves), -1 (hates), or 0 for both'),
+        queryParameter('metadata', 'whether to add track metadata', 'boolean'),
+        ...pageParameters,
+      ],
       answer: 'The feedback, newest first',
     },
     handler: async ({ request, ctx }) => {

@@ -20,12 +20,18 @@ async function scrobbleCount(app: TestApp, user: LbUser): Promise<number> {
 describeWithApp('ListenBrainz API v1', (app) => {
   test('single: stored as a scrobble from listenbrainz, read back as ListenBrainz sent it', async () => {
     const user = await lbUser(app(), 'lb-single');
-    const listen = { listened_at: 1_700_000_000, track_metadata: { ...rick, additional_info: { recording_mbid: RECORDING, duration_ms: 213000, media_player: 'Rhythmbox' } } };
+    const listen = {
+      listened_at: 1_700_000_000,
+      track_metadata: { ...rick, additional_info: { recording_mbid: RECORDING, duration_ms: 213000, media_player: 'Rhythmbox' } },
+    };
     const result = await submit(app(), user, { listen_type: 'single', payload: [listen] });
     assert.equal(result.status, 200);
-    const [row] = await app().ctx.db.selectFrom('scrobbles').innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
+    const [row] = await app()
+      .ctx.db.selectFrom('scrobbles')
+      .innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
       .select(['scrobbles.source', 'scrobbles.submitted', 'scrobbles.listened_at', 'tracks.id', 'tracks.title', 'tracks.mbid', 'tracks.duration'])
-      .where('scrobbles.user_id', '=', user.userId).execute();
+      .where('scrobbles.user_id', '=', user.userId)
+      .execute();
     assert.equal(row!.source, 'listenbrainz');
     assert.deepEqual(row!.submitted, listen);
     assert.equal(row!.listened_at.toISOString(), '2023-11-14T22:13:20.000Z');
@@ -42,7 +48,10 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.equal(read.user_name, user.handle);
     assert.equal(typeof read.inserted_at, 'number');
     assert.equal(typeof read.recording_msid, 'string');
-    assert.deepEqual(read.track_metadata, { ...listen.track_metadata, additional_info: { ...listen.track_metadata.additional_info, recording_msid: read.recording_msid } });
+    assert.deepEqual(read.track_metadata, {
+      ...listen.track_metadata,
+      additional_info: { ...listen.track_metadata.additional_info, recording_msid: read.recording_msid },
+    });
 
     const count = await lb(app(), 'GET', `/user/${user.handle}/listen-count`);
     assert.deepEqual(count.body, { payload: { count: 1 } });
@@ -55,7 +64,15 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.equal(first.status, 200);
     const { listens, ...counts } = first.body.payload;
     assert.deepEqual(counts, { submitted: 4, stored: 3, duplicate: 1, ignored: 0 });
-    assert.deepEqual(listens.map((listen: { index: number; outcome: string }) => [listen.index, listen.outcome]), [[0, 'stored'], [1, 'stored'], [2, 'stored'], [3, 'duplicate']]);
+    assert.deepEqual(
+      listens.map((listen: { index: number; outcome: string }) => [listen.index, listen.outcome]),
+      [
+        [0, 'stored'],
+        [1, 'stored'],
+        [2, 'stored'],
+        [3, 'duplicate'],
+      ],
+    );
     assert.equal(listens[3].recording_msid, listens[0].recording_msid);
     const again = await submit(app(), user, { listen_type: 'import', payload });
     assert.equal(again.body.status, 'ok');
@@ -73,7 +90,10 @@ describeWithApp('ListenBrainz API v1', (app) => {
     const track_metadata = { ...rick, additional_info: { duration: 213 } };
     const submitted = await submit(app(), user, { listen_type: 'playing_now', payload: [{ track_metadata }] });
     assert.equal(submitted.status, 200);
-    assert.deepEqual(submitted.body.payload.listens.map((listen: { outcome: string }) => listen.outcome), ['playing_now']);
+    assert.deepEqual(
+      submitted.body.payload.listens.map((listen: { outcome: string }) => listen.outcome),
+      ['playing_now'],
+    );
     assert.equal(await scrobbleCount(app(), user), 0);
     const playing = await lb(app(), 'GET', `/user/${user.handle}/playing-now`);
     assert.equal(playing.status, 200);
@@ -82,7 +102,10 @@ describeWithApp('ListenBrainz API v1', (app) => {
     const [listen] = playing.body.payload.listens;
     assert.equal(listen.playing_now, true);
     assert.equal(listen.listened_at, undefined);
-    assert.deepEqual(listen.track_metadata, { ...track_metadata, additional_info: { duration: 213, recording_msid: listen.track_metadata.additional_info.recording_msid } });
+    assert.deepEqual(listen.track_metadata, {
+      ...track_metadata,
+      additional_info: { duration: 213, recording_msid: listen.track_metadata.additional_info.recording_msid },
+    });
   });
 
   test('a bad listen rejects the whole request with {code, error} and stores nothing', async () => {
@@ -91,7 +114,10 @@ describeWithApp('ListenBrainz API v1', (app) => {
     for (const [document, message] of [
       [{ listen_type: 'import', payload: [good, { ...good, listened_at: 1_000_000_000 }] }, /listened_at is too low/],
       [{ listen_type: 'import', payload: [good, { listened_at: 1_700_000_001, track_metadata: { artist_name: 'x' } }] }, /track_metadata\.track_name/],
-      [{ listen_type: 'import', payload: [good, { ...good, track_metadata: { ...rick, additional_info: { tags: Array(51).fill('x') } } }] }, /more than 50 items/],
+      [
+        { listen_type: 'import', payload: [good, { ...good, track_metadata: { ...rick, additional_info: { tags: Array(51).fill('x') } } }] },
+        /more than 50 items/,
+      ],
       [{ listen_type: 'import', payload: [good, { ...good, track_metadata: { ...rick, additional_info: { comment: 'a\u0000b' } } }] }, /NUL character/],
       [{ listen_type: 'single', payload: [good, good] }, /only one/],
       [{ listen_type: 'playing_now', payload: [good] }, /must not contain listened_at/],
@@ -122,7 +148,11 @@ describeWithApp('ListenBrainz API v1', (app) => {
     const document = (i: number) => JSON.stringify({ listen_type: 'single', payload: [{ listened_at: 1_700_000_000 + i, track_metadata: rick }] });
     assert.equal((await submit(app(), user, document(1), { 'content-type': 'text/plain;charset=UTF-8' })).status, 200);
     assert.equal((await submit(app(), user, document(2), { 'content-type': 'application/x-www-form-urlencoded' })).status, 200);
-    const untyped = await fetch(`${app().scrobblerUrl}/1/submit-listens`, { method: 'POST', headers: { authorization: `Token ${user.key}` }, body: new TextEncoder().encode(document(3)) });
+    const untyped = await fetch(`${app().scrobblerUrl}/1/submit-listens`, {
+      method: 'POST',
+      headers: { authorization: `Token ${user.key}` },
+      body: new TextEncoder().encode(document(3)),
+    });
     assert.equal(untyped.status, 200);
     assert.equal(await scrobbleCount(app(), user), 3);
     const empty = await submit(app(), user, '');
@@ -236,7 +266,18 @@ describeWithApp('ListenBrainz API v1', (app) => {
     await ingestListens(
       app().ctx,
       user.userId,
-      [{ artist: 'Massive Attack', title: 'Teardrop', album: 'Mezzanine', mbid, durationMs: 330000, trackNumber: 3, spotifyId: '67Hna13dNDkZvBpTXRIaOJ', listenedAt: new Date('2024-01-01T00:00:00Z') }],
+      [
+        {
+          artist: 'Massive Attack',
+          title: 'Teardrop',
+          album: 'Mezzanine',
+          mbid,
+          durationMs: 330000,
+          trackNumber: 3,
+          spotifyId: '67Hna13dNDkZvBpTXRIaOJ',
+          listenedAt: new Date('2024-01-01T00:00:00Z'),
+        },
+      ],
       'api',
     );
     const result = await lb(app(), 'GET', `/user/${user.handle}/listens`);
@@ -282,7 +323,10 @@ describeWithApp(
       assert.deepEqual(counts, { submitted: 2, stored: 1, duplicate: 0, ignored: 1 });
       assert.deepEqual(listens[0], { index: 0, outcome: 'ignored', reason: 'no matching track in the catalog' });
       assert.equal(listens[1].outcome, 'stored');
-      const playing = await submit(app(), user, { listen_type: 'playing_now', payload: [{ track_metadata: { artist_name: 'Nobody', track_name: 'Nothing' } }] });
+      const playing = await submit(app(), user, {
+        listen_type: 'playing_now',
+        payload: [{ track_metadata: { artist_name: 'Nobody', track_name: 'Nothing' } }],
+      });
       assert.deepEqual(playing.body.payload.listens, [{ index: 0, outcome: 'ignored', reason: 'no matching track in the catalog' }]);
     });
   },

@@ -79,7 +79,12 @@ const listensEndpoints: readonly AnyEndpoint[] = [
     summary: "A user's listens, newest first",
     openapi: {
       operationId: 'getUserListens',
-      parameters: [userNameParameter, queryParameter('count', 'how many'), queryParameter('min_ts', 'only listens after this UNIX time'), queryParameter('max_ts', 'only listens before this UNIX time')],
+      parameters: [
+        userNameParameter,
+        queryParameter('count', 'how many'),
+        queryParameter('min_ts', 'only listens after this UNIX time'),
+        queryParameter('max_ts', 'only listens before this UNIX time'),
+      ],
       answer: '{ payload: { count, user_id, listens, latest_listen_ts, oldest_listen_ts } }',
     },
     handler: async ({ request, ctx }) => {

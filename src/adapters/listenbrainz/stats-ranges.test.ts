@@ -42,7 +42,10 @@ describe('ListenBrainz statistics ranges in UTC', () => {
   test('the range is one of the nine, all_time by default; any other is 400', () => {
     assert.equal(statsRangeFrom(undefined), 'all_time');
     for (const range of STATS_RANGES) assert.equal(statsRangeFrom(range), range);
-    assert.throws(() => statsRangeFrom('fortnight'), (error: unknown) => error instanceof XrpcError && error.status === 400 && error.message === 'Invalid range: fortnight');
+    assert.throws(
+      () => statsRangeFrom('fortnight'),
+      (error: unknown) => error instanceof XrpcError && error.status === 400 && error.message === 'Invalid range: fortnight',
+    );
   });
 });
 

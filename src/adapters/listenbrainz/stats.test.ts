@@ -20,7 +20,14 @@ describeWithApp('ListenBrainz statistics', (app) => {
     const artists = await lb(app(), 'GET', `/stats/user/${user.handle}/artists`);
     assert.equal(artists.status, 200);
     const { artists: list, last_updated, to_ts, ...header } = artists.body.payload;
-    assert.deepEqual(header, { user_id: user.handle, range: 'all_time', from_ts: seconds(at('2002-01-01T00:00:00Z')), count: 3, offset: 0, total_artist_count: 3 });
+    assert.deepEqual(header, {
+      user_id: user.handle,
+      range: 'all_time',
+      from_ts: seconds(at('2002-01-01T00:00:00Z')),
+      count: 3,
+      offset: 0,
+      total_artist_count: 3,
+    });
     assert.ok(Math.abs(last_updated - Date.now() / 1000) < 3600 && to_ts >= last_updated - 1);
     assert.deepEqual(list, [
       { artist_mbids: [], artist_name: 'Air', listen_count: 3 },
@@ -29,7 +36,10 @@ describeWithApp('ListenBrainz statistics', (app) => {
     ]);
 
     const page = await lb(app(), 'GET', `/stats/user/${user.handle}/artists?count=1&offset=1`);
-    assert.deepEqual([page.body.payload.artists.map((artist: { artist_name: string }) => artist.artist_name), page.body.payload.count, page.body.payload.offset], [['Beak'], 1, 1]);
+    assert.deepEqual(
+      [page.body.payload.artists.map((artist: { artist_name: string }) => artist.artist_name), page.body.payload.count, page.body.payload.offset],
+      [['Beak'], 1, 1],
+    );
     const past = await lb(app(), 'GET', `/stats/user/${user.handle}/artists?offset=10`);
     assert.deepEqual([past.status, past.body.payload.artists, past.body.payload.total_artist_count], [200, [], 3]);
 
@@ -39,7 +49,14 @@ describeWithApp('ListenBrainz statistics', (app) => {
 
     const recordings = await lb(app(), 'GET', `/stats/user/${user.handle}/recordings?count=1`);
     const [top] = recordings.body.payload.recordings;
-    assert.deepEqual(top, { artist_mbids: [], artist_name: 'Air', listen_count: 3, recording_msid: top.recording_msid, release_name: 'Moon Safari', track_name: 'La femme d’argent' });
+    assert.deepEqual(top, {
+      artist_mbids: [],
+      artist_name: 'Air',
+      listen_count: 3,
+      recording_msid: top.recording_msid,
+      release_name: 'Moon Safari',
+      track_name: 'La femme d’argent',
+    });
     assert.equal(recordings.body.payload.total_recording_count, 3);
     // The recording_msid is the one the user's listens carry.
     const listens = await lb(app(), 'GET', `/user/${user.handle}/listens?max_ts=${seconds(at('2020-03-02T00:00:00Z'))}`);
@@ -58,10 +75,16 @@ describeWithApp('ListenBrainz statistics', (app) => {
     await play(app(), user, plays);
     const week = await lb(app(), 'GET', `/stats/user/${user.handle}/recordings?range=week`);
     assert.equal(week.status, 200);
-    assert.deepEqual(week.body.payload.recordings.map((recording: { track_name: string }) => recording.track_name), ['Words']);
+    assert.deepEqual(
+      week.body.payload.recordings.map((recording: { track_name: string }) => recording.track_name),
+      ['Words'],
+    );
     assert.deepEqual([week.body.payload.range, week.body.payload.from_ts, week.body.payload.to_ts], ['week', seconds(window.start), seconds(window.end)]);
     const thisWeek = await lb(app(), 'GET', `/stats/user/${user.handle}/recordings?range=this_week`);
-    assert.deepEqual(thisWeek.body.payload.recordings.map((recording: { track_name: string }) => recording.track_name), ['Lullaby']);
+    assert.deepEqual(
+      thisWeek.body.payload.recordings.map((recording: { track_name: string }) => recording.track_name),
+      ['Lullaby'],
+    );
 
     const nobody = await lbUser(app(), 'lb-stats-none');
     for (const path of ['artists', 'releases', 'recordings', 'listening-activity', 'daily-activity']) {
@@ -92,9 +115,18 @@ describeWithApp('ListenBrainz statistics', (app) => {
     const recordings = (await lb(app(), 'GET', `/stats/user/${user.handle}/recordings?range=this_year`)).body.payload;
     const releases = (await lb(app(), 'GET', `/stats/user/${user.handle}/releases?range=this_year`)).body.payload;
     const pairs = (list: { listen_count: number }[], name: string) => list.map((entry) => [(entry as Record<string, unknown>)[name], entry.listen_count]);
-    assert.deepEqual(pairs(artists.artists, 'artist_name'), wrapped.topArtists.map((artist: { name: string; playCount: number }) => [artist.name, artist.playCount]));
-    assert.deepEqual(pairs(recordings.recordings, 'track_name'), wrapped.topTracks.map((track: { title: string; playCount: number }) => [track.title, track.playCount]));
-    assert.deepEqual(pairs(releases.releases, 'release_name'), wrapped.topAlbums.map((album: { title: string; playCount: number }) => [album.title, album.playCount]));
+    assert.deepEqual(
+      pairs(artists.artists, 'artist_name'),
+      wrapped.topArtists.map((artist: { name: string; playCount: number }) => [artist.name, artist.playCount]),
+    );
+    assert.deepEqual(
+      pairs(recordings.recordings, 'track_name'),
+      wrapped.topTracks.map((track: { title: string; playCount: number }) => [track.title, track.playCount]),
+    );
+    assert.deepEqual(
+      pairs(releases.releases, 'release_name'),
+      wrapped.topAlbums.map((album: { title: string; playCount: number }) => [album.title, album.playCount]),
+    );
 
     const activity = (await lb(app(), 'GET', `/stats/user/${user.handle}/listening-activity?range=this_year`)).body.payload.listening_activity;
     const thisYear = activity.filter((segment: { from_ts: number }) => segment.from_ts >= start / 1000);
@@ -104,7 +136,10 @@ describeWithApp('ListenBrainz statistics', (app) => {
     );
     const total = thisYear.reduce((sum: number, segment: { listen_count: number }) => sum + segment.listen_count, 0);
     assert.equal(total, wrapped.totalScrobbles);
-    assert.equal(activity.reduce((sum: number, segment: { listen_count: number }) => sum + segment.listen_count, 0), wrapped.totalScrobbles + 1);
+    assert.equal(
+      activity.reduce((sum: number, segment: { listen_count: number }) => sum + segment.listen_count, 0),
+      wrapped.totalScrobbles + 1,
+    );
   });
 
   test('listening activity: segments as ListenBrainz lays them out; all_time lists the years with plays', async () => {
@@ -129,7 +164,10 @@ describeWithApp('ListenBrainz statistics', (app) => {
     assert.deepEqual(years[0], ['2019', 1]);
     assert.equal(allTime.listening_activity[0].from_ts, seconds(at('2019-01-01T00:00:00Z')));
     assert.equal(allTime.listening_activity[0].to_ts, seconds(at('2020-01-01T00:00:00Z')) - 1);
-    assert.equal(years.reduce((sum: number, [, count]: [string, number]) => sum + count, 0), 3);
+    assert.equal(
+      years.reduce((sum: number, [, count]: [string, number]) => sum + count, 0),
+      3,
+    );
   });
 
   test('daily activity: every weekday and UTC hour, the plays where they fell', async () => {
@@ -182,7 +220,8 @@ describeWithApp(
         love: await lbAs(app(), user, 'POST', '/feedback/recording-feedback', { recording_msid: '00000000-0000-4000-8000-000000000000', score: 1 }),
       };
       for (const [route, result] of Object.entries(results)) {
-        for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset-in']) assert.match(result.headers.get(header) ?? '', /^\d+$/, `${route} ${header}`);
+        for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset-in'])
+          assert.match(result.headers.get(header) ?? '', /^\d+$/, `${route} ${header}`);
         assert.ok(Number(result.headers.get('x-ratelimit-reset')) > Date.now() / 1000 - 1, `${route}: Reset is a Unix time`);
       }
     });

@@ -34,8 +34,11 @@ function artistRows(db: Database, userId: string, window: PlaysWindow, page: Pag
     .selectFrom('artists as ar')
     .innerJoin(actorPlays(userId, window, 'artist'), 'ap.subject_id', 'ar.id')
     .select(['ar.name', 'ar.mbid', 'ap.play_count', total])
-    .orderBy('ap.play_count', 'desc').orderBy('ar.name').orderBy('ar.id')
-    .limit(page.count).offset(page.offset)
+    .orderBy('ap.play_count', 'desc')
+    .orderBy('ar.name')
+    .orderBy('ar.id')
+    .limit(page.count)
+    .offset(page.offset)
     .execute()
     .then((rows) => rows.map((row) => ({ artist_mbids: mbids(row.mbid), artist_name: row.name, listen_count: row.play_count, total: row.total })));
 }
@@ -46,8 +49,11 @@ function releaseRows(db: Database, userId: string, window: PlaysWindow, page: Pa
     .innerJoin(actorPlays(userId, window, 'album'), 'ap.subject_id', 'al.id')
     .leftJoin('artists as ar', 'ar.id', 'al.artist_id')
     .select(['al.title', 'al.artist', 'al.mbid', 'ar.mbid as artist_mbid', 'ap.play_count', total])
-    .orderBy('ap.play_count', 'desc').orderBy('al.title').orderBy('al.id')
-    .limit(page.count).offset(page.offset)
+    .orderBy('ap.play_count', 'desc')
+    .orderBy('al.title')
+    .orderBy('al.id')
+    .limit(page.count)
+    .offset(page.offset)
     .execute()
     .then((rows) =>
       rows.map((row) => ({
@@ -67,9 +73,22 @@ function recordingRows(db: Database, userId: string, window: PlaysWindow, page: 
     .innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id')
     .leftJoin('albums as al', 'al.id', 't.album_id')
     .leftJoin('artists as ar', 'ar.id', 't.artist_id')
-    .select(['t.id', 't.title', 't.artist', 't.mbid', sql<string | null>`coalesce(t.album, al.title)`.as('release_name'), 'al.mbid as release_mbid', 'ar.mbid as artist_mbid', 'ap.play_count', total])
-    .orderBy('ap.play_count', 'desc').orderBy('t.title').orderBy('t.id')
-    .limit(page.count).offset(page.offset)
+    .select([
+      't.id',
+      't.title',
+      't.artist',
+      't.mbid',
+      sql<string | null>`coalesce(t.album, al.title)`.as('release_name'),
+      'al.mbid as release_mbid',
+      'ar.mbid as artist_mbid',
+      'ap.play_count',
+      total,
+    ])
+    .orderBy('ap.play_count', 'desc')
+    .orderBy('t.title')
+    .orderBy('t.id')
+    .limit(page.count)
+    .offset(page.offset)
     .execute()
     .then((rows) =>
       rows.map((row) => ({
@@ -136,10 +155,12 @@ async function segmentedActivity(db: Database, userId: string, range: Exclude<St
 /** all_time: the years with plays, as ListenBrainz lists them. */
 async function yearlyActivity(db: Database, userId: string): Promise<Activity[]> {
   const perYear = await playsPer(db, userId, ALL_TIME, 'year');
-  return [...perYear.keys()].sort((a, b) => a - b).map((start) => {
-    const year = new Date(start * 1000).getUTCFullYear();
-    return { from_ts: start, to_ts: Date.UTC(year + 1, 0, 1) / 1000 - 1, time_range: String(year), listen_count: perYear.get(start)! };
-  });
+  return [...perYear.keys()]
+    .sort((a, b) => a - b)
+    .map((start) => {
+      const year = new Date(start * 1000).getUTCFullYear();
+      return { from_ts: start, to_ts: Date.UTC(year + 1, 0, 1) / 1000 - 1, time_range: String(year), listen_count: perYear.get(start)! };
+    });
 }
 
 /** Listening activity: plays per segment over the range and the one before it; null without plays. */

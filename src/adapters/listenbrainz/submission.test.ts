@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { XrpcError } from '../../toolkit/errors.ts';
-import { LISTEN_MINIMUM_TS, LISTENED_AT_ALLOWED_SKEW, MAX_LISTEN_PAYLOAD_SIZE, MAX_LISTEN_SIZE, MAX_LISTENS_PER_REQUEST, parseSubmission } from './submission.ts';
+import {
+  LISTEN_MINIMUM_TS,
+  LISTENED_AT_ALLOWED_SKEW,
+  MAX_LISTEN_PAYLOAD_SIZE,
+  MAX_LISTEN_SIZE,
+  MAX_LISTENS_PER_REQUEST,
+  parseSubmission,
+} from './submission.ts';
 
 const NOW = 1_750_000_000;
 const track = { artist_name: 'Rick Astley', track_name: 'Never Gonna Give You Up' };

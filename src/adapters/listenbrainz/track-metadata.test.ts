@@ -107,12 +107,27 @@ test('canonicalMbid accepts the spellings Python uuid accepts', () => {
 });
 
 test('trackMetadataFromCatalog answers in ListenBrainz field names, omitting what is unknown', () => {
-  const empty = { album: null, albumArtist: null, durationMs: null, trackNumber: null, discNumber: null, mbid: null, albumMbid: null, artistMbid: null, isrc: null, spotifyUrl: null, tags: [] };
+  const empty = {
+    album: null,
+    albumArtist: null,
+    durationMs: null,
+    trackNumber: null,
+    discNumber: null,
+    mbid: null,
+    albumMbid: null,
+    artistMbid: null,
+    isrc: null,
+    spotifyUrl: null,
+    tags: [],
+  };
   assert.deepEqual(trackMetadataFromCatalog({ ...empty, artist: 'A', title: 'T' }), { artist_name: 'A', track_name: 'T', additional_info: {} });
-  assert.deepEqual(trackMetadataFromCatalog({ ...empty, artist: 'A', title: 'T', album: 'R', mbid: RECORDING, artistMbid: ARTIST, durationMs: 1000, tags: ['x'] }), {
-    artist_name: 'A',
-    track_name: 'T',
-    release_name: 'R',
-    additional_info: { recording_mbid: RECORDING, artist_mbids: [ARTIST], duration_ms: 1000, tags: ['x'] },
-  });
+  assert.deepEqual(
+    trackMetadataFromCatalog({ ...empty, artist: 'A', title: 'T', album: 'R', mbid: RECORDING, artistMbid: ARTIST, durationMs: 1000, tags: ['x'] }),
+    {
+      artist_name: 'A',
+      track_name: 'T',
+      release_name: 'R',
+      additional_info: { recording_mbid: RECORDING, artist_mbids: [ARTIST], duration_ms: 1000, tags: ['x'] },
+    },
+  );
 });

@@ -36,8 +36,7 @@ export class MalojaError extends Refusal {
 export const authenticationFailed = () => new MalojaError(403, 'authentication_fail', null, 'Invalid or missing authentication');
 
 /** `missing` in Maloja's names for the fields: `track_artists`, `track_title`. */
-export const missingScrobbleData = (missing: string[]) =>
-  new MalojaError(400, 'missing_scrobble_data', missing, 'The scrobble is missing needed parameters.');
+export const missingScrobbleData = (missing: string[]) => new MalojaError(400, 'missing_scrobble_data', missing, 'The scrobble is missing needed parameters.');
 
 export const invalidScrobbleData = (problem: string) => new MalojaError(400, 'invalid_scrobble_data', null, `The scrobble cannot be stored: ${problem}.`);
 

@@ -16,7 +16,15 @@ async function plays(app: TestApp, account: ClientAccount) {
     .innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
     .innerJoin('artists', 'artists.id', 'tracks.artist_id')
     .leftJoin('albums', 'albums.id', 'tracks.album_id')
-    .select(['scrobbles.source', 'scrobbles.submitted', 'scrobbles.listened_at', 'tracks.title', 'tracks.duration', 'artists.name as artist', 'albums.title as album'])
+    .select([
+      'scrobbles.source',
+      'scrobbles.submitted',
+      'scrobbles.listened_at',
+      'tracks.title',
+      'tracks.duration',
+      'artists.name as artist',
+      'albums.title as album',
+    ])
     .where('scrobbles.user_id', '=', account.userId)
     .orderBy('scrobbles.listened_at')
     .execute();
@@ -56,7 +64,7 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
     assert.equal(stored!.duration, 429_000);
   });
 
-  test('the same scrobble again: 200 with Maloja\'s scrobble_exists warning, nothing added, counted as a duplicate', async () => {
+  test("the same scrobble again: 200 with Maloja's scrobble_exists warning, nothing added, counted as a duplicate", async () => {
     const before = (await plays(app(), ada)).length;
     const result = await newscrobble(app(), { artist: 'Björk', title: 'Jóga', time: 1_700_000_000, key: ada.key });
     assert.equal(result.status, 200);
@@ -69,8 +77,16 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
   });
 
   test('a form body with repeated artist fields and the key in the query; several artists are credited together', async () => {
-    const form = new URLSearchParams([['artist', 'Simon'], ['artist', 'Garfunkel'], ['title', 'The Boxer'], ['time', '1700000200']]);
-    const result = await mlj(app(), 'POST', `/newscrobble?key=${ada.key}`, { body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = new URLSearchParams([
+      ['artist', 'Simon'],
+      ['artist', 'Garfunkel'],
+      ['title', 'The Boxer'],
+      ['time', '1700000200'],
+    ]);
+    const result = await mlj(app(), 'POST', `/newscrobble?key=${ada.key}`, {
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(result.status, 200);
     assert.deepEqual(result.body.track, { artists: ['Simon', 'Garfunkel'], title: 'The Boxer' });
     assert.equal(result.body.desc, 'Scrobbled The Boxer by Simon, Garfunkel');
@@ -83,7 +99,9 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
     const result = await newscrobble(app(), { artist: 'Air', title: 'La Femme d’Argent', apikey: ada.key, player: 'mpv' });
     const answered = Date.now();
     assert.equal(result.status, 200);
-    assert.deepEqual(result.body.warnings, [{ type: 'invalid_keyword_ignored', value: 'player', desc: 'This key was not recognized by the server and has been discarded.' }]);
+    assert.deepEqual(result.body.warnings, [
+      { type: 'invalid_keyword_ignored', value: 'player', desc: 'This key was not recognized by the server and has been discarded.' },
+    ]);
     const stored = (await plays(app(), ada)).find((play) => play.artist === 'Air');
     const at = stored!.listened_at.getTime();
     assert.ok(at >= sent && at <= answered, 'stamped with the whole second it arrived in');
@@ -101,12 +119,15 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
   test('missing artist or title: 400 missing_scrobble_data naming them as Maloja does', async () => {
     const noTitle = await newscrobble(app(), { artist: 'Air', key: ada.key });
     assert.equal(noTitle.status, 400);
-    assert.deepEqual(noTitle.body, { status: 'failure', error: { type: 'missing_scrobble_data', value: ['track_title'], desc: 'The scrobble is missing needed parameters.' } });
+    assert.deepEqual(noTitle.body, {
+      status: 'failure',
+      error: { type: 'missing_scrobble_data', value: ['track_title'], desc: 'The scrobble is missing needed parameters.' },
+    });
     const neither = await newscrobble(app(), { artists: [' '], title: '', key: ada.key });
     assert.deepEqual(neither.body.error.value, ['track_artists', 'track_title']);
   });
 
-  test('bad values and bodies: 400 in Maloja\'s shape, never a 500', async () => {
+  test("bad values and bodies: 400 in Maloja's shape, never a 500", async () => {
     const cases: [unknown, string][] = [
       [{ artist: 'Air', title: 'Alone in Kyoto', time: 'yesterday', key: ada.key }, 'invalid_scrobble_data'],
       [{ artist: 'Air', title: 'Alone in Kyoto', time: 4_102_444_800, key: ada.key }, 'invalid_scrobble_data'],
@@ -146,20 +167,34 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
     const page = await mlj(app(), 'GET', `/scrobbles?key=${ada.key}&from=2023/11/14&until=2023/11/14&perpage=2`);
     assert.equal(page.status, 200);
     assert.equal(page.body.status, 'ok');
-    assert.deepEqual(page.body.list.map((scrobble: { time: number; track: { title: string } }) => [scrobble.time, scrobble.track.title]), [
-      [1_700_000_200, 'The Boxer'],
-      [1_700_000_100, 'Around the World'],
-    ]);
-    assert.deepEqual(page.body.list[1].track, { artists: ['Daft Punk'], title: 'Around the World', album: { albumtitle: 'Homework', artists: [] }, length: 429 });
+    assert.deepEqual(
+      page.body.list.map((scrobble: { time: number; track: { title: string } }) => [scrobble.time, scrobble.track.title]),
+      [
+        [1_700_000_200, 'The Boxer'],
+        [1_700_000_100, 'Around the World'],
+      ],
+    );
+    assert.deepEqual(page.body.list[1].track, {
+      artists: ['Daft Punk'],
+      title: 'Around the World',
+      album: { albumtitle: 'Homework', artists: [] },
+      length: 429,
+    });
     assert.notEqual(page.body.pagination.next_page, null);
     const last = await mlj(app(), 'GET', `/scrobbles?key=${ada.key}&from=2023/11/14&until=2023/11/14&perpage=2&page=1`);
-    assert.deepEqual(last.body.list.map((scrobble: { track: { title: string } }) => scrobble.track.title), ['Jóga']);
+    assert.deepEqual(
+      last.body.list.map((scrobble: { track: { title: string } }) => scrobble.track.title),
+      ['Jóga'],
+    );
     assert.deepEqual([last.body.pagination.next_page, last.body.pagination.page], [null, 1]);
   });
 
   test('scrobbles without a key name no one: an empty list; a wrong key is 403, a bad day 400', async () => {
     const anonymous = await mlj(app(), 'GET', '/scrobbles?from=2023/11/14');
-    assert.deepEqual([anonymous.status, anonymous.body], [200, { status: 'ok', list: [], pagination: { page: 0, perpage: 100, next_page: null, prev_page: null } }]);
+    assert.deepEqual(
+      [anonymous.status, anonymous.body],
+      [200, { status: 'ok', list: [], pagination: { page: 0, perpage: 100, next_page: null, prev_page: null } }],
+    );
     assert.equal((await mlj(app(), 'GET', `/scrobbles?key=${'e'.repeat(32)}`)).status, 403);
     const badDay = await mlj(app(), 'GET', `/scrobbles?key=${ada.key}&from=2023/02/30`);
     assert.deepEqual([badDay.status, badDay.body.error.type], [400, 'malformed_request']);
@@ -207,7 +242,7 @@ describe('a Maloja scrobble the catalog turns away (UNMATCHED_SCROBBLES=skip)', 
   });
   after(() => app.close());
 
-  test('answers 200 with a warning saying it was not added, as clients read Maloja\'s own', async () => {
+  test("answers 200 with a warning saying it was not added, as clients read Maloja's own", async () => {
     const ada = await createClientAccount(app, 'mlj-skip-ada');
     const result = await newscrobble(app, { artist: 'Nobody Known', title: 'Nothing Matched', key: ada.key });
     assert.equal(result.status, 200);

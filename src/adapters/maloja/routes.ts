@@ -26,12 +26,19 @@ const ALREADY_STORED = {
   status: 'success',
   desc: 'The scrobble is present in the database.',
   track: {},
-  warnings: [{ type: 'scrobble_exists', value: null, desc: 'This scrobble exists in the database (same timestamp and track). The submitted scrobble was not added.' }],
+  warnings: [
+    { type: 'scrobble_exists', value: null, desc: 'This scrobble exists in the database (same timestamp and track). The submitted scrobble was not added.' },
+  ],
 };
 
 /** A scrobble the catalog turned away (UNMATCHED_SCROBBLES=skip): worded so clients see it was not added. */
 function notAdded(reason: string) {
-  return { status: 'success', desc: 'The scrobble was not added.', track: {}, warnings: [{ type: 'scrobble_ignored', value: reason, desc: `The submitted scrobble was not added: ${reason}.` }] };
+  return {
+    status: 'success',
+    desc: 'The scrobble was not added.',
+    track: {},
+    warnings: [{ type: 'scrobble_ignored', value: reason, desc: `The submitted scrobble was not added: ${reason}.` }],
+  };
 }
 
 function answer({ artists, listen, warnings }: MalojaScrobble, outcome: ListenOutcome) {
@@ -43,10 +50,20 @@ function answer({ artists, listen, warnings }: MalojaScrobble, outcome: ListenOu
 
 const ERROR_ANSWER = (description: string) => ({
   description,
-  content: { 'application/json': { schema: { type: 'object', properties: { status: { enum: ['failure', 'error'] }, error: { type: 'object' } }, required: ['status', 'error'] } } },
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { status: { enum: ['failure', 'error'] }, error: { type: 'object' } }, required: ['status', 'error'] },
+    },
+  },
 });
 const JSON_ANSWER = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
-const KEY_PARAMETERS = ['key', 'apikey'].map((name) => ({ name, in: 'query', required: false, description: 'an Earshot API key (also in the body)', schema: { type: 'string' } }));
+const KEY_PARAMETERS = ['key', 'apikey'].map((name) => ({
+  name,
+  in: 'query',
+  required: false,
+  description: 'an Earshot API key (also in the body)',
+  schema: { type: 'string' },
+}));
 
 type Declaration<C> = Omit<Endpoint<C>, 'host' | 'protocol'>;
 
@@ -57,7 +74,15 @@ function malojaEndpoint<C = undefined>(declaration: Declaration<C>): Endpoint<C>
     ...declaration,
     host: 'scrobbler',
     protocol: MALOJA,
-    openapi: { tags: ['maloja'], ...declaration.openapi, responses: { ...openapi.responses, '400': ERROR_ANSWER('malformed_request, missing_scrobble_data or invalid_scrobble_data'), '500': ERROR_ANSWER('unknown_error') } },
+    openapi: {
+      tags: ['maloja'],
+      ...declaration.openapi,
+      responses: {
+        ...openapi.responses,
+        '400': ERROR_ANSWER('malformed_request, missing_scrobble_data or invalid_scrobble_data'),
+        '500': ERROR_ANSWER('unknown_error'),
+      },
+    },
   };
 }
 
@@ -83,7 +108,11 @@ export const malojaEndpoints: readonly AnyEndpoint[] = [
       operationId: 'malojaNewScrobble',
       description: `Credentials: ${MALOJA_KEY.description}.`,
       parameters: KEY_PARAMETERS,
-      requestBody: { required: true, description: 'artists or artist, title, album, albumartists, duration, length, time, as JSON or a form', content: { 'application/json': { schema: { type: 'object' } }, 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+      requestBody: {
+        required: true,
+        description: 'artists or artist, title, album, albumartists, duration, length, time, as JSON or a form',
+        content: { 'application/json': { schema: { type: 'object' } }, 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+      },
       responses: { '200': JSON_ANSWER('{ status: "success", track, desc, warnings? }'), '403': ERROR_ANSWER('authentication_fail') },
     },
     handler: async ({ request, ctx, credentials }) => {
@@ -140,7 +169,12 @@ export const malojaEndpoints: readonly AnyEndpoint[] = [
       return {
         status: 'ok',
         list,
-        pagination: { page: page.page, perpage: page.perpage, next_page: more ? pageUrl(page.page + 1) : null, prev_page: page.page > 0 ? pageUrl(page.page - 1) : null },
+        pagination: {
+          page: page.page,
+          perpage: page.perpage,
+          next_page: more ? pageUrl(page.page + 1) : null,
+          prev_page: page.page > 0 ? pageUrl(page.page - 1) : null,
+        },
       };
     },
   }),

@@ -52,7 +52,12 @@ export async function listScrobbles(db: Database, userId: string, page: Scrobble
     .where('s.user_id', '=', userId);
   if (page.from) query = query.where('s.listened_at', '>=', page.from);
   if (page.until) query = query.where('s.listened_at', '<', page.until);
-  const rows = await query.orderBy('s.listened_at', 'desc').orderBy('s.id', 'desc').offset(page.page * page.perpage).limit(page.perpage + 1).execute();
+  const rows = await query
+    .orderBy('s.listened_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .offset(page.page * page.perpage)
+    .limit(page.perpage + 1)
+    .execute();
   const list = rows.slice(0, page.perpage).map((row) => ({
     time: Math.floor(row.listened_at.getTime() / 1000),
     track: {

@@ -12,7 +12,12 @@ import { PROVIDER_NAMES, type ProviderName } from '../../toolkit/config.ts';
 import { bindingCookie, bindingCookieName } from '../../core/providers/connect.ts';
 import { finishByClient, finishInBrowser, startConnect } from './connect-steps.ts';
 
-const ProviderParam = Type.Object({ provider: Type.Union(PROVIDER_NAMES.map((name) => Type.Literal(name)), { description: 'filehostA, filehostB or musicstream' }) });
+const ProviderParam = Type.Object({
+  provider: Type.Union(
+    PROVIDER_NAMES.map((name) => Type.Literal(name)),
+    { description: 'filehostA, filehostB or musicstream' },
+  ),
+});
 const ConnectQuery = Type.Object({
   folder: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'file hosts: the folder to mirror into the library (default /Music)' })),
 });
@@ -47,7 +52,8 @@ const connectUrl = defineRoute({
     ...ConnectQuery.properties,
     finish: Type.Optional(
       Type.Union([Type.Literal('browser'), Type.Literal('client')], {
-        description: "browser (default): this answer's cookie binds the authorization to the browser that receives it; client: the URL may be opened in any browser, and the caller posts the callback's address to /providers/<name>/complete",
+        description:
+          "browser (default): this answer's cookie binds the authorization to the browser that receives it; client: the URL may be opened in any browser, and the caller posts the callback's address to /providers/<name>/complete",
       }),
     ),
   }),
@@ -100,7 +106,7 @@ const complete = defineRoute({
   method: 'POST',
   path: '/providers/:provider/complete',
   summary:
-    "Finishes an authorization started with finish=client: the caller (the same account) posts the query of the callback address the provider sent the browser to, and the account is connected",
+    'Finishes an authorization started with finish=client: the caller (the same account) posts the query of the callback address the provider sent the browser to, and the account is connected',
   auth: 'account',
   pathParams: ProviderParam,
   body: CallbackQuery,

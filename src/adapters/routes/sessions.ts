@@ -37,7 +37,7 @@ const listSignInSessions = defineRoute({
 const deleteSignInSession = defineRoute({
   method: 'DELETE',
   path: '/auth/sessions/:id',
-  summary: 'End one of the caller\'s sign-in sessions (another device\'s, or this one) immediately',
+  summary: "End one of the caller's sign-in sessions (another device's, or this one) immediately",
   auth: 'account',
   pathParams: Type.Object({ id: Uuid() }),
   success: { status: 204, schema: null },

@@ -6,7 +6,16 @@ import { folderParam, offsetParam, sizeParam } from './args.ts';
 import type { SubsonicParams } from './method.ts';
 
 export const ALBUM_LIST_TYPES = [
-  'random', 'newest', 'highest', 'frequent', 'recent', 'alphabeticalByName', 'alphabeticalByArtist', 'starred', 'byYear', 'byGenre',
+  'random',
+  'newest',
+  'highest',
+  'frequent',
+  'recent',
+  'alphabeticalByName',
+  'alphabeticalByArtist',
+  'starred',
+  'byYear',
+  'byGenre',
 ] as const;
 type AlbumListType = (typeof ALBUM_LIST_TYPES)[number];
 
@@ -75,7 +84,9 @@ function ordered(db: Database, query: AlbumQuery, type: AlbumListType, userId: s
         .where((eb) =>
           eb.or([
             eb(sql`lower(al.genre)`, '=', genre.toLowerCase()),
-            eb.exists(eb.selectFrom('tracks as gt').select('gt.id').whereRef('gt.album_id', '=', 'al.id').where(sql<boolean>`lower(gt.genre) = ${genre.toLowerCase()}`)),
+            eb.exists(
+              eb.selectFrom('tracks as gt').select('gt.id').whereRef('gt.album_id', '=', 'al.id').where(sql<boolean>`lower(gt.genre) = ${genre.toLowerCase()}`),
+            ),
           ]),
         )
         .orderBy('al.title_key');
@@ -92,8 +103,16 @@ export async function albumListIds(db: Database, userId: string, params: Subsoni
     .selectFrom('albums as al')
     .select('al.id')
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('tracks as t').select('t.id').whereRef('t.album_id', '=', 'al.id').where(hasPlayableFile(sql.ref('t.id'), userId, folderId))),
+      exists(
+        selectFrom('tracks as t')
+          .select('t.id')
+          .whereRef('t.album_id', '=', 'al.id')
+          .where(hasPlayableFile(sql.ref('t.id'), userId, folderId)),
+      ),
     );
-  const rows = await ordered(db, base, type, userId, params).limit(sizeParam(params, 'size', 10)).offset(offsetParam(params)).execute();
+  const rows = await ordered(db, base, type, userId, params)
+    .limit(sizeParam(params, 'size', 10))
+    .offset(offsetParam(params))
+    .execute();
   return rows.map((row) => row.id);
 }

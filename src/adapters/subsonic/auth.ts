@@ -70,7 +70,10 @@ async function tokenAuth(ctx: AppContext, username: string, token: string, salt:
     }
   }
   if (rows.length > 0 && rows.every((row) => row.subsonic_key === null)) {
-    throw new LibraryError('TokenAuthUnsupported', 'this account only has API keys made before token authentication; send the key as p= or apiKey=, or create a new key');
+    throw new LibraryError(
+      'TokenAuthUnsupported',
+      'this account only has API keys made before token authentication; send the key as p= or apiKey=, or create a new key',
+    );
   }
   throw wrongCredentials();
 }

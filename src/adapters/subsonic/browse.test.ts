@@ -24,11 +24,20 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     client = subsonicClient(app(), { username: user.handle, password: user.key });
     // Plays and a star: the frequent, recent, highest and starred lists.
     const blue = track('Beta/Blue Record/1-01 Blue.mp3');
-    await app().ctx.db
-      .insertInto('scrobbles')
-      .values([1, 2, 3].map((minutes) => ({ user_id: user.userId, track_id: blue, listened_at: new Date(Date.now() - minutes * 60_000), submitted: JSON.stringify({}) })))
+    await app()
+      .ctx.db.insertInto('scrobbles')
+      .values(
+        [1, 2, 3].map((minutes) => ({
+          user_id: user.userId,
+          track_id: blue,
+          listened_at: new Date(Date.now() - minutes * 60_000),
+          submitted: JSON.stringify({}),
+        })),
+      )
       .execute();
-    const firstAlbum = (await app().ctx.db.selectFrom('tracks').select('album_id').where('id', '=', track('The Alpha Band/First Album/01 Opening.mp3')).executeTakeFirstOrThrow()).album_id!;
+    const firstAlbum = (
+      await app().ctx.db.selectFrom('tracks').select('album_id').where('id', '=', track('The Alpha Band/First Album/01 Opening.mp3')).executeTakeFirstOrThrow()
+    ).album_id!;
     await app().ctx.db.insertInto('stars').values({ user_id: user.userId, subject_kind: 'album', subject_id: firstAlbum }).execute();
   });
   after(() => {
@@ -45,17 +54,35 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     const indexes = (await client.getIndexes({})).indexes;
     assert.equal(indexes.ignoredArticles, 'The El La Los Las Le Les');
     assert.ok(indexes.lastModified > 0);
-    assert.deepEqual(indexes.index?.map((index) => [index.name, (index.artist ?? []).map((artist) => artist.name)]), [['A', ['The Alpha Band']], ['B', ['Beta']]]);
-    assert.deepEqual(indexes.child?.map((song) => song.title), ['Loose Track']);
+    assert.deepEqual(
+      indexes.index?.map((index) => [index.name, (index.artist ?? []).map((artist) => artist.name)]),
+      [
+        ['A', ['The Alpha Band']],
+        ['B', ['Beta']],
+      ],
+    );
+    assert.deepEqual(
+      indexes.child?.map((song) => song.title),
+      ['Loose Track'],
+    );
     assert.equal(errorCode(await client.getIndexes({ musicFolderId: privateLibrary.sourceId } as never)), 70);
 
     const beta = library.directories.get('Beta')!;
     const artistDirectory = (await client.getMusicDirectory({ id: beta })).directory;
     assert.equal(artistDirectory.name, 'Beta');
     assert.equal(artistDirectory.parent, library.directories.get(''));
-    assert.deepEqual(artistDirectory.child?.map((child) => [child.title, child.isDir]), [['Blue Record', true]]);
+    assert.deepEqual(
+      artistDirectory.child?.map((child) => [child.title, child.isDir]),
+      [['Blue Record', true]],
+    );
     const albumDirectory = (await client.getMusicDirectory({ id: library.directories.get('Beta/Blue Record')! })).directory;
-    assert.deepEqual(albumDirectory.child?.map((child) => [child.title, child.isDir, child.parent]), [['Blue', false, albumDirectory.id], ['Green', false, albumDirectory.id]]);
+    assert.deepEqual(
+      albumDirectory.child?.map((child) => [child.title, child.isDir, child.parent]),
+      [
+        ['Blue', false, albumDirectory.id],
+        ['Green', false, albumDirectory.id],
+      ],
+    );
     assert.equal(errorCode(await client.getMusicDirectory({ id: privateLibrary.directories.get('Secret')! })), 70, "another user's folder is not found");
     assert.equal(errorCode(await client.getMusicDirectory({ id: 'not-a-uuid' })), 70);
   });
@@ -67,10 +94,19 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     const beta = artists.index!.flatMap((index) => index.artist ?? []).find((artist) => artist.name === 'Beta')!;
     const artist = (await client.getArtist({ id: beta.id })).artist;
     assert.equal(artist.albumCount, 1);
-    assert.deepEqual(artist.album?.map((album) => album.name), ['Blue Record']);
+    assert.deepEqual(
+      artist.album?.map((album) => album.name),
+      ['Blue Record'],
+    );
     const album = (await client.getAlbum({ id: artist.album![0]!.id })).album;
     assert.equal(album.songCount, 2);
-    assert.deepEqual(album.song?.map((song) => [song.title, song.discNumber]), [['Blue', 1], ['Green', 2]]);
+    assert.deepEqual(
+      album.song?.map((song) => [song.title, song.discNumber]),
+      [
+        ['Blue', 1],
+        ['Green', 2],
+      ],
+    );
     assert.equal(album.year, 1995);
     const song = (await client.getSong({ id: track('Beta/Blue Record/1-01 Blue.mp3') })).song;
     assert.equal(song.title, 'Blue');
@@ -104,7 +140,14 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     assert.equal((await restJson(app(), 'getAlbumList2', { u: user.handle, p: user.key, type: 'byYear' })).error.code, 10);
     assert.equal((await restJson(app(), 'getAlbumList2', { u: user.handle, p: user.key, type: 'loudest' })).error.code, 0);
     const legacy = (await client.getAlbumList({ type: 'alphabeticalByName' })).albumList.album;
-    assert.deepEqual(legacy?.map((album) => [album.title, album.isDir]), [['Blue Record', true], ['First Album', true], ['Singles', true]]);
+    assert.deepEqual(
+      legacy?.map((album) => [album.title, album.isDir]),
+      [
+        ['Blue Record', true],
+        ['First Album', true],
+        ['Singles', true],
+      ],
+    );
   });
 
   test('getRandomSongs, getGenres, getSongsByGenre', async () => {
@@ -113,15 +156,32 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     const jazz = (await client.getRandomSongs({ genre: 'Jazz', fromYear: 1990, toYear: 1999 })).randomSongs.song ?? [];
     assert.deepEqual(jazz.map((song) => song.title).sort(), ['Blue', 'Green']);
     const genres = (await client.getGenres()).genres.genre ?? [];
-    assert.deepEqual(genres.map((genre) => [genre.value, genre.songCount, genre.albumCount]), [['Jazz', 2, 1], ['Pop', 1, 1], ['Rock', 2, 1]]);
+    assert.deepEqual(
+      genres.map((genre) => [genre.value, genre.songCount, genre.albumCount]),
+      [
+        ['Jazz', 2, 1],
+        ['Pop', 1, 1],
+        ['Rock', 2, 1],
+      ],
+    );
     const rock = (await client.getSongsByGenre({ genre: 'Rock', count: 1, offset: 1 })).songsByGenre.song ?? [];
-    assert.deepEqual(rock.map((song) => song.title), ['Second Song']);
+    assert.deepEqual(
+      rock.map((song) => song.title),
+      ['Second Song'],
+    );
   });
 
   test('search3 and search2: by text, paged, and everything for an empty query', async () => {
     const found = (await client.search3({ query: 'blue' })).searchResult3;
-    assert.deepEqual(found.album?.map((album) => album.name), ['Blue Record']);
-    assert.deepEqual(found.song?.map((song) => song.title), ['Blue', 'Green'], 'songs match by album too');
+    assert.deepEqual(
+      found.album?.map((album) => album.name),
+      ['Blue Record'],
+    );
+    assert.deepEqual(
+      found.song?.map((song) => song.title),
+      ['Blue', 'Green'],
+      'songs match by album too',
+    );
     assert.deepEqual(found.artist ?? [], []);
     const everything = (await client.search3({ query: '', songCount: 100 })).searchResult3;
     assert.equal(everything.song?.length, 5);
@@ -130,13 +190,22 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     assert.equal(quoted.song?.length, 1);
     assert.deepEqual((await client.search3({ query: 'Hidden' })).searchResult3.song ?? [], [], "another user's files are not found");
     const legacy = (await client.search2({ query: 'alpha' })).searchResult2;
-    assert.deepEqual(legacy.artist?.map((artist) => artist.name), ['The Alpha Band']);
+    assert.deepEqual(
+      legacy.artist?.map((artist) => artist.name),
+      ['The Alpha Band'],
+    );
   });
 
   test('XML answers of browsing methods are well-formed, with songs as elements and their fields as attributes', async () => {
     const auth = { u: user.handle, p: user.key };
     const album = (await client.getSong({ id: track('Beta/Blue Record/1-01 Blue.mp3') })).song.albumId!;
-    for (const [method, params] of [['getAlbum', { id: album }], ['getIndexes', {}], ['search3', { query: '' }], ['getGenres', {}], ['getArtists', {}]] as const) {
+    for (const [method, params] of [
+      ['getAlbum', { id: album }],
+      ['getIndexes', {}],
+      ['search3', { query: '' }],
+      ['getGenres', {}],
+      ['getArtists', {}],
+    ] as const) {
       const xml = await (await rest(app(), method, { ...auth, ...params })).text();
       assertWellFormed(xml);
       assert.match(xml, /status="ok"/, method);

@@ -38,7 +38,12 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 /** The open file's bytes, whole or the requested range; the stream sent closes the file (so does every other answer). */
-export async function fileBytes(file: ConfinedFile, contentType: string, range: string | undefined, extraHeaders: Record<string, string> = {}): Promise<SubsonicBinary> {
+export async function fileBytes(
+  file: ConfinedFile,
+  contentType: string,
+  range: string | undefined,
+  extraHeaders: Record<string, string> = {},
+): Promise<SubsonicBinary> {
   const { handle, stat } = file;
   const headers = { 'accept-ranges': 'bytes', ...FILE_RESPONSE_HEADERS, ...extraHeaders };
   const wanted = parseRange(range, stat.size);
@@ -47,7 +52,13 @@ export async function fileBytes(file: ConfinedFile, contentType: string, range: 
     return { kind: 'binary', status: 416, contentType, headers: { ...headers, 'content-range': `bytes */${stat.size}` }, body: Buffer.alloc(0) };
   }
   if (wanted === null) {
-    return { kind: 'binary', status: 200, contentType, headers: { ...headers, 'content-length': String(stat.size) }, body: handle.createReadStream({ autoClose: true }) };
+    return {
+      kind: 'binary',
+      status: 200,
+      contentType,
+      headers: { ...headers, 'content-length': String(stat.size) },
+      body: handle.createReadStream({ autoClose: true }),
+    };
   }
   return {
     kind: 'binary',

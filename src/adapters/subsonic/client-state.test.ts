@@ -25,15 +25,24 @@ describeWithApp('Subsonic REST: library state through the npm client', (app) => 
     const time = Date.now() - 60_000;
     assert.equal((await client.scrobble({ id: track(OPENING), submission: true, time })).status, 'ok');
     const feed = (await app().query('app.svc.feed.getFeed', { feed: `earshot:feed:user:${user.did}` }, user.token)).body.scrobbles;
-    assert.deepEqual(feed.map((item: { title: string }) => item.title), ['Opening']);
+    assert.deepEqual(
+      feed.map((item: { title: string }) => item.title),
+      ['Opening'],
+    );
   });
 
   test('a starred song is liked; getStarred2 lists it', async () => {
     assert.equal((await client.star({ id: track(BLUE) })).status, 'ok');
     const starred = (await client.getStarred2()).starred2.song ?? [];
-    assert.deepEqual(starred.map((song) => song.title), ['Blue']);
+    assert.deepEqual(
+      starred.map((song) => song.title),
+      ['Blue'],
+    );
     const songs = (await app().query('app.svc.song.getSongs', { limit: 100 }, user.token)).body.tracks as { title: string; liked: boolean }[];
-    assert.deepEqual(songs.filter((song) => song.liked).map((song) => song.title), ['Blue']);
+    assert.deepEqual(
+      songs.filter((song) => song.liked).map((song) => song.title),
+      ['Blue'],
+    );
   });
 
   test('playlists round trip', async () => {
@@ -45,7 +54,10 @@ describeWithApp('Subsonic REST: library state through the npm client', (app) => 
     assert.equal((await client.updatePlaylist({ playlistId: mix.id, songIndexToRemove: 0, name: 'Mix 2' } as never)).status, 'ok');
     const playlist = (await client.getPlaylist({ id: mix.id })).playlist;
     assert.equal(playlist.name, 'Mix 2');
-    assert.deepEqual(playlist.entry?.map((song) => song.title), ['Opening']);
+    assert.deepEqual(
+      playlist.entry?.map((song) => song.title),
+      ['Opening'],
+    );
     assert.equal((await client.deletePlaylist({ id: mix.id })).status, 'ok');
     assert.deepEqual((await client.getPlaylists()).playlists.playlist ?? [], []);
   });
@@ -54,7 +66,10 @@ describeWithApp('Subsonic REST: library state through the npm client', (app) => 
     const saved = await client.savePlayQueue({ id: [track(OPENING), track(BLUE)], current: track(BLUE), position: 12_000 } as never);
     assert.equal(saved.status, 'ok');
     const queue = (await client.getPlayQueue()).playQueue!;
-    assert.deepEqual(queue.entry?.map((song) => song.title), ['Opening', 'Blue']);
+    assert.deepEqual(
+      queue.entry?.map((song) => song.title),
+      ['Opening', 'Blue'],
+    );
     assert.equal(queue.current, track(BLUE));
     assert.equal(queue.position, 12_000);
   });

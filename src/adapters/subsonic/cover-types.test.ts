@@ -36,7 +36,12 @@ function assertFileHeaders(response: Response, what: string): void {
 }
 
 async function trackOf(app: TestApp, report: ScanReport, file: string): Promise<string> {
-  const row = await app.ctx.db.selectFrom('library_files').select('track_id').where('source_id', '=', report.sourceId).where('path', '=', file).executeTakeFirstOrThrow();
+  const row = await app.ctx.db
+    .selectFrom('library_files')
+    .select('track_id')
+    .where('source_id', '=', report.sourceId)
+    .where('path', '=', file)
+    .executeTakeFirstOrThrow();
   return row.track_id!;
 }
 
@@ -65,7 +70,16 @@ describeWithApp('cover types from bytes', (app) => {
     await writeTestImage(dir, 'Later Folder/cover.jpg');
     report = await scanLibrary(app().ctx, { musicDir: dir });
     assert.equal(report.added, 8, JSON.stringify(report));
-    for (const file of ['Scanned/html.mp3', 'Scanned/svg.mp3', 'Folder/song.mp3', 'Liar/png.mp3', 'Liar Folder/song.mp3', 'Later/html.mp3', 'Later/svg.mp3', 'Later Folder/song.mp3']) {
+    for (const file of [
+      'Scanned/html.mp3',
+      'Scanned/svg.mp3',
+      'Folder/song.mp3',
+      'Liar/png.mp3',
+      'Liar Folder/song.mp3',
+      'Later/html.mp3',
+      'Later/svg.mp3',
+      'Later Folder/song.mp3',
+    ]) {
       tracks[file] = await trackOf(app(), report, file);
     }
     await writeTestTrack(dir, 'Later/html.mp3', 'mp3', song('Later HTML', { mime: 'text/html', data: HTML }));

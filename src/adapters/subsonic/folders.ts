@@ -25,12 +25,7 @@ export async function visibleDirectory(db: Database, userId: string, id: string)
 /** Subdirectories of the given directories, by name. */
 export async function childDirectories(db: Database, parentIds: readonly string[]) {
   if (parentIds.length === 0) return [];
-  return db
-    .selectFrom('library_directories')
-    .select(['id', 'parent_id', 'name', 'updated_at'])
-    .where('parent_id', 'in', parentIds)
-    .orderBy('name')
-    .execute();
+  return db.selectFrom('library_directories').select(['id', 'parent_id', 'name', 'updated_at']).where('parent_id', 'in', parentIds).orderBy('name').execute();
 }
 
 /** The matched files of a directory, in name order: the songs it lists. */
@@ -70,7 +65,5 @@ export function groupByIndex<T extends { name: string }>(items: readonly T[]): {
     if (group) group.push(item);
     else groups.set(letter, [item]);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b)))
-    .map(([name, grouped]) => ({ name, items: grouped }));
+  return [...groups.entries()].sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b))).map(([name, grouped]) => ({ name, items: grouped }));
 }

@@ -21,8 +21,15 @@ const CONTENT_TYPES: Record<TestFormat, string> = { mp3: 'audio/mpeg', flac: 'au
 function tagsOf(song: TestSong): TestTags {
   const { metadata } = song;
   return {
-    title: metadata.title, artist: metadata.artist, album: metadata.album, albumArtist: metadata.albumArtist, trackNumber: metadata.trackNumber,
-    discNumber: metadata.discNumber, genre: metadata.genre, year: metadata.year, lyrics: metadata.lyrics,
+    title: metadata.title,
+    artist: metadata.artist,
+    album: metadata.album,
+    albumArtist: metadata.albumArtist,
+    trackNumber: metadata.trackNumber,
+    discNumber: metadata.discNumber,
+    genre: metadata.genre,
+    year: metadata.year,
+    lyrics: metadata.lyrics,
     picture: song.picture ? { mime: 'image/png', data: COVER } : undefined,
   };
 }
@@ -47,11 +54,71 @@ export interface TestLibrary {
 }
 
 export const DEFAULT_SONGS: TestSong[] = [
-  { path: 'The Alpha Band/First Album/01 Opening.mp3', picture: true, metadata: { artist: 'The Alpha Band', title: 'Opening', album: 'First Album', albumArtist: 'The Alpha Band', trackNumber: 1, discNumber: 1, genre: 'Rock', year: 2001, durationMs: 200_000, lyrics: 'First line\nSecond line' } },
-  { path: 'The Alpha Band/First Album/02 Second Song.flac', picture: true, metadata: { artist: 'The Alpha Band', title: 'Second Song', album: 'First Album', albumArtist: 'The Alpha Band', trackNumber: 2, discNumber: 1, genre: 'Rock', year: 2001, durationMs: 180_000 } },
-  { path: 'Beta/Blue Record/2-01 Green.ogg', folderImage: 'Beta/Blue Record/cover.png', metadata: { artist: 'Beta', title: 'Green', album: 'Blue Record', albumArtist: 'Beta', trackNumber: 1, discNumber: 2, genre: 'Jazz', year: 1995, durationMs: 240_000 } },
-  { path: 'Beta/Blue Record/1-01 Blue.mp3', folderImage: 'Beta/Blue Record/cover.png', metadata: { artist: 'Beta', title: 'Blue', album: 'Blue Record', albumArtist: 'Beta', trackNumber: 1, discNumber: 1, genre: 'Jazz', year: 1995, durationMs: 210_000 } },
-  { path: 'Loose Track.mp3', metadata: { artist: 'Gamma', title: 'Loose Track', album: 'Singles', albumArtist: 'Gamma', genre: 'Pop', year: 2020, durationMs: 150_000 } },
+  {
+    path: 'The Alpha Band/First Album/01 Opening.mp3',
+    picture: true,
+    metadata: {
+      artist: 'The Alpha Band',
+      title: 'Opening',
+      album: 'First Album',
+      albumArtist: 'The Alpha Band',
+      trackNumber: 1,
+      discNumber: 1,
+      genre: 'Rock',
+      year: 2001,
+      durationMs: 200_000,
+      lyrics: 'First line\nSecond line',
+    },
+  },
+  {
+    path: 'The Alpha Band/First Album/02 Second Song.flac',
+    picture: true,
+    metadata: {
+      artist: 'The Alpha Band',
+      title: 'Second Song',
+      album: 'First Album',
+      albumArtist: 'The Alpha Band',
+      trackNumber: 2,
+      discNumber: 1,
+      genre: 'Rock',
+      year: 2001,
+      durationMs: 180_000,
+    },
+  },
+  {
+    path: 'Beta/Blue Record/2-01 Green.ogg',
+    folderImage: 'Beta/Blue Record/cover.png',
+    metadata: {
+      artist: 'Beta',
+      title: 'Green',
+      album: 'Blue Record',
+      albumArtist: 'Beta',
+      trackNumber: 1,
+      discNumber: 2,
+      genre: 'Jazz',
+      year: 1995,
+      durationMs: 240_000,
+    },
+  },
+  {
+    path: 'Beta/Blue Record/1-01 Blue.mp3',
+    folderImage: 'Beta/Blue Record/cover.png',
+    metadata: {
+      artist: 'Beta',
+      title: 'Blue',
+      album: 'Blue Record',
+      albumArtist: 'Beta',
+      trackNumber: 1,
+      discNumber: 1,
+      genre: 'Jazz',
+      year: 1995,
+      durationMs: 210_000,
+    },
+  },
+  {
+    path: 'Loose Track.mp3',
+    metadata: { artist: 'Gamma', title: 'Loose Track', album: 'Singles', albumArtist: 'Gamma', genre: 'Pop', year: 2020, durationMs: 150_000 },
+  },
 ];
 
 async function insertDirectory(db: Database, sourceId: number, userId: string | null, directories: Map<string, string>, relative: string): Promise<string> {
@@ -69,7 +136,11 @@ async function insertDirectory(db: Database, sourceId: number, userId: string | 
 }
 
 /** Writes the songs under a new temporary root and records them as one local source (server-wide unless `userId`). */
-export async function createTestLibrary(db: Database, songs: TestSong[] = DEFAULT_SONGS, options: { userId?: string; name?: string } = {}): Promise<TestLibrary> {
+export async function createTestLibrary(
+  db: Database,
+  songs: TestSong[] = DEFAULT_SONGS,
+  options: { userId?: string; name?: string } = {},
+): Promise<TestLibrary> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-music-'));
   const userId = options.userId ?? null;
   const source = await db
@@ -77,7 +148,13 @@ export async function createTestLibrary(db: Database, songs: TestSong[] = DEFAUL
     .values({ kind: 'local', user_id: userId, name: options.name ?? 'Music', root })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const resolved = await inTransaction(db, (tx) => resolveTracks(tx, songs.map((song) => song.metadata), true));
+  const resolved = await inTransaction(db, (tx) =>
+    resolveTracks(
+      tx,
+      songs.map((song) => song.metadata),
+      true,
+    ),
+  );
   const directories = new Map<string, string>();
   const tracks = new Map<string, string>();
   for (const [index, song] of songs.entries()) {

@@ -108,11 +108,16 @@ describeWithApp('Subsonic REST: media', (app) => {
 
   test('getLyricsBySongId: unsynced lines from the tags; none is an empty list', async () => {
     // The client types lyricsList as the array itself; OpenSubsonic nests it as lyricsList.structuredLyrics.
-    const lyricsOf = async (id: string) => ((await client.getLyricsBySongId({ id })) as unknown as { lyricsList: { structuredLyrics?: { synced: boolean; line?: { value: string }[] }[] } }).lyricsList.structuredLyrics ?? [];
+    const lyricsOf = async (id: string) =>
+      ((await client.getLyricsBySongId({ id })) as unknown as { lyricsList: { structuredLyrics?: { synced: boolean; line?: { value: string }[] }[] } })
+        .lyricsList.structuredLyrics ?? [];
     const lyrics = await lyricsOf(library.tracks.get(OPENING)!);
     assert.equal(lyrics.length, 1);
     assert.equal(lyrics[0]!.synced, false);
-    assert.deepEqual(lyrics[0]!.line?.map((line) => line.value), ['First line', 'Second line']);
+    assert.deepEqual(
+      lyrics[0]!.line?.map((line) => line.value),
+      ['First line', 'Second line'],
+    );
     assert.deepEqual(await lyricsOf(library.tracks.get(BLUE)!), []);
     assert.equal(errorCode(await client.getLyricsBySongId({ id: '00000000-0000-4000-8000-000000000000' })), 70);
   });

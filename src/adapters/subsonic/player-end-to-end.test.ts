@@ -26,9 +26,19 @@ for (const backend of testBackends()) {
       musicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-music-'));
       const cover = { mime: 'image/jpeg' as const, data: testJpeg('embedded') };
       const album = { album: 'Night Drive', albumArtist: 'The Examples', artist: 'The Examples', year: 2021, genre: 'Synthwave' };
-      files.first = (await writeTestTrack(musicDir, 'The Examples/Night Drive/01 Neon.mp3', 'mp3', { ...album, title: 'Neon', trackNumber: 1, picture: cover }, { durationMs: 3000 })).bytes;
+      files.first = (
+        await writeTestTrack(
+          musicDir,
+          'The Examples/Night Drive/01 Neon.mp3',
+          'mp3',
+          { ...album, title: 'Neon', trackNumber: 1, picture: cover },
+          { durationMs: 3000 },
+        )
+      ).bytes;
       files.second = (await writeTestTrack(musicDir, 'The Examples/Night Drive/02 Tunnel.flac', 'flac', { ...album, title: 'Tunnel', trackNumber: 2 })).bytes;
-      files.third = (await writeTestTrack(musicDir, 'Solo/Quiet.ogg', 'ogg', { title: 'Quiet Hours', artist: 'Solo Artist', album: 'Alone', lyrics: 'line one\nline two' })).bytes;
+      files.third = (
+        await writeTestTrack(musicDir, 'Solo/Quiet.ogg', 'ogg', { title: 'Quiet Hours', artist: 'Solo Artist', album: 'Alone', lyrics: 'line one\nline two' })
+      ).bytes;
       await writeTestImage(musicDir, 'Solo/cover.jpg');
       app = await startTestApp(backend, { musicDir });
       const report = await scanLibrary(app.ctx);
@@ -50,9 +60,18 @@ for (const backend of testBackends()) {
       assert.deepEqual(artists.map((artist) => artist.name).sort(), ['Solo Artist', 'The Examples']);
       const examples = await client().getArtist({ id: artists.find((artist) => artist.name === 'The Examples')!.id });
       const album = await client().getAlbum({ id: examples.artist.album![0]!.id });
-      assert.deepEqual(album.album.song?.map((song) => [song.title, song.track, song.suffix]), [['Neon', 1, 'mp3'], ['Tunnel', 2, 'flac']]);
+      assert.deepEqual(
+        album.album.song?.map((song) => [song.title, song.track, song.suffix]),
+        [
+          ['Neon', 1, 'mp3'],
+          ['Tunnel', 2, 'flac'],
+        ],
+      );
       const found = await client().search3({ query: 'quiet' });
-      assert.deepEqual(found.searchResult3.song?.map((song) => song.title), ['Quiet Hours']);
+      assert.deepEqual(
+        found.searchResult3.song?.map((song) => song.title),
+        ['Quiet Hours'],
+      );
     });
 
     test('plays a song: the stream is the file, a range is a 206 slice, covers come from the file or its folder', async () => {
@@ -60,7 +79,10 @@ for (const backend of testBackends()) {
       const whole = await client().stream({ id: song.id });
       assert.equal(whole.status, 200);
       assert.deepEqual(new Uint8Array(await whole.arrayBuffer()), files.first);
-      const ranged = await fetch(`${app.apiUrl}/rest/stream.view?${new URLSearchParams({ u: user.handle, p: user.key, v: '1.16.1', c: 'test', id: song.id })}`, { headers: { range: 'bytes=10-19' } });
+      const ranged = await fetch(
+        `${app.apiUrl}/rest/stream.view?${new URLSearchParams({ u: user.handle, p: user.key, v: '1.16.1', c: 'test', id: song.id })}`,
+        { headers: { range: 'bytes=10-19' } },
+      );
       assert.equal(ranged.status, 206);
       assert.deepEqual(new Uint8Array(await ranged.arrayBuffer()), files.first!.slice(10, 20));
       const embedded = await client().getCoverArt({ id: song.id });
@@ -78,7 +100,10 @@ for (const backend of testBackends()) {
       await client().scrobble({ id: song.id, time, submission: true });
       await client().scrobble({ id: song.id, time, submission: true });
       const feed = await app.query('app.svc.feed.getFeed', { feed: `earshot:feed:user:${user.handle}` });
-      assert.deepEqual(feed.body.scrobbles.map((scrobble: { title: string; createdAt: string }) => [scrobble.title, Date.parse(scrobble.createdAt)]), [['Tunnel', Math.floor(time / 1000) * 1000]]);
+      assert.deepEqual(
+        feed.body.scrobbles.map((scrobble: { title: string; createdAt: string }) => [scrobble.title, Date.parse(scrobble.createdAt)]),
+        [['Tunnel', Math.floor(time / 1000) * 1000]],
+      );
     });
 
     test('"refresh library" scans again: a new file becomes a song, and the status tells when it is done', async () => {
@@ -91,7 +116,10 @@ for (const backend of testBackends()) {
         status = (await client().getScanStatus()).scanStatus;
       }
       assert.deepEqual([status.scanning, status.count], [false, 4]);
-      assert.deepEqual((await client().search3({ query: 'Added Later' })).searchResult3.song?.map((song) => song.title), ['Added Later']);
+      assert.deepEqual(
+        (await client().search3({ query: 'Added Later' })).searchResult3.song?.map((song) => song.title),
+        ['Added Later'],
+      );
     });
 
     test('a star is a like, playlists round trip, and the play queue is the XRPC queue', async () => {
@@ -106,7 +134,10 @@ for (const backend of testBackends()) {
 
       await client().createPlaylist({ name: 'Drive', songId: songs.map((song) => song.id) });
       const listed = (await client().getPlaylists()).playlists.playlist!;
-      assert.deepEqual(listed.map((playlist) => [playlist.name, playlist.songCount]), [['Drive', songs.length]]);
+      assert.deepEqual(
+        listed.map((playlist) => [playlist.name, playlist.songCount]),
+        [['Drive', songs.length]],
+      );
       await client().updatePlaylist({ playlistId: listed[0]!.id, songIndexToRemove: [0], name: 'Drive home' });
       const playlist = (await client().getPlaylist({ id: listed[0]!.id })).playlist;
       assert.deepEqual([playlist.name, playlist.entry?.length], ['Drive home', songs.length - 1]);
@@ -115,7 +146,10 @@ for (const backend of testBackends()) {
 
       await client().savePlayQueue({ id: songs.map((song) => song.id), current: songs[1]!.id, position: 1500 });
       const queue = await app.query('app.svc.player.getPlaybackQueue', {}, token);
-      assert.deepEqual(queue.body.queue.entry.map((entry: { id: string }) => entry.id), songs.map((song) => song.id));
+      assert.deepEqual(
+        queue.body.queue.entry.map((entry: { id: string }) => entry.id),
+        songs.map((song) => song.id),
+      );
       assert.equal(queue.body.queue.current, songs[1]!.id);
       await app.procedure('app.svc.player.clearQueue', {}, token);
       assert.equal((await client().getPlayQueue()).playQueue?.entry?.length ?? 0, 0);

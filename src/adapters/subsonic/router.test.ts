@@ -81,7 +81,10 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     const response = await rest(app(), 'getOpenSubsonicExtensions', { u: user.handle, p: user.key });
     assert.match(response.headers.get('content-type') ?? '', /xml/);
     const xml = await response.text();
-    assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<subsonic-response xmlns="http:\/\/subsonic.org\/restapi" status="ok" version="1.16.1" type="earshot" serverVersion="[^"]+" openSubsonic="true">/);
+    assert.match(
+      xml,
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<subsonic-response xmlns="http:\/\/subsonic.org\/restapi" status="ok" version="1.16.1" type="earshot" serverVersion="[^"]+" openSubsonic="true">/,
+    );
     assert.match(xml, /<openSubsonicExtensions name="apiKeyAuthentication"><versions>1<\/versions><\/openSubsonicExtensions>/);
     assertWellFormed(xml);
     const failed = await (await rest(app(), 'ping', { u: 'a"<b>&', p: 'x' })).text();

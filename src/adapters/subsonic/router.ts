@@ -96,12 +96,40 @@ function subsonicEndpoint(methods: readonly SubsonicMethod[]): Endpoint<Viewer |
       description: `Credentials: ${credentials.description}. Public methods (${[...PUBLIC_ANSWERS.keys()].join(', ')}) need none.`,
       security: [],
       parameters: [
-        { name: 'method', in: 'path', required: true, description: 'the method, optionally followed by .view', schema: { type: 'string', enum: names.flatMap((name) => [name, `${name}.view`]) } },
-        ...[['u', "the user's handle"], ['p', 'an API key, or enc:<its hex>'], ['t', 'md5(key + s)'], ['s', 'the salt'], ['apiKey', 'an API key (OpenSubsonic), without u'], ['v', 'the protocol version'], ['c', "the client's name"], ['f', 'xml (the default), json or jsonp'], ['callback', 'the jsonp callback']].map(([name, description]) => queryParameter(name!, description!)),
+        {
+          name: 'method',
+          in: 'path',
+          required: true,
+          description: 'the method, optionally followed by .view',
+          schema: { type: 'string', enum: names.flatMap((name) => [name, `${name}.view`]) },
+        },
+        ...[
+          ['u', "the user's handle"],
+          ['p', 'an API key, or enc:<its hex>'],
+          ['t', 'md5(key + s)'],
+          ['s', 'the salt'],
+          ['apiKey', 'an API key (OpenSubsonic), without u'],
+          ['v', 'the protocol version'],
+          ['c', "the client's name"],
+          ['f', 'xml (the default), json or jsonp'],
+          ['callback', 'the jsonp callback'],
+        ].map(([name, description]) => queryParameter(name!, description!)),
       ],
-      requestBody: { required: false, description: 'the same parameters as a form (formPost)', content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } } },
+      requestBody: {
+        required: false,
+        description: 'the same parameters as a form (formPost)',
+        content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+      },
       responses: {
-        '200': { description: 'subsonic-response in the requested format, status ok or failed (with error code and message); bytes for stream, download and getCoverArt', content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } }, 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        '200': {
+          description:
+            'subsonic-response in the requested format, status ok or failed (with error code and message); bytes for stream, download and getCoverArt',
+          content: {
+            'application/xml': { schema: { type: 'string' } },
+            'application/json': { schema: { type: 'object' } },
+            'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
         '206': { description: 'A range of the bytes (stream, download)' },
         '416': { description: 'A range the file cannot satisfy' },
       },
@@ -122,7 +150,9 @@ function subsonicEndpoint(methods: readonly SubsonicMethod[]): Endpoint<Viewer |
 
 export function registerSubsonicRoutes(app: FastifyInstance, ctx: AppContext, methods: readonly SubsonicMethod[]): void {
   void app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
     setProtocolErrorPath(scope, SUBSONIC);
     registerEndpoints(scope, ctx, [subsonicEndpoint(methods)]);
   });

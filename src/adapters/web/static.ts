@@ -13,7 +13,20 @@ import { PACKAGE_ROOT } from '../../toolkit/package-root.ts';
 export const WEB_DIST = path.join(PACKAGE_ROOT, 'web/dist');
 
 /** Paths that belong to the API and protocols: unknown ones there answer JSON 404s, never the app. */
-const API_PREFIXES = ['/xrpc/', '/rest/', '/auth/', '/access-tokens', '/providers/', '/export', '/covers/', '/avatars/', '/openapi.json', '/health', '/ready', '/metrics'];
+const API_PREFIXES = [
+  '/xrpc/',
+  '/rest/',
+  '/auth/',
+  '/access-tokens',
+  '/providers/',
+  '/export',
+  '/covers/',
+  '/avatars/',
+  '/openapi.json',
+  '/health',
+  '/ready',
+  '/metrics',
+];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

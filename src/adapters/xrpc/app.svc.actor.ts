@@ -54,7 +54,10 @@ const ActorParams = Type.Object({
   did: ActorParam(),
   ...PageParams,
   period: Type.Optional(
-    Type.Union([Type.Literal('all'), ...PERIODS.map((period) => Type.Literal(period))], { default: 'all', description: 'all time, a calendar year, or a rolling window ending now' }),
+    Type.Union([Type.Literal('all'), ...PERIODS.map((period) => Type.Literal(period))], {
+      default: 'all',
+      description: 'all time, a calendar year, or a rolling window ending now',
+    }),
   ),
   year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz for period=year; default the current one' })),
   tz: TimeZoneParam,
@@ -121,8 +124,14 @@ const updateProfile = defineProcedure({
   auth: 'account',
   input: Type.Object({
     displayName: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: '1 to 64 characters after trimming; null clears it' })),
-    avatar: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'an http(s) URL of at most 2048 characters giving a JPEG, PNG, GIF, WebP or AVIF picture of at most 2 MiB; null clears it' })),
-    timeZone: Type.Optional(Type.String({ maxLength: 64, description: 'an IANA time zone such as Europe/Berlin: Wrapped and charts count days and hours in it' })),
+    avatar: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'an http(s) URL of at most 2048 characters giving a JPEG, PNG, GIF, WebP or AVIF picture of at most 2 MiB; null clears it',
+      }),
+    ),
+    timeZone: Type.Optional(
+      Type.String({ maxLength: 64, description: 'an IANA time zone such as Europe/Berlin: Wrapped and charts count days and hours in it' }),
+    ),
   }),
   output: Profile,
   errors: ['InvalidRequest'],

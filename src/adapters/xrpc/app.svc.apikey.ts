@@ -59,7 +59,7 @@ const getApikeys = defineQuery({
 
 const updateApikey = defineProcedure({
   nsid: 'app.svc.apikey.updateApikey',
-  summary: "Rename an API key or change its description",
+  summary: 'Rename an API key or change its description',
   auth: 'account',
   input: Type.Object({ id: Uuid(), name: Type.Optional(Name), description: Type.Optional(Description) }),
   output: ApiKeyView,

@@ -23,7 +23,10 @@ const getEdits = defineQuery({
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
     cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'the `cursor` of the previous page' })),
   }),
-  output: Type.Object({ edits: Type.Array(Edit), cursor: Type.Optional(Type.String({ description: 'pass as `cursor` for the next page; absent on the last page' })) }),
+  output: Type.Object({
+    edits: Type.Array(Edit),
+    cursor: Type.Optional(Type.String({ description: 'pass as `cursor` for the next page; absent on the last page' })),
+  }),
   errors: ['InvalidRequest', 'Forbidden'],
   async handler({ params, viewer, ctx }) {
     const edits = await editLog(ctx.db, viewer.userId, params.limit, params.cursor === undefined ? undefined : Number(params.cursor));

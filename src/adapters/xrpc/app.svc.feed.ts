@@ -9,7 +9,11 @@ import { feedNowPlaying, feedPage } from '../../core/scrobbling/feed/feeds.ts';
 import { Scrobble } from '../../core/scrobbling/schemas.ts';
 import { FeedCursor, FeedPageParams } from './shared/feed-page.ts';
 
-const FeedParam = Type.String({ default: RECENT_FEED, maxLength: 2200, description: 'earshot:feed:recent, earshot:feed:following or earshot:feed:user:<did-or-handle>' });
+const FeedParam = Type.String({
+  default: RECENT_FEED,
+  maxLength: 2200,
+  description: 'earshot:feed:recent, earshot:feed:following or earshot:feed:user:<did-or-handle>',
+});
 
 const getFeed = defineQuery({
   nsid: 'app.svc.feed.getFeed',

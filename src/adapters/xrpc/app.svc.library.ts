@@ -13,7 +13,17 @@ import { localDirectory } from '../../core/library/local-directory.ts';
 import { setNowPlaying } from '../../core/library/now-playing.ts';
 import { asXrpc, inEnvelope, XRPC_CLIENT } from '../../core/library/operations-call.ts';
 import { createPlaylist, deletePlaylist, getPlaylist, listPlaylists, updatePlaylist } from '../../core/library/playlists.ts';
-import { LibraryAlbum, LibraryAlbumWithSongs, LibraryArtist, LibraryEnvelope, listOf, OneOrMore, PlaylistView, PlaylistWithSongs, Starred } from '../../core/library/schemas.ts';
+import {
+  LibraryAlbum,
+  LibraryAlbumWithSongs,
+  LibraryArtist,
+  LibraryEnvelope,
+  listOf,
+  OneOrMore,
+  PlaylistView,
+  PlaylistWithSongs,
+  Starred,
+} from '../../core/library/schemas.ts';
 import { star, starred, unstar } from '../../core/library/stars.ts';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
@@ -42,7 +52,11 @@ function starOperation<N extends string>(nsid: N, summary: string, change: typeo
   });
 }
 
-const starOp = starOperation('app.svc.library.star', 'Star songs (id), albums (albumId) and artists (artistId); a starred song is a liked one; at least one is required', star);
+const starOp = starOperation(
+  'app.svc.library.star',
+  'Star songs (id), albums (albumId) and artists (artistId); a starred song is a liked one; at least one is required',
+  star,
+);
 const unstarOp = starOperation(
   'app.svc.library.unstar',
   'Remove the stars of songs (id), albums (albumId) and artists (artistId): each one given removes that star; unstarring a song unlikes it',
@@ -171,8 +185,7 @@ const getAlbums = defineQuery({
   params: Type.Object({ ...Page, artistId: Type.Optional(Id('an artist id (unknown: 404)')) }),
   output: LibraryEnvelope({ albums: Type.Object({ album: Type.Array(LibraryAlbum) }) }),
   errors: ['InvalidRequest', 'NotFound'],
-  handler: ({ params, viewer, ctx }) =>
-    inEnvelope(async () => ({ albums: { album: await libraryAlbums(ctx.db, viewer.userId, params, params.artistId) } })),
+  handler: ({ params, viewer, ctx }) => inEnvelope(async () => ({ albums: { album: await libraryAlbums(ctx.db, viewer.userId, params, params.artistId) } })),
 });
 
 const getAlbum = defineQuery({
@@ -192,7 +205,9 @@ const getDirectory = defineQuery({
     'Paths are relative to the music folder ("/" is the folder itself)',
   auth: 'required',
   params: Type.Object({
-    at: Type.Optional(Type.String({ maxLength: 4096, description: 'a directory id, or a path in the music folder (e.g. /Artist/Album); default the music folder' })),
+    at: Type.Optional(
+      Type.String({ maxLength: 4096, description: 'a directory id, or a path in the music folder (e.g. /Artist/Album); default the music folder' }),
+    ),
   }),
   output: listing(FileA),
   errors: ['InvalidRequest', 'NotFound'],

@@ -8,7 +8,14 @@ import type { XrpcErrorName } from '../../toolkit/errors.ts';
 import { commandPlayer, currentlyPlaying, type PlayerCommand } from '../../core/musicstream/remote-player.ts';
 
 /** What any call through the caller's connection may answer, beyond the generic errors. */
-const PROVIDER_ERRORS: readonly XrpcErrorName[] = ['ProviderNotConfigured', 'NotConnected', 'ConnectionBroken', 'RateLimitExceeded', 'ProviderUnavailable', 'ProviderRefused'];
+const PROVIDER_ERRORS: readonly XrpcErrorName[] = [
+  'ProviderNotConfigured',
+  'NotConnected',
+  'ConnectionBroken',
+  'RateLimitExceeded',
+  'ProviderUnavailable',
+  'ProviderRefused',
+];
 
 /** pause, play, next and previous: the same call, sending `command` to the caller's active device. */
 function playerCommand<N extends string>(nsid: N, command: PlayerCommand, summary: string) {
@@ -55,7 +62,15 @@ const getCurrentlyPlaying = defineQuery({
       isPlaying: playing?.isPlaying ?? false,
       progressMs: playing?.progressMs ?? null,
       track: track
-        ? { title: track.title, artists: track.artists, album: track.album ?? null, durationMs: track.durationMs ?? null, isrc: track.isrc ?? null, url: track.url ?? null, artUrl: track.artUrl ?? null }
+        ? {
+            title: track.title,
+            artists: track.artists,
+            album: track.album ?? null,
+            durationMs: track.durationMs ?? null,
+            isrc: track.isrc ?? null,
+            url: track.url ?? null,
+            artUrl: track.artUrl ?? null,
+          }
         : null,
       device: playing?.device ?? null,
     };

@@ -39,7 +39,10 @@ describeWithApp('player operations', (app) => {
 
     const empty = await app().query(P('getPlaybackQueue'), {}, alice.token);
     assert.equal(empty.status, 200);
-    assert.deepEqual({ ...empty.body.queue, changed: undefined }, { songCount: 0, offset: 0, entry: [], position: 0, username: 'q-alice', changed: undefined, changedBy: '' });
+    assert.deepEqual(
+      { ...empty.body.queue, changed: undefined },
+      { songCount: 0, offset: 0, entry: [], position: 0, username: 'q-alice', changed: undefined, changedBy: '' },
+    );
 
     // Query parameters only, no body at all, as the spec's source declares them.
     const byQuery = await app().request('POST', `/xrpc/${ADD_DIRECTORY}?directory=%2FAlbum`, { token: alice.token });
@@ -57,12 +60,18 @@ describeWithApp('player operations', (app) => {
     assert.equal(byBody.body.queue.changedBy, 'kitchen');
 
     // Without recursion only the directory's own files; body fields win over query ones.
-    const flat = await app().request('POST', `/xrpc/${ADD_DIRECTORY}?directory=Other&recurse=true&position=0`, { token: alice.token, body: { directory: 'Album/', recurse: false, position: 1 } });
+    const flat = await app().request('POST', `/xrpc/${ADD_DIRECTORY}?directory=Other&recurse=true&position=0`, {
+      token: alice.token,
+      body: { directory: 'Album/', recurse: false, position: 1 },
+    });
     assert.deepEqual([flat.status, flat.body.added, flat.body.position], [200, [lib.one, lib.two], 1]);
     assert.deepEqual(await queued(app(), alice.token), [lib.four, lib.one, lib.two, lib.one, lib.two, lib.three]);
 
     // Query and body merged: the directory from the query, the position from the body.
-    const merged = await app().request('POST', `/xrpc/${ADD_DIRECTORY}?directory=Album%2FDisc%202&shuffle=false`, { token: alice.token, body: { position: 0 } });
+    const merged = await app().request('POST', `/xrpc/${ADD_DIRECTORY}?directory=Album%2FDisc%202&shuffle=false`, {
+      token: alice.token,
+      body: { position: 0 },
+    });
     assert.deepEqual([merged.status, merged.body.added, (await queued(app(), alice.token))[0]], [200, [lib.three], lib.three]);
 
     const shuffled = await app().request('POST', `/xrpc/${ADD_DIRECTORY}?directory=/&shuffle=true`, { token: alice.token });
@@ -120,7 +129,8 @@ describeWithApp('player operations', (app) => {
       ['removeFromQueue', { positions: [] }, 400],
       ['removeFromQueue', {}, 400],
     ];
-    for (const [name, input, status] of refused) assert.equal((await app().procedure(P(name), input, alice.token)).status, status, `${name} ${JSON.stringify(input)}`);
+    for (const [name, input, status] of refused)
+      assert.equal((await app().procedure(P(name), input, alice.token)).status, status, `${name} ${JSON.stringify(input)}`);
     assert.deepEqual(await queued(app(), alice.token), [lib.one, lib.four, lib.two, lib.three]);
 
     result = await app().procedure(P('removeFromQueue'), { positions: [3, 0] }, alice.token);
@@ -129,7 +139,8 @@ describeWithApp('player operations', (app) => {
     assert.deepEqual(await queued(app(), alice.token), [lib.four]);
     result = await app().procedure(P('clearQueue'), {}, alice.token);
     assert.deepEqual([result.status, result.body.queue.songCount, result.body.queue.current, await queued(app(), alice.token)], [200, 0, undefined, []]);
-    for (const name of ['addItemsToQueue', 'removeFromQueue', 'clearQueue']) assert.equal((await app().procedure(P(name), { ids: lib.one, positions: 0 })).status, 401, name);
+    for (const name of ['addItemsToQueue', 'removeFromQueue', 'clearQueue'])
+      assert.equal((await app().procedure(P(name), { ids: lib.one, positions: 0 })).status, 401, name);
     assert.equal((await app().query(P('getPlaybackQueue'))).status, 401);
   });
 
@@ -139,7 +150,10 @@ describeWithApp('player operations', (app) => {
     const lib = await libraries(app(), bob.userId);
     const songs = [lib.one, lib.two, lib.three, lib.four];
     const results = await Promise.all(songs.map((id) => app().procedure(P('addItemsToQueue'), { ids: [id, id] }, alice.token)));
-    assert.deepEqual(results.map((result) => result.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      [200, 200, 200, 200],
+    );
     const queue = await queued(app(), alice.token);
     assert.equal(queue.length, 8);
     for (let i = 0; i < 8; i += 2) assert.equal(queue[i], queue[i + 1], 'each call inserted its songs together');
@@ -160,7 +174,8 @@ describeWithApp('player operations', (app) => {
     assert.deepEqual([first.songCount, first.offset, first.entry.length], [1200, 0, 500], 'the default page');
     const last = await page({ offset: 1000, limit: 1000 });
     assert.deepEqual([last.offset, ids(last)], [1000, model.slice(1000)]);
-    for (const params of [{ limit: 1001 }, { limit: 0 }, { offset: -1 }] as Record<string, number>[]) assert.equal((await app().query(P('getPlaybackQueue'), params, alice.token)).status, 400, JSON.stringify(params));
+    for (const params of [{ limit: 1001 }, { limit: 0 }, { offset: -1 }] as Record<string, number>[])
+      assert.equal((await app().query(P('getPlaybackQueue'), params, alice.token)).status, 400, JSON.stringify(params));
     const whole = async () => [...ids(await page({ limit: 1000 })), ...ids(await page({ offset: 1000, limit: 1000 }))];
 
     // Inserting in the middle and removing scattered songs move only what follows, in order.

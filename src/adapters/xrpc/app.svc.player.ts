@@ -18,7 +18,13 @@ const SummaryOutput = Type.Object({ queue: QueueSummary });
 const Position = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_QUEUE_SONGS, description });
 
 const DirectoryFields = {
-  directory: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'a directory id, or a path relative to a library source root (the leading / optional); required' })),
+  directory: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'a directory id, or a path relative to a library source root (the leading / optional); required',
+    }),
+  ),
   position: Type.Optional(Position('where in the queue the songs go; the end when absent')),
   shuffle: Type.Optional(Type.Boolean({ description: "shuffle the directory's songs (default false: path order)" })),
   recurse: Type.Optional(Type.Boolean({ description: 'include subdirectories (default true)' })),
@@ -65,7 +71,9 @@ const addItemsToQueue = defineProcedure({
   summary: `Insert songs into the queue at a position (the end when absent); answers where they went and where the queue stands. A queue that would pass ${MAX_QUEUE_SONGS} songs is refused whole`,
   auth: 'required',
   input: Type.Object({
-    ids: Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: MAX_QUEUE_SONGS })], { description: 'song ids, in order' }),
+    ids: Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: MAX_QUEUE_SONGS })], {
+      description: 'song ids, in order',
+    }),
     position: Type.Optional(Position('queue index to insert at')),
   }),
   output: Type.Object({ position: Type.Integer({ minimum: 0 }), queue: QueueSummary }),

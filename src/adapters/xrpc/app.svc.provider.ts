@@ -24,7 +24,7 @@ const ConnectionView = Type.Object({
   connectedAt: DateTime(),
   updatedAt: DateTime(),
   folder: Nullable(Type.String({ description: 'file hosts: the folder mirrored into the library' })),
-  lastSyncAt: Nullable(DateTime({ description: "file hosts: when the mirror last finished syncing" })),
+  lastSyncAt: Nullable(DateTime({ description: 'file hosts: when the mirror last finished syncing' })),
   lastSyncError: Nullable(Type.String({ description: 'file hosts: why the last sync failed; null once one succeeds' })),
   lastPolledAt: Nullable(DateTime({ description: 'streaming: when recently played tracks were last read' })),
   lastPollError: Nullable(Type.String()),

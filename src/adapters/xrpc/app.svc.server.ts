@@ -8,7 +8,8 @@ import { defineQuery } from '../http/operation.ts';
 
 const getInfo = defineQuery({
   nsid: 'app.svc.server.getInfo',
-  summary: "This server's public URLs: the API host (XRPC, the web app, Subsonic at /rest) and the scrobbler host (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler)",
+  summary:
+    "This server's public URLs: the API host (XRPC, the web app, Subsonic at /rest) and the scrobbler host (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler)",
   auth: 'none',
   output: Type.Object({
     apiUrl: Type.String({ description: 'PUBLIC_URL, without a trailing slash' }),

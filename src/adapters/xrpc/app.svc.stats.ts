@@ -15,8 +15,13 @@ const getWrapped = defineQuery({
   heavy: true,
   params: Type.Object({
     did: ActorParam(),
-    year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz; default the current one; ignored for rolling periods' })),
-    period: Type.Union(PERIODS.map((period) => Type.Literal(period)), { default: 'year', description: 'year, or a rolling window ending now' }),
+    year: Type.Optional(
+      Type.Integer({ minimum: 2000, maximum: 9999, description: 'calendar year in tz; default the current one; ignored for rolling periods' }),
+    ),
+    period: Type.Union(
+      PERIODS.map((period) => Type.Literal(period)),
+      { default: 'year', description: 'year, or a rolling window ending now' },
+    ),
     tz: TimeZoneParam,
   }),
   output: Wrapped,

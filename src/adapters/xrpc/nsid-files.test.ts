@@ -17,7 +17,9 @@ function groupModules(): { prefix: string; url: URL }[] {
     .flatMap((entry) => {
       if (entry.isDirectory()) {
         const folder = new URL(`${entry.name}/`, HERE);
-        return readdirSync(folder).filter(isSource).map((name) => ({ prefix: entry.name, url: new URL(name, folder) }));
+        return readdirSync(folder)
+          .filter(isSource)
+          .map((name) => ({ prefix: entry.name, url: new URL(name, folder) }));
       }
       return isSource(entry.name) ? [{ prefix: entry.name.slice(0, -'.ts'.length), url: new URL(entry.name, HERE) }] : [];
     });
@@ -26,7 +28,10 @@ function groupModules(): { prefix: string; url: URL }[] {
 /** The operations a module exports (its array of declarations). */
 async function declaredIn(url: URL): Promise<{ nsid: string }[]> {
   const exported = Object.values(await import(url.href)) as unknown[];
-  return exported.filter(Array.isArray).flat().filter((value): value is { nsid: string } => typeof (value as { nsid?: unknown }).nsid === 'string');
+  return exported
+    .filter(Array.isArray)
+    .flat()
+    .filter((value): value is { nsid: string } => typeof (value as { nsid?: unknown }).nsid === 'string');
 }
 
 test('every declared operation is in the app.svc namespace', () => {
@@ -41,8 +46,13 @@ test('each group file declares only its own nsids, and every operation served is
   for (const { prefix, url } of modules) {
     const nsids = (await declaredIn(url)).map((operation) => operation.nsid);
     assert.ok(nsids.length > 0, `${url.pathname} declares no operation`);
-    for (const nsid of nsids) assert.ok(nsid.startsWith(`${prefix}.`), `${nsid} is declared in ${url.pathname}, not in ${nsid.split('.').slice(0, 3).join('.')}.ts`);
+    for (const nsid of nsids)
+      assert.ok(nsid.startsWith(`${prefix}.`), `${nsid} is declared in ${url.pathname}, not in ${nsid.split('.').slice(0, 3).join('.')}.ts`);
     declared.push(...nsids);
   }
-  assert.deepEqual([...declared].sort(), operations.map((operation) => operation.nsid).sort(), 'the registry serves exactly the operations the group files declare, each once');
+  assert.deepEqual(
+    [...declared].sort(),
+    operations.map((operation) => operation.nsid).sort(),
+    'the registry serves exactly the operations the group files declare, each once',
+  );
 });

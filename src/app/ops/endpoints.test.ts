@@ -44,7 +44,11 @@ function parsePrometheusText(text: string): Sample[] {
     assert.ok(sample, `not a Prometheus sample line: ${line}`);
     const [, name, labels, value] = sample;
     assert.ok(typed.has(name!) || typed.has(name!.replace(/_(bucket|sum|count)$/, '')), `${name} has no TYPE line`);
-    samples.push({ name: name!, labels: parseLabels(labels ?? ''), value: value === '+Inf' ? Infinity : value === '-Inf' ? -Infinity : Number(value!.replace('Nan', 'NaN')) });
+    samples.push({
+      name: name!,
+      labels: parseLabels(labels ?? ''),
+      value: value === '+Inf' ? Infinity : value === '-Inf' ? -Infinity : Number(value!.replace('Nan', 'NaN')),
+    });
   }
   return samples;
 }
@@ -130,8 +134,14 @@ describeWithApp('health, readiness and metrics', (app) => {
 
   test('an import batch counts its plays under import:<format> and the import as running until complete', async () => {
     const { token } = await app().signup('metrics-import');
-    const batch = { fingerprint: 'b'.repeat(64), format: 'listenbrainz', from: 0, records: 3, complete: false,
-      listens: [1, 2].map((n) => ({ artist: 'Mariza', title: `Song ${n}`, listenedAt: new Date(Date.UTC(2024, 0, n)).toISOString(), submitted: { n } })) };
+    const batch = {
+      fingerprint: 'b'.repeat(64),
+      format: 'listenbrainz',
+      from: 0,
+      records: 3,
+      complete: false,
+      listens: [1, 2].map((n) => ({ artist: 'Mariza', title: `Song ${n}`, listenedAt: new Date(Date.UTC(2024, 0, n)).toISOString(), submitted: { n } })),
+    };
     assert.equal((await app().procedure('app.svc.scrobble.importListens', batch, token)).status, 200);
     let samples = await scrape(app().apiUrl);
     assert.equal(sampleValue(samples, 'earshot_plays_ingested_total', { protocol: 'import:listenbrainz', outcome: 'stored' }), 2);
@@ -187,7 +197,10 @@ describeWithApp(
       for (const url of hostsOf(app())) assert.equal((await jsonRequest(`${url}/ready`, 'GET')).status, 200);
       const samples = await scrape(app().metricsUrl!);
       assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', { host: 'api', method: 'GET', route: '(unmatched)', status: '404' }), 1);
-      assert.equal(sampleValue(samples, 'earshot_http_request_duration_seconds_count', { host: 'scrobbler', method: 'GET', route: '/ready', status: '200' }), 1);
+      assert.equal(
+        sampleValue(samples, 'earshot_http_request_duration_seconds_count', { host: 'scrobbler', method: 'GET', route: '/ready', status: '200' }),
+        1,
+      );
     });
   },
   { metrics: { token: undefined, port: 0, host: '127.0.0.1' } },
@@ -236,7 +249,11 @@ test('background job runs are counted per job and outcome; a run stopped by shut
         { name: 'Works', intervalMs: 0, run: async () => undefined },
         { name: 'Breaks', intervalMs: 0, run: async () => Promise.reject(new Error('expected in this test')) },
         // Fails only because stop() aborts it.
-        { name: 'Stopped', intervalMs: 0, run: (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))) },
+        {
+          name: 'Stopped',
+          intervalMs: 0,
+          run: (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
+        },
       ],
       observer,
     );

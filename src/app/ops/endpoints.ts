@@ -74,7 +74,10 @@ export const metricsEndpoint = (host: HostName): Endpoint => ({
     operationId: 'getMetrics',
     tags: ['ops'],
     description: 'Credentials: Authorization: Bearer <EARSHOT_METRICS_TOKEN> when the server sets one.',
-    responses: { '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } }, '401': { description: 'AuthMissing or InvalidToken' } },
+    responses: {
+      '200': { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } },
+      '401': { description: 'AuthMissing or InvalidToken' },
+    },
   },
   handler: async ({ reply, ctx }) => {
     reply.header('content-type', ctx.metrics.registry.contentType);

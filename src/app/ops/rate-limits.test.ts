@@ -92,7 +92,10 @@ describe('sign-in limits: attempts per IP', () => {
   test('sign-ups and sign-ins share the budget; each answer tells what is left', async () => {
     const first = await app().request('POST', '/auth/signup', { body: { handle: 'rl-carol', password: PASSWORD } });
     assert.equal(first.status, 201);
-    assert.deepEqual(['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)), ['3', '2']);
+    assert.deepEqual(
+      ['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)),
+      ['3', '2'],
+    );
     assert.match(first.headers.get('x-ratelimit-reset') ?? '', /^\d+$/);
     assert.equal((await login(app(), 'rl-carol', PASSWORD)).status, 200);
     assert.equal((await login(app(), 'nobody', PASSWORD)).status, 401);
@@ -106,7 +109,11 @@ describe('sign-in limits: Last.fm getMobileSession and the authorization page', 
   const app = withApp(limits({ signinFailures: 2 }));
   let dave: ClientAccount;
   const mobileSession = (password: string, format?: 'json') =>
-    lastfmCall(app(), { method: 'auth.getMobileSession', api_key: dave.key, username: dave.handle, password, ...(format ? { format } : {}) }, { secret: dave.sharedSecret });
+    lastfmCall(
+      app(),
+      { method: 'auth.getMobileSession', api_key: dave.key, username: dave.handle, password, ...(format ? { format } : {}) },
+      { secret: dave.sharedSecret },
+    );
 
   before(async () => {
     dave = await createClientAccount(app(), 'rl-dave');
@@ -199,7 +206,8 @@ describe('sign-in limits: Subsonic, the Audioscrobbler handshake and password co
 
   test('confirming the password (changePassword, deleteAccount) counts too: a stolen token buys no more guesses', async () => {
     const { token } = await app().signup('rl-nina', PASSWORD);
-    const changePassword = (currentPassword: string) => app().procedure('app.svc.actor.changePassword', { currentPassword, newPassword: 'another long password' }, token);
+    const changePassword = (currentPassword: string) =>
+      app().procedure('app.svc.actor.changePassword', { currentPassword, newPassword: 'another long password' }, token);
     for (let i = 0; i < 3; i++) assert.equal((await changePassword('wrong')).status, 403);
     const locked = await changePassword(PASSWORD);
     assertRefused(locked, 3);
@@ -222,7 +230,10 @@ describe('submission limits per account', () => {
   test("ListenBrainz: LB's headers, then a 429 in LB's shape; another account is not affected", async () => {
     const first = await submitListen(app(), erin.key);
     assert.equal(first.status, 200);
-    assert.deepEqual(['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)), ['2', '1']);
+    assert.deepEqual(
+      ['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)),
+      ['2', '1'],
+    );
     const resetIn = Number(first.headers.get('x-ratelimit-reset-in'));
     assert.ok(resetIn > 0);
     assert.ok(Number(first.headers.get('x-ratelimit-reset')) > Date.now() / 1000, 'Reset is a Unix time');
@@ -235,7 +246,8 @@ describe('submission limits per account', () => {
   });
 
   test('Last.fm: every call counts against the account; over it, error 29', async () => {
-    const call = (account: ClientAccount) => lastfmCall(app(), { method: 'auth.getToken', api_key: account.key, format: 'json' }, { secret: account.sharedSecret });
+    const call = (account: ClientAccount) =>
+      lastfmCall(app(), { method: 'auth.getToken', api_key: account.key, format: 'json' }, { secret: account.sharedSecret });
     assert.equal((await call(frank)).status, 200, "frank's ListenBrainz submission spent one of the account's two");
     const refused = await call(frank);
     assert.deepEqual([refused.status, refused.body.error], [429, 29]);
@@ -279,7 +291,9 @@ describe('submission limits: many keys of one account share its budget', () => {
     for (const key of keys) statuses.push((await submitListen(app(), key)).status);
     assert.deepEqual(statuses, [...Array(5).fill(200), ...Array(15).fill(429)]);
 
-    const maloja = await jsonRequest<any>(`${app().scrobblerUrl}/apis/mlj_1/newscrobble`, 'POST', { body: { artist: 'Daft Punk', title: 'Get Lucky', key: keys[19] } });
+    const maloja = await jsonRequest<any>(`${app().scrobblerUrl}/apis/mlj_1/newscrobble`, 'POST', {
+      body: { artist: 'Daft Punk', title: 'Get Lucky', key: keys[19] },
+    });
     assert.deepEqual([maloja.status, maloja.body.error?.type], [429, 'rate_limit_exceeded']);
     const lastfm = await lastfmCall(app(), { method: 'auth.getToken', api_key: keys[3]!, format: 'json' }, { secret: ines.sharedSecret });
     assert.deepEqual([lastfm.status, lastfm.body.error], [429, 29]);
@@ -299,7 +313,10 @@ describe('read limits per IP', () => {
 
   test('public reads spend the budget, then 429; health checks never do', async () => {
     const first = await app().request('GET', '/openapi.json');
-    assert.deepEqual(['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)), ['2', '1']);
+    assert.deepEqual(
+      ['x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => first.headers.get(name)),
+      ['2', '1'],
+    );
     assert.equal((await app().query('app.svc.server.getInfo')).headers.get('x-ratelimit-remaining'), '0');
     const refused = await app().request('GET', '/openapi.json');
     assertRefused(refused, 2);
@@ -307,7 +324,7 @@ describe('read limits per IP', () => {
     assert.equal((await app().request('GET', '/health')).status, 200);
   });
 
-  test("Subsonic answers its own failed document (code 0, HTTP 200 as its clients expect) with Retry-After", async () => {
+  test('Subsonic answers its own failed document (code 0, HTTP 200 as its clients expect) with Retry-After', async () => {
     // The test before spent this address's reads.
     const refused = await app().request('GET', '/rest/ping.view?f=json&u=x&p=y&v=1.16.1&c=test');
     assert.equal(refused.status, 200);
@@ -374,11 +391,14 @@ describe('a shared Redis store', { skip: !redisReachable && `no Redis at ${REDIS
 test('an unreachable REDIS_URL stops the start with one clear line', async () => {
   const app = Fastify();
   registerRateLimits(app, limits({ redisUrl: 'redis://:hunter2@127.0.0.1:1' }), async () => null);
-  await assert.rejects(async () => app.ready(), (error: Error) => {
-    assert.match(error.message, /^REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*unset REDIS_URL/);
-    assert.doesNotMatch(error.message, /hunter2|\n/);
-    return true;
-  });
+  await assert.rejects(
+    async () => app.ready(),
+    (error: Error) => {
+      assert.match(error.message, /^REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 .*unset REDIS_URL/);
+      assert.doesNotMatch(error.message, /hunter2|\n/);
+      return true;
+    },
+  );
   await app.close();
 });
 

@@ -230,7 +230,7 @@ class RouteLimits {
 const keyInBody = (plan: RoutePlan) => plan.spend !== 'read' && plan.credential !== authorizationOf;
 
 function prepend<T>(hooks: T | T[] | undefined, hook: T): T[] {
-  return [hook, ...(hooks === undefined ? [] : [hooks].flat() as T[])];
+  return [hook, ...(hooks === undefined ? [] : ([hooks].flat() as T[]))];
 }
 
 /**
@@ -254,7 +254,8 @@ export function registerRateLimits(app: FastifyInstance, limits: RateLimitConfig
     const charge = async (request: FastifyRequest, reply: FastifyReply) => routeLimits.chargeRoute(plan, request, reply);
     // The account named may be in the body: its lock is checked once the body is parsed, after the route's charge.
     if (plan.account) {
-      route.preHandler = prepend(route.preHandler, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.guardAccount(plan, request, reply)) as never);
+      route.preHandler = prepend(route.preHandler, (async (request: FastifyRequest, reply: FastifyReply) =>
+        routeLimits.guardAccount(plan, request, reply)) as never);
       route.onSend = prepend(route.onSend, (async (request: FastifyRequest, reply: FastifyReply) => routeLimits.countSignInOutcome(request, reply)) as never);
     }
     if (keyInBody(plan)) route.preHandler = prepend(route.preHandler, charge as never);

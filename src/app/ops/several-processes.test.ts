@@ -53,7 +53,9 @@ function importListen(n: number) {
 
 const redisReachable = await testRedisReachable();
 
-describe('two server processes on one PostgreSQL', { skip: (!baseUrl && 'needs TEST_DATABASE_URL') || (!redisReachable && `needs Redis at ${TEST_REDIS_URL}`) }, () => {
+describe('two server processes on one PostgreSQL', {
+  skip: (!baseUrl && 'needs TEST_DATABASE_URL') || (!redisReachable && `needs Redis at ${TEST_REDIS_URL}`),
+}, () => {
   const database = `earshot_procs_${process.pid}_${randomBytes(3).toString('hex')}`;
   const databaseUrl = Object.assign(new URL(baseUrl ?? 'postgres://x/'), { pathname: `/${database}` }).toString();
   const redisPrefix = `${database}:`;
@@ -156,14 +158,26 @@ describe('two server processes on one PostgreSQL', { skip: (!baseUrl && 'needs T
       listens: Array.from({ length: 50 }, (_, i) => importListen(from + i)),
       complete,
     });
-    const first = await Promise.all([a(), b()].map(({ api }) => jsonRequest<any>(`${api}/xrpc/app.svc.scrobble.importListens`, 'POST', { body: batch(0, false), token })));
+    const first = await Promise.all(
+      [a(), b()].map(({ api }) => jsonRequest<any>(`${api}/xrpc/app.svc.scrobble.importListens`, 'POST', { body: batch(0, false), token })),
+    );
     assert.deepEqual(first.map((answer) => answer.status).sort(), [200, 409]);
     assert.equal(first.find((answer) => answer.status === 409)!.body.error, 'CheckpointMismatch');
     const second = await jsonRequest<any>(`${b().api}/xrpc/app.svc.scrobble.importListens`, 'POST', { body: batch(50, true), token });
     assert.equal(second.status, 200);
-    assert.deepEqual({ ...second.body.status, completedAt: undefined }, {
-      fingerprint, format: 'listenbrainz', recordsConsumed: 100, stored: 100, duplicate: 0, ignored: 0, complete: true, completedAt: undefined,
-    });
+    assert.deepEqual(
+      { ...second.body.status, completedAt: undefined },
+      {
+        fingerprint,
+        format: 'listenbrainz',
+        recordsConsumed: 100,
+        stored: 100,
+        duplicate: 0,
+        ignored: 0,
+        complete: true,
+        completedAt: undefined,
+      },
+    );
     assert.equal(await playCount(), 300);
   });
 
@@ -172,7 +186,13 @@ describe('two server processes on one PostgreSQL', { skip: (!baseUrl && 'needs T
     for (let i = 0; i < 5; i++) musicstream.addRecentPlay({ title: `Streamed ${i}`, artist: 'Streamer', playedAt: new Date(now - (10 - i) * 60_000) });
     const { id: userId } = await ctx.db.selectFrom('users').select('id').where('did', '=', did).executeTakeFirstOrThrow();
     const grant = musicstream.oauth.grant();
-    await saveConnection(ctx, userId, 'musicstream', { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(now + grant.expiresIn * 1000) }, { id: 'acct-1', name: 'fake-user' });
+    await saveConnection(
+      ctx,
+      userId,
+      'musicstream',
+      { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(now + grant.expiresIn * 1000) },
+      { id: 'acct-1', name: 'fake-user' },
+    );
     await waitFor(async () => (await playCount()) === 305);
     // Another polling round of both processes (10 s apart, the shortest allowed): nothing arrives twice.
     await new Promise((resolve) => setTimeout(resolve, 11_000));
@@ -189,7 +209,10 @@ describe('two server processes on one PostgreSQL', { skip: (!baseUrl && 'needs T
   });
 
   async function rows(table: 'scrobbles' | 'stats_queue'): Promise<number> {
-    const row = await ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
   const playCount = () => rows('scrobbles');

@@ -44,7 +44,9 @@ export function accountOf(ctx: AppContext): AccountOf {
         return tokenOwner(ctx, credential.token);
       case 'audioscrobbler': {
         const userId = await sessionUser(ctx.db, credential.sessionId);
-        return userId === null ? null : ((await ctx.db.selectFrom('users').select(['id as userId', 'handle']).where('id', '=', userId).executeTakeFirst()) ?? null);
+        return userId === null
+          ? null
+          : ((await ctx.db.selectFrom('users').select(['id as userId', 'handle']).where('id', '=', userId).executeTakeFirst()) ?? null);
       }
       case 'lastfm': {
         // A desktop application's key may belong to its author: the session names who is acting.

@@ -29,7 +29,12 @@ async function onDataDir<T>(env: Record<string, string>, work: (ctx: AppContext)
 /** A user's plays (times with milliseconds), a playlist (a song twice, out of order) and a like. */
 async function userData(ctx: AppContext, handle: string): Promise<void> {
   const user = (await findUserByActor(ctx.db, handle))!;
-  const listens = Array.from({ length: 250 }, (_, i) => ({ artist: `Backup ${handle}`, title: `Song ${i % 9}`, album: 'Safe', listenedAt: new Date(Date.UTC(2024, 0, 1) + i * 3_601_234) }));
+  const listens = Array.from({ length: 250 }, (_, i) => ({
+    artist: `Backup ${handle}`,
+    title: `Song ${i % 9}`,
+    album: 'Safe',
+    listenedAt: new Date(Date.UTC(2024, 0, 1) + i * 3_601_234),
+  }));
   await ingestListens(ctx, user.id, listens, 'api');
   const songs = await ctx.db.selectFrom('tracks').select('id').where('artist', '=', `Backup ${handle}`).orderBy('title').execute();
   await createPlaylist(ctx.db, user.id, `${handle}'s mix`, [songs[2]!.id, songs[0]!.id, songs[2]!.id]);

@@ -8,8 +8,13 @@ import { CliError } from '../errors.ts';
 function embeddedDataDir(config: Config, action: 'back up' | 'restore'): string {
   const target = storageTargetFor(config);
   if (target.kind === 'pglite' && target.dataDir) return target.dataDir;
-  const tool = action === 'back up' ? 'pg_dump --format=custom --file earshot.dump "$DATABASE_URL"' : 'pg_restore --clean --if-exists --dbname "$DATABASE_URL" earshot.dump';
-  throw new CliError(`Earshot keeps its data in PostgreSQL (DATABASE_URL); ${action} with PostgreSQL's own tools while it runs:\n  ${tool}\n(docs/running/backups.md)`);
+  const tool =
+    action === 'back up'
+      ? 'pg_dump --format=custom --file earshot.dump "$DATABASE_URL"'
+      : 'pg_restore --clean --if-exists --dbname "$DATABASE_URL" earshot.dump';
+  throw new CliError(
+    `Earshot keeps its data in PostgreSQL (DATABASE_URL); ${action} with PostgreSQL's own tools while it runs:\n  ${tool}\n(docs/running/backups.md)`,
+  );
 }
 
 const asCliError = (error: unknown) => (error instanceof BackupError ? new CliError(error.message) : error);

@@ -9,7 +9,12 @@ import { runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.
 /** `earshot export` as a real process: from the running server, and `--direct` from the embedded database. */
 describe('earshot export', () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-export-cli-'));
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), EARSHOT_DATA_DIR: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), PORT: '0' };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    EARSHOT_DATA_DIR: path.join(home, 'data'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    PORT: '0',
+  };
   delete env.DATABASE_URL;
   const earshot = (args: string[], input = '') => runCli(env, args, input, home);
   const entries = async (file: string) => unzip(fs.readFileSync(path.join(home, file)));
@@ -17,7 +22,10 @@ describe('earshot export', () => {
   before(() => seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!));
   after(() => fs.rmSync(home, { recursive: true, force: true }));
 
-  const listen = (i: number) => ({ listened_at: 1_650_000_000 + i * 600, track_metadata: { artist_name: 'Air', track_name: `Track ${i}`, release_name: 'Moon Safari' } });
+  const listen = (i: number) => ({
+    listened_at: 1_650_000_000 + i * 600,
+    track_metadata: { artist_name: 'Air', track_name: `Track ${i}`, release_name: 'Moon Safari' },
+  });
   const plays = Array.from({ length: 5 }, (_, i) => listen(i));
 
   test('saves the zip from the server under the name it gives, or --out; --direct makes the same archive with no server', async () => {
@@ -37,7 +45,10 @@ describe('earshot export', () => {
       assert.deepEqual([...fromServer.keys()].sort(), ['README.txt', 'dislikes.json', 'likes.json', 'listens/2022/4.jsonl', 'playlists.json', 'user.json']);
       assert.equal(JSON.parse(fromServer.get('user.json')!).handle, 'exporter');
       const listens = exportedListens(fromServer);
-      assert.deepEqual(listens.map((l) => [l.listened_at, l.track_metadata.artist_name, l.track_metadata.track_name, l.track_metadata.release_name]), plays.map((p) => [p.listened_at, 'Air', p.track_metadata.track_name, 'Moon Safari']));
+      assert.deepEqual(
+        listens.map((l) => [l.listened_at, l.track_metadata.artist_name, l.track_metadata.track_name, l.track_metadata.release_name]),
+        plays.map((p) => [p.listened_at, 'Air', p.track_metadata.track_name, 'Moon Safari']),
+      );
 
       const out = await earshot(['export', '--out', 'mine.zip']);
       assert.equal(out.status, 0, out.stderr);

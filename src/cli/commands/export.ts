@@ -32,7 +32,12 @@ function fromDatabase(handle: string | undefined, out: string | undefined): Prom
 }
 
 export const exportData: CommandRun = async (args, command) => {
-  const { values } = parseCommandArgs(command, args, { ...serverOption, out: { type: 'string' }, direct: { type: 'boolean', default: false }, user: { type: 'string' } }, 0);
+  const { values } = parseCommandArgs(
+    command,
+    args,
+    { ...serverOption, out: { type: 'string' }, direct: { type: 'boolean', default: false }, user: { type: 'string' } },
+    0,
+  );
   const { out, bytes } = values.direct ? await fromDatabase(values.user, values.out) : await fromServer(values.server, values.out);
   console.log(`Saved ${out} (${(bytes / 1_048_576).toFixed(1)} MiB); \`earshot import ${out}\` reads it back`);
 };

@@ -49,8 +49,18 @@ export const fakeProviders: CommandRun = async (args, command) => {
   seedMusic(fileHostA);
   seedMusic(fileHostB);
   const now = Date.now();
-  for (const [minutesAgo, title] of [[50, 'Morning Tune'], [45, 'Second Wind'], [40, 'Coffee Break']] as const) {
-    musicstream.addRecentPlay({ title, artist: 'Streamed Artist', album: 'Streamed Album', durationMs: 200_000, playedAt: new Date(now - minutesAgo * 60_000) });
+  for (const [minutesAgo, title] of [
+    [50, 'Morning Tune'],
+    [45, 'Second Wind'],
+    [40, 'Coffee Break'],
+  ] as const) {
+    musicstream.addRecentPlay({
+      title,
+      artist: 'Streamed Artist',
+      album: 'Streamed Album',
+      durationMs: 200_000,
+      playedAt: new Date(now - minutesAgo * 60_000),
+    });
   }
   musicstream.setPlaying({ title: 'Coffee Break', artist: 'Streamed Artist', album: 'Streamed Album', durationMs: 200_000 }, true);
   const lines = [

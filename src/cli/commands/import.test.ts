@@ -41,9 +41,8 @@ function storages(): Storage[] {
   return [embedded, server];
 }
 
-const lbLine = (i: number, artist = 'Air') => JSON.stringify({ listened_at: 1_650_000_000 + i * 300, track_metadata: { artist_name: artist, track_name: `Track ${i % 12}`, release_name: 'Moon Safari' } });
-
-
+const lbLine = (i: number, artist = 'Air') =>
+  JSON.stringify({ listened_at: 1_650_000_000 + i * 300, track_metadata: { artist_name: artist, track_name: `Track ${i % 12}`, release_name: 'Moon Safari' } });
 
 /** Varied CJK, as a repeated character would compress below PostgreSQL's index row limit and hide an unbounded key. */
 const CJK_NAME = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
@@ -55,7 +54,10 @@ type Poison = { kind: string; text: string; reason: RegExp };
 
 /** A ListenBrainz listen as JSON text; `info` is spliced in as text so it can be nested past what JSON.stringify handles. */
 const lbText = (seconds: unknown, artist: unknown, track: unknown, info = '{}') =>
-  JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track, release_name: 'Poison', additional_info: 'INFO' } }).replace('"INFO"', info);
+  JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track, release_name: 'Poison', additional_info: 'INFO' } }).replace(
+    '"INFO"',
+    info,
+  );
 
 const LB_POISON: Poison[] = [
   { kind: 'listened_at 300000000000', text: lbText(300_000_000_000, 'a', 'b'), reason: /listen time is more than a day in the future/ },
@@ -83,7 +85,11 @@ const SPOTIFY_POISON: Poison[] = [
   { kind: 'lone surrogate', text: spotifyText('2021-01-01T00:00:00Z', 'a\ud800'), reason: /title contains a lone UTF-16 surrogate/ },
   { kind: '5,000-character title', text: spotifyText('2021-01-01T00:00:00Z', 't'.repeat(5000)), reason: /title is longer than 1024 characters/ },
   { kind: '2 MB record', text: spotifyText('2021-01-01T00:00:00Z', 'b', { pad: TWO_MB }), reason: /record is larger than \d+ bytes/ },
-  { kind: '5,000-deep field', text: spotifyText('2021-01-01T00:00:00Z', 'b', { deep: 'DEEP' }).replace('"DEEP"', DEEP('[]')), reason: /record is nested deeper than \d+ levels/ },
+  {
+    kind: '5,000-deep field',
+    text: spotifyText('2021-01-01T00:00:00Z', 'b', { deep: 'DEEP' }).replace('"DEEP"', DEEP('[]')),
+    reason: /record is nested deeper than \d+ levels/,
+  },
   { kind: 'year 0000', text: spotifyText('0000-06-01T00:00:00Z', 'b'), reason: /listen time is before 1970/ },
   { kind: 'wrong types', text: spotifyText(12, 'b'), reason: /no valid listen time/ },
   { kind: 'empty object', text: '{}', reason: /no ts and ms_played/ },
@@ -169,7 +175,11 @@ const POISON_FORMATS: PoisonFormat[] = [
     good: (n) => {
       const date = new Date(goodSeconds(n) * 1000);
       const month = date.toLocaleString('en', { month: 'short', timeZone: 'UTC' });
-      return bareRow(`Good ${n % 5}`, goodTitle(n), `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} ${date.getUTCHours()}:${String(date.getUTCMinutes()).padStart(2, '0')}`);
+      return bareRow(
+        `Good ${n % 5}`,
+        goodTitle(n),
+        `${date.getUTCDate()} ${month} ${date.getUTCFullYear()} ${date.getUTCHours()}:${String(date.getUTCMinutes()).padStart(2, '0')}`,
+      );
     },
     file: (records, rng) => {
       const end = eol(rng);
@@ -235,12 +245,22 @@ for (const storage of storages()) {
     });
 
     it('imports Last.fm CSV and Spotify history; overlapping listens count as duplicates', async () => {
-      const csv = file('scrobbles.csv', 'uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\r\n1650000000,"15 Apr 2022, 05:20",Air,,Moon Safari,,Track 0,\r\n1650000300,x,Air,,,,"Track, new",\r\n');
+      const csv = file(
+        'scrobbles.csv',
+        'uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\r\n1650000000,"15 Apr 2022, 05:20",Air,,Moon Safari,,Track 0,\r\n1650000300,x,Air,,,,"Track, new",\r\n',
+      );
       const lastfm = await earshot(['import', 'lastfm', csv]);
       assert.equal(lastfm.status, 0, lastfm.stderr);
       assert.match(lastfm.stdout, /2 records; this run stored 1, 1 duplicate, 0 ignored/);
       const streams = [
-        { ts: '2023-01-01T10:04:00Z', ms_played: 240_000, master_metadata_track_name: 'La femme d\'argent', master_metadata_album_artist_name: 'Air', master_metadata_album_album_name: 'Moon Safari', spotify_track_uri: 'spotify:track:2ZyuwVvV6Z3XJaXIFbspeE' },
+        {
+          ts: '2023-01-01T10:04:00Z',
+          ms_played: 240_000,
+          master_metadata_track_name: "La femme d'argent",
+          master_metadata_album_artist_name: 'Air',
+          master_metadata_album_album_name: 'Moon Safari',
+          spotify_track_uri: 'spotify:track:2ZyuwVvV6Z3XJaXIFbspeE',
+        },
         { ts: '2023-01-01T10:05:00Z', ms_played: 5_000, master_metadata_track_name: 'Sexy Boy', master_metadata_album_artist_name: 'Air' },
         { ts: '2023-01-01T11:00:00Z', ms_played: 900_000, master_metadata_track_name: null, episode_name: 'A podcast' },
       ];
@@ -249,7 +269,6 @@ for (const storage of storages()) {
       assert.match(spotify.stdout, /3 records; this run stored 1, 0 duplicate, 2 ignored/);
       assert.match(spotify.stdout, /record 2: played for less than 30 seconds\n {2}record 3: a podcast episode, not a track/);
     });
-
 
     /** The poison files, made up front in one seeded sequence, so IMPORT_POISON_SEED reproduces every file. */
     const poisonFiles = (() => {
@@ -273,21 +292,23 @@ for (const storage of storages()) {
     for (const { format, files } of poisonFiles) {
       it(`300 good records, one odd record, 300 good: every odd record is ignored with its reason, in ${format.name}`, async () => {
         // The files hold distinct listens, so they are imported side by side.
-        await Promise.all(files.map(async ({ odd, records, name, content, rerun }) => {
-          const target = file(name, content);
-          const label = `${format.name}: ${odd.map((p) => p.kind).join(', ')}`;
-          const first = await earshot(['import', format.format, target]);
-          assert.equal(first.status, 0, `${label}\n${first.stderr}`);
-          const good = GOOD_RUN * (odd.length + 1);
-          assert.match(first.stdout, new RegExp(`${records} records; this run stored ${good}, 0 duplicate, ${odd.length} ignored\\.`), label);
-          odd.forEach((p, i) => {
-            const line = new RegExp(`^ {2}record ${(i + 1) * (GOOD_RUN + 1)}: (.*)$`, 'm').exec(first.stdout);
-            assert.match(line?.[1] ?? first.stdout, p.reason, `${format.name}: ${p.kind}`);
-          });
-          if (!rerun) return;
-          const again = await earshot(['import', format.format, target]);
-          assert.match(again.stdout, new RegExp(`${records} records, ${good} stored, 0 duplicate, ${odd.length} ignored\\. Nothing to do\\.`), label);
-        }));
+        await Promise.all(
+          files.map(async ({ odd, records, name, content, rerun }) => {
+            const target = file(name, content);
+            const label = `${format.name}: ${odd.map((p) => p.kind).join(', ')}`;
+            const first = await earshot(['import', format.format, target]);
+            assert.equal(first.status, 0, `${label}\n${first.stderr}`);
+            const good = GOOD_RUN * (odd.length + 1);
+            assert.match(first.stdout, new RegExp(`${records} records; this run stored ${good}, 0 duplicate, ${odd.length} ignored\\.`), label);
+            odd.forEach((p, i) => {
+              const line = new RegExp(`^ {2}record ${(i + 1) * (GOOD_RUN + 1)}: (.*)$`, 'm').exec(first.stdout);
+              assert.match(line?.[1] ?? first.stdout, p.reason, `${format.name}: ${p.kind}`);
+            });
+            if (!rerun) return;
+            const again = await earshot(['import', format.format, target]);
+            assert.match(again.stdout, new RegExp(`${records} records, ${good} stored, 0 duplicate, ${odd.length} ignored\\. Nothing to do\\.`), label);
+          }),
+        );
       });
     }
 
@@ -328,11 +349,23 @@ for (const storage of storages()) {
       const files: Record<string, string> = {
         '1-listens.jsonl': lbLines(10_000, 3, 'Folder LB'),
         '2-lastfm.csv': `uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\n${seconds(10)},x,Folder CSV,,,,Song,\n`,
-        '3-recenttracks.json': JSON.stringify({ recenttracks: { track: [{ artist: { '#text': 'Folder JSON' }, name: 'Song', album: { '#text': '' }, date: { uts: String(seconds(20)) } }] } }),
-        '4-maloja_export.json': JSON.stringify({ maloja: { export_time: 1 }, scrobbles: [{ time: seconds(30), track: { artists: ['Folder Maloja'], title: 'Song', album: null, length: 200 }, duration: 200 }] }),
+        '3-recenttracks.json': JSON.stringify({
+          recenttracks: { track: [{ artist: { '#text': 'Folder JSON' }, name: 'Song', album: { '#text': '' }, date: { uts: String(seconds(20)) } }] },
+        }),
+        '4-maloja_export.json': JSON.stringify({
+          maloja: { export_time: 1 },
+          scrobbles: [{ time: seconds(30), track: { artists: ['Folder Maloja'], title: 'Song', album: null, length: 200 }, duration: 200 }],
+        }),
         '5.scrobbler.log': `#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Rockbox\nFolder Log\tAlbum\tSong\t1\t200\tL\t${seconds(40)}\t\nFolder Log\tAlbum\tSkip\t2\t200\tS\t${seconds(41)}\t\n`,
         'spotify/StreamingHistory_music_0.json': JSON.stringify([{ endTime: minute(50), artistName: 'Folder Spotify', trackName: 'Song', msPlayed: 240_000 }]),
-        'spotify/Streaming_History_Audio_2023.json': JSON.stringify([{ ts: new Date(seconds(60) * 1000 + 200_000).toISOString(), ms_played: 200_000, master_metadata_track_name: 'Song', master_metadata_album_artist_name: 'Folder Extended' }]),
+        'spotify/Streaming_History_Audio_2023.json': JSON.stringify([
+          {
+            ts: new Date(seconds(60) * 1000 + 200_000).toISOString(),
+            ms_played: 200_000,
+            master_metadata_track_name: 'Song',
+            master_metadata_album_artist_name: 'Folder Extended',
+          },
+        ]),
         'user.json': JSON.stringify({ user_id: 1, username: 'someone' }),
         'cover.png': 'not even opened',
       };
@@ -341,8 +374,20 @@ for (const storage of storages()) {
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, /Skipped .*user\.json: cannot tell its format/);
       assert.doesNotMatch(result.stdout, /cover\.png/);
-      for (const [name, stored, ignored] of [['1-listens.jsonl', 3, 0], ['2-lastfm.csv', 1, 0], ['3-recenttracks.json', 1, 0], ['4-maloja_export.json', 1, 0], ['5.scrobbler.log', 1, 1], ['StreamingHistory_music_0.json', 1, 0], ['Streaming_History_Audio_2023.json', 1, 0]] as const) {
-        assert.match(result.stdout, new RegExp(`Imported .*${name.replaceAll('.', '\\.')}: \\d+ records; this run stored ${stored}, 0 duplicate, ${ignored} ignored\\.`), name);
+      for (const [name, stored, ignored] of [
+        ['1-listens.jsonl', 3, 0],
+        ['2-lastfm.csv', 1, 0],
+        ['3-recenttracks.json', 1, 0],
+        ['4-maloja_export.json', 1, 0],
+        ['5.scrobbler.log', 1, 1],
+        ['StreamingHistory_music_0.json', 1, 0],
+        ['Streaming_History_Audio_2023.json', 1, 0],
+      ] as const) {
+        assert.match(
+          result.stdout,
+          new RegExp(`Imported .*${name.replaceAll('.', '\\.')}: \\d+ records; this run stored ${stored}, 0 duplicate, ${ignored} ignored\\.`),
+          name,
+        );
       }
       assert.match(result.stdout, /Total: 7 files; this run stored 9, 0 duplicate, 1 ignored\./);
       assert.match(result.stderr, /file 7\/7 +committed 10: stored 9/);
@@ -356,30 +401,60 @@ for (const storage of storages()) {
     });
 
     it('imports the ListenBrainz and Spotify zip archives as handed out, entry by entry; other entries are left alone', async () => {
-      const listenbrainz = file('listenbrainz_importer_1700000000.zip', zipArchive([
-        { name: 'user.json', content: '{"user_name":"importer"}' },
-        { name: 'feedback.jsonl', content: '{"recording_mbid":"x","score":1}\n' },
-        { name: 'listens/2024/10.jsonl', content: lbLines(20_000, 4, 'Zip LB') },
-        { name: 'listens/2024/2.jsonl', content: lbLines(20_100, 2, 'Zip LB') },
-      ]));
+      const listenbrainz = file(
+        'listenbrainz_importer_1700000000.zip',
+        zipArchive([
+          { name: 'user.json', content: '{"user_name":"importer"}' },
+          { name: 'feedback.jsonl', content: '{"recording_mbid":"x","score":1}\n' },
+          { name: 'listens/2024/10.jsonl', content: lbLines(20_000, 4, 'Zip LB') },
+          { name: 'listens/2024/2.jsonl', content: lbLines(20_100, 2, 'Zip LB') },
+        ]),
+      );
       const lb = await earshot(['import', listenbrainz]);
       assert.equal(lb.status, 0, lb.stderr);
-      assert.match(lb.stdout, /Imported .*\.zip\/listens\/2024\/2\.jsonl: 2 records; this run stored 2[\s\S]*Imported .*\.zip\/listens\/2024\/10\.jsonl: 4 records; this run stored 4/);
+      assert.match(
+        lb.stdout,
+        /Imported .*\.zip\/listens\/2024\/2\.jsonl: 2 records; this run stored 2[\s\S]*Imported .*\.zip\/listens\/2024\/10\.jsonl: 4 records; this run stored 4/,
+      );
       assert.match(lb.stdout, /Total: 2 files; this run stored 6, 0 duplicate, 0 ignored\./);
-      const stream = (i: number) => ({ endTime: new Date(goodSeconds(320_000 + i) * 1000).toISOString().slice(0, 16).replace('T', ' '), artistName: 'Zip Spotify', trackName: `Song ${i}`, msPlayed: 180_000 });
-      const account = file('my_spotify_data.zip', zipArchive([
-        { name: 'Spotify Account Data/Userdata.json', content: '{}' },
-        { name: 'Spotify Account Data/StreamingHistory_podcast_0.json', content: '[]' },
-        { name: 'Spotify Account Data/StreamingHistory_music_0.json', content: JSON.stringify([stream(1), stream(2), { ...stream(3), msPlayed: 1000 }]) },
-      ]));
-      const extended = file('my_spotify_data (extended).zip', zipArchive([
-        { name: 'Spotify Extended Streaming History/ReadMeFirst_ExtendedStreamingHistory.pdf', content: '%PDF' },
-        { name: 'Spotify Extended Streaming History/Streaming_History_Audio_2023.json', content: JSON.stringify([{ ts: new Date(goodSeconds(320_100) * 1000).toISOString(), ms_played: 100_000, master_metadata_track_name: 'Song', master_metadata_album_artist_name: 'Zip Extended' }]) },
-        { name: 'Spotify Extended Streaming History/Streaming_History_Video_2023.json', content: '[]' },
-      ]));
+      const stream = (i: number) => ({
+        endTime: new Date(goodSeconds(320_000 + i) * 1000).toISOString().slice(0, 16).replace('T', ' '),
+        artistName: 'Zip Spotify',
+        trackName: `Song ${i}`,
+        msPlayed: 180_000,
+      });
+      const account = file(
+        'my_spotify_data.zip',
+        zipArchive([
+          { name: 'Spotify Account Data/Userdata.json', content: '{}' },
+          { name: 'Spotify Account Data/StreamingHistory_podcast_0.json', content: '[]' },
+          { name: 'Spotify Account Data/StreamingHistory_music_0.json', content: JSON.stringify([stream(1), stream(2), { ...stream(3), msPlayed: 1000 }]) },
+        ]),
+      );
+      const extended = file(
+        'my_spotify_data (extended).zip',
+        zipArchive([
+          { name: 'Spotify Extended Streaming History/ReadMeFirst_ExtendedStreamingHistory.pdf', content: '%PDF' },
+          {
+            name: 'Spotify Extended Streaming History/Streaming_History_Audio_2023.json',
+            content: JSON.stringify([
+              {
+                ts: new Date(goodSeconds(320_100) * 1000).toISOString(),
+                ms_played: 100_000,
+                master_metadata_track_name: 'Song',
+                master_metadata_album_artist_name: 'Zip Extended',
+              },
+            ]),
+          },
+          { name: 'Spotify Extended Streaming History/Streaming_History_Video_2023.json', content: '[]' },
+        ]),
+      );
       const spotify = await earshot(['import', 'spotify', account, extended]);
       assert.equal(spotify.status, 0, spotify.stderr);
-      assert.match(spotify.stdout, /StreamingHistory_music_0\.json: 3 records; this run stored 2, 0 duplicate, 1 ignored\.\nIgnored, for example:\n {2}record 3: played for less than 30 seconds/);
+      assert.match(
+        spotify.stdout,
+        /StreamingHistory_music_0\.json: 3 records; this run stored 2, 0 duplicate, 1 ignored\.\nIgnored, for example:\n {2}record 3: played for less than 30 seconds/,
+      );
       assert.match(spotify.stdout, /Streaming_History_Audio_2023\.json: 1 records; this run stored 1/);
       assert.match((await earshot(['import', listenbrainz, account])).stdout, /Total: 3 files; this run stored 0, 0 duplicate, 0 ignored\./);
     });
@@ -392,7 +467,10 @@ for (const storage of storages()) {
       assert.match(truncated.stderr, /^earshot: .*truncated\.zip: not a readable zip archive \(.+\)\n$/);
       // A good first entry and a damaged second: the whole archive is checked before the first listen is sent.
       const first = lbLines(31_000, 300, 'Zip Before Damage');
-      const damaged = zipArchive([{ name: 'listens/2024/1.jsonl', content: first }, { name: 'listens/2024/2.jsonl', content }]);
+      const damaged = zipArchive([
+        { name: 'listens/2024/1.jsonl', content: first },
+        { name: 'listens/2024/2.jsonl', content },
+      ]);
       const second = damaged.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 1) + 30 + 'listens/2024/2.jsonl'.length;
       for (let i = second + 100; i < second + 140; i++) damaged[i] = damaged[i]! ^ 0xff;
       const result = await earshot(['import', file('damaged.zip', damaged)]);
@@ -407,12 +485,18 @@ for (const storage of storages()) {
       const target = file('dry-run.jsonl', `${lbLines(40_000, 3, 'Dry CLI') + lbText(goodSeconds(340_000), '', 'No artist')}\n`);
       const dry = await earshot(['import', target, '--dry-run']);
       assert.equal(dry.status, 0, dry.stderr);
-      assert.match(dry.stdout, /Dry run of .*dry-run\.jsonl: 4 records; would store 3 \(3 of them with songs new to the catalog\), 0 duplicate, 1 ignored\. Nothing was written\.\nIgnored, for example:\n {2}record 4: no artist/);
+      assert.match(
+        dry.stdout,
+        /Dry run of .*dry-run\.jsonl: 4 records; would store 3 \(3 of them with songs new to the catalog\), 0 duplicate, 1 ignored\. Nothing was written\.\nIgnored, for example:\n {2}record 4: no artist/,
+      );
       // A second file repeating the first: its plays are duplicates of the first file's, within one dry run.
       const repeat = file('dry-run-again.jsonl', lbLines(40_000, 3, 'Dry CLI'));
       const both = await earshot(['import', target, repeat, '--dry-run']);
       assert.equal(both.status, 0, both.stderr);
-      assert.match(both.stdout, /Dry run of .*dry-run-again\.jsonl: 3 records; would store 0 \(0 of them with songs new to the catalog\), 3 duplicate, 0 ignored\./);
+      assert.match(
+        both.stdout,
+        /Dry run of .*dry-run-again\.jsonl: 3 records; would store 0 \(0 of them with songs new to the catalog\), 3 duplicate, 0 ignored\./,
+      );
       assert.match(both.stdout, /Total: 2 files; would store 3, 3 duplicate, 1 ignored\./);
       const real = await earshot(['import', target]);
       assert.match(real.stdout, /4 records; this run stored 3, 0 duplicate, 1 ignored/);
@@ -420,7 +504,12 @@ for (const storage of storages()) {
     });
 
     it('Ctrl-C stops after the current batch commits and says how to resume; the same command finishes', async () => {
-      const archive = file('listenbrainz_interrupted.zip', zipArchive([0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 3000, 3000, `Interrupted ${month}`) }))));
+      const archive = file(
+        'listenbrainz_interrupted.zip',
+        zipArchive(
+          [0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 3000, 3000, `Interrupted ${month}`) })),
+        ),
+      );
       const child = spawn(process.execPath, [path.resolve('bin/earshot.js'), 'import', archive], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let [stdout, stderr] = ['', ''];
       child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -431,12 +520,20 @@ for (const storage of storages()) {
       const status = await new Promise((resolve) => child.on('exit', resolve));
       assert.equal(status, 130, stderr);
       assert.match(stderr, /Stopping after the current batch commits/);
-      assert.match(stderr, new RegExp(`interrupted after record \\d+ of .*; everything before is committed\\. To resume, run the same command again:\\n {2}earshot import ${archive.replaceAll('.', '\\.')}\\n`));
+      assert.match(
+        stderr,
+        new RegExp(
+          `interrupted after record \\d+ of .*; everything before is committed\\. To resume, run the same command again:\\n {2}earshot import ${archive.replaceAll('.', '\\.')}\\n`,
+        ),
+      );
       const resumed = await earshot(['import', archive]);
       assert.equal(resumed.status, 0, resumed.stderr);
       assert.match(resumed.stdout, /Resumed after record \d+/);
       const stored = [stdout, resumed.stdout].join('\n').matchAll(/^Imported .*this run stored (\d+)/gm);
-      assert.equal([...stored].reduce((total, match) => total + Number(match[1]), 0), 9000);
+      assert.equal(
+        [...stored].reduce((total, match) => total + Number(match[1]), 0),
+        9000,
+      );
     });
 
     // Last: it stops the server, which owns the embedded database while it runs.

@@ -53,7 +53,10 @@ function report(label: string, summary: ImportSummary, dryRun: boolean): void {
       `Dry run of ${label}: ${summary.records} records; would store ${summary.stored} (${summary.newSongs} of them with songs new to the catalog), ` +
         `${summary.duplicate} duplicate, ${summary.ignored} ignored. Nothing was written.`,
     );
-  } else console.log(`Imported ${label}: ${summary.records} records; this run stored ${summary.stored}, ${summary.duplicate} duplicate, ${summary.ignored} ignored.`);
+  } else
+    console.log(
+      `Imported ${label}: ${summary.records} records; this run stored ${summary.stored}, ${summary.duplicate} duplicate, ${summary.ignored} ignored.`,
+    );
   if (summary.ignoredExamples.length > 0) {
     console.log('Ignored, for example:');
     for (const { record, reason } of summary.ignoredExamples) console.log(`  record ${record}: ${reason}`);
@@ -110,10 +113,12 @@ async function runAll(imports: PlannedImport[], sink: ImportSink, dryRun: boolea
   try {
     for (const { source, format } of imports) {
       progress.startFile();
-      const summary = await runImport({ source, format, sink, dryRun, claims, onProgress: progress.update, stopRequested: stop.requested }).catch((error: unknown) => {
-        if (error instanceof ImportFormatError) throw new CliError(`${source.label}: ${error.message}`);
-        throw error;
-      });
+      const summary = await runImport({ source, format, sink, dryRun, claims, onProgress: progress.update, stopRequested: stop.requested }).catch(
+        (error: unknown) => {
+          if (error instanceof ImportFormatError) throw new CliError(`${source.label}: ${error.message}`);
+          throw error;
+        },
+      );
       progress.endFile(summary);
       progress.clear();
       summaries.push(summary);
@@ -121,7 +126,10 @@ async function runAll(imports: PlannedImport[], sink: ImportSink, dryRun: boolea
       if (summary.interrupted || stop.requested()) {
         reportTotal(summaries, dryRun);
         const where = summary.interrupted ? `after record ${summary.records} of ${source.label}` : `after ${source.label}`;
-        throw new CliError(`interrupted ${where}; everything before is committed. To resume, run the same command again:\n  ${sameCommand(args)}`, INTERRUPTED_EXIT);
+        throw new CliError(
+          `interrupted ${where}; everything before is committed. To resume, run the same command again:\n  ${sameCommand(args)}`,
+          INTERRUPTED_EXIT,
+        );
       }
     }
     reportTotal(summaries, dryRun);
@@ -132,7 +140,12 @@ async function runAll(imports: PlannedImport[], sink: ImportSink, dryRun: boolea
 }
 
 export const importHistory: CommandRun = async (args, command) => {
-  const options = { ...serverOption, direct: { type: 'boolean', default: false }, user: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } as const;
+  const options = {
+    ...serverOption,
+    direct: { type: 'boolean', default: false },
+    user: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+  } as const;
   const { values, positionals } = parseCommandArgs(command, args, options, { min: 1 });
   const { format, paths } = formatAndPaths(positionals, command);
   const plan = await planImports(paths, format).catch((error: unknown) => {

@@ -12,7 +12,9 @@ describe('earshot provider connect', () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-provider-cli-'));
   after(() => fs.rmSync(home, { recursive: true, force: true }));
 
-  test('the consent page opens in any browser, whose callback connects nothing; the address pasted back into the command connects', { timeout: 120_000 }, async () => {
+  test('the consent page opens in any browser, whose callback connects nothing; the address pasted back into the command connects', {
+    timeout: 120_000,
+  }, async () => {
     const fake = await startFakeMusicstream({ account: 'cli-listener' });
     const port = String(20000 + ((process.pid + 1) % 20000));
     const env: Record<string, string> = {

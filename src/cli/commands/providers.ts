@@ -37,7 +37,9 @@ export const providerConnect: CommandRun = async (args, command) => {
     throw usageError(`that is not an address: ${address}`);
   }
   // Providers add parameters of their own (scope, authuser): only the authorization's are sent.
-  const answer = Object.fromEntries(['state', 'code', 'error'].flatMap((name) => (callback.searchParams.has(name) ? [[name, callback.searchParams.get(name)]] : [])));
+  const answer = Object.fromEntries(
+    ['state', 'code', 'error'].flatMap((name) => (callback.searchParams.has(name) ? [[name, callback.searchParams.get(name)]] : [])),
+  );
   const { message } = await client.call('POST', `/providers/${provider}/complete`, answer);
   console.log(message);
 };
@@ -55,6 +57,8 @@ export const providerSync: CommandRun = async (args, command) => {
   if (host !== 'filehostA' && host !== 'filehostB') throw usageError('the file host must be filehostA or filehostB');
   const report = await authenticatedClient(values.server).call('POST', `/xrpc/app.svc.${host}.sync`, values.folder ? { folder: values.folder } : {});
   if (report.status === 'already-scanning') return console.log(`${host}: a sync of ${report.folder} is already running`);
-  console.log(`${host} ${report.folder}: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ${report.skippedCount} skipped (${report.durationMs} ms)`);
+  console.log(
+    `${host} ${report.folder}: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged, ${report.skippedCount} skipped (${report.durationMs} ms)`,
+  );
   for (const skipped of report.skipped) console.log(`  skipped ${skipped.path}: ${skipped.reason}`);
 };

@@ -21,7 +21,13 @@ const SIGN_IN = JSON.stringify({ identifier: 'nobody', password: 'not the passwo
 
 /** A served process (request log on) with a sign-in in flight: its headers and the start of its body are in, the rest is not. */
 async function serveWithRequestInFlight(shutdownTimeoutMs: number) {
-  const env: Record<string, string | undefined> = { ...process.env, EARSHOT_DATA_DIR: path.join(home, `data-${shutdownTimeoutMs}`), PORT: '0', LOG_LEVEL: 'info', EARSHOT_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs) };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    EARSHOT_DATA_DIR: path.join(home, `data-${shutdownTimeoutMs}`),
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    EARSHOT_SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+  };
   delete env.DATABASE_URL;
   // The shutdown is the point here, not the embedded database's first start.
   await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!);
@@ -30,7 +36,9 @@ async function serveWithRequestInFlight(shutdownTimeoutMs: number) {
   const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
   const socket = net.connect(port, '127.0.0.1');
   const answer = received(socket);
-  socket.write(`POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${SIGN_IN.length}\r\n\r\n${SIGN_IN.slice(0, 10)}`);
+  socket.write(
+    `POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${SIGN_IN.length}\r\n\r\n${SIGN_IN.slice(0, 10)}`,
+  );
   await printed(/incoming request/);
   return { server, printed, exited, socket, answer };
 }

@@ -26,7 +26,8 @@ export const serve: CommandRun = async (args, command) => {
   const storage = config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/db`;
   console.log(`Earshot is running (storage: ${storage})`);
   if (running.urls.api) console.log(`  API:       ${running.urls.api}  (open it in a browser for the web app; XRPC at /xrpc, OpenAPI at /openapi.json)`);
-  if (running.urls.scrobbler) console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2, Maloja /apis/mlj_1/; OpenAPI at /openapi.json)`);
+  if (running.urls.scrobbler)
+    console.log(`  Scrobbler: ${running.urls.scrobbler}  (ListenBrainz /1/, Last.fm /2.0/, Audioscrobbler 1.2, Maloja /apis/mlj_1/; OpenAPI at /openapi.json)`);
   if (running.urls.metrics) console.log(`  Metrics:   ${running.urls.metrics}/metrics`);
   const jobs = startBackgroundJobs(backgroundJobs(ctx), ctx.metrics);
   const stop = async (signal: NodeJS.Signals) => {

@@ -5,8 +5,11 @@ export const tokenList: CommandRun = async (args, command) => {
   const { values } = parseCommandArgs(command, args, { ...serverOption, ...jsonOption }, 0);
   const { tokens } = await authenticatedClient(values.server).call('GET', '/access-tokens');
   if (values.json) return printJson(tokens);
-  // biome-ignore lint/suspicious/noExplicitAny: the token list is the server's JSON, printed as it comes
-  printTable(tokens.map((token: any) => ({ ...token, secret: `…${token.lastFour}` })), ['id', 'name', 'secret', 'createdAt', 'lastUsedAt']);
+  printTable(
+    // biome-ignore lint/suspicious/noExplicitAny: the token list is the server's JSON, printed as it comes
+    tokens.map((token: any) => ({ ...token, secret: `…${token.lastFour}` })),
+    ['id', 'name', 'secret', 'createdAt', 'lastUsedAt'],
+  );
 };
 
 export const tokenCreate: CommandRun = async (args, command) => {

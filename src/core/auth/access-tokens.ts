@@ -57,21 +57,13 @@ export async function listAccessTokens(db: Database, userId: string): Promise<Ac
 
 /** Revokes the token and, by cascade, every access token and API key created with it. */
 export async function revokeAccessToken(db: Database, userId: string, id: string): Promise<void> {
-  const result = await db
-    .deleteFrom('access_tokens')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('access_tokens').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (result.numDeletedRows === 0n) throw notFound(`no access token with id ${id}`);
 }
 
 /** True when the token row still exists for this exact token; records the use. */
 export async function checkAccessToken(db: Database, tokenId: string, token: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('access_tokens')
-    .select(['id', 'token_hash', 'last_used_at'])
-    .where('id', '=', tokenId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('access_tokens').select(['id', 'token_hash', 'last_used_at']).where('id', '=', tokenId).executeTakeFirst();
   if (!row || row.token_hash !== sha256Hex(token)) return false;
   await recordCredentialUse(db, 'access_tokens', tokenId);
   return true;

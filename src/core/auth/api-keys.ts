@@ -69,13 +69,7 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(db: Database, userId: string): Promise<ApiKey[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select(API_KEY_COLUMNS)
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('api_keys').select(API_KEY_COLUMNS).where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
   return rows.map(toApiKey);
 }
 

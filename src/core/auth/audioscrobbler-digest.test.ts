@@ -14,8 +14,7 @@ async function handshake(app: TestApp, account: ClientAccount): Promise<string> 
 }
 
 const storedDigest = async (app: TestApp, account: ClientAccount) =>
-  (await app.ctx.db.selectFrom('api_keys').select('audioscrobbler_digest').where('id', '=', account.apiKeyId).executeTakeFirstOrThrow())
-    .audioscrobbler_digest!;
+  (await app.ctx.db.selectFrom('api_keys').select('audioscrobbler_digest').where('id', '=', account.apiKeyId).executeTakeFirstOrThrow()).audioscrobbler_digest!;
 
 describeWithApp('Audioscrobbler digests at rest', (app) => {
   test('the stored digest is sealed, not md5(key), and the handshake still works', async () => {
@@ -28,7 +27,11 @@ describeWithApp('Audioscrobbler digests at rest', (app) => {
 
   test('a plaintext digest from before sealing still works, and is sealed at start-up', async () => {
     const account = await createClientAccount(app(), 'digest-legacy');
-    await app().ctx.db.updateTable('api_keys').set({ audioscrobbler_digest: md5(account.key) }).where('id', '=', account.apiKeyId).execute();
+    await app()
+      .ctx.db.updateTable('api_keys')
+      .set({ audioscrobbler_digest: md5(account.key) })
+      .where('id', '=', account.apiKeyId)
+      .execute();
     assert.equal(await handshake(app(), account), 'OK');
 
     assert.ok((await sealLegacyAudioscrobblerDigests(app().ctx.db, app().ctx.keys.encryption)) >= 1);

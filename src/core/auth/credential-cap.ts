@@ -21,6 +21,10 @@ export async function ensureRoomForCredential(tx: Transaction<DB>, table: 'api_k
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   if (Number(count) >= MAX_CREDENTIALS_PER_ACCOUNT) {
-    throw new XrpcError(409, 'LimitExceeded', `An account may hold at most ${MAX_CREDENTIALS_PER_ACCOUNT} ${what}; remove one it no longer uses, then try again`);
+    throw new XrpcError(
+      409,
+      'LimitExceeded',
+      `An account may hold at most ${MAX_CREDENTIALS_PER_ACCOUNT} ${what}; remove one it no longer uses, then try again`,
+    );
   }
 }

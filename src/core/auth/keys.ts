@@ -25,7 +25,8 @@ export function deriveKeys(secret: string): ServerKeys {
  */
 export function loadServerSecret(explicit: string | undefined, dataDir: string): string {
   if (explicit) {
-    if (explicit.length < 32) throw new ConfigError(`EARSHOT_SECRET must be at least 32 characters (it has ${explicit.length}); make one with: openssl rand -hex 32`);
+    if (explicit.length < 32)
+      throw new ConfigError(`EARSHOT_SECRET must be at least 32 characters (it has ${explicit.length}); make one with: openssl rand -hex 32`);
     return explicit;
   }
   const file = path.join(dataDir, 'secret.key');
@@ -35,7 +36,11 @@ export function loadServerSecret(explicit: string | undefined, dataDir: string):
     const code = (error as NodeJS.ErrnoException).code;
     // A new secret would sign everyone out and make sealed credentials unreadable: never replace one that cannot be read.
     if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') {
-      throw new OperatingError('secret-unreadable', `cannot read the server secret ${file} (${code}): make it a file this user can read, or set EARSHOT_SECRET`, { cause: error });
+      throw new OperatingError(
+        'secret-unreadable',
+        `cannot read the server secret ${file} (${code}): make it a file this user can read, or set EARSHOT_SECRET`,
+        { cause: error },
+      );
     }
     if (code !== 'ENOENT') throw error;
   }

@@ -35,7 +35,10 @@ describeWithApp('credential scopes', (app) => {
     const tokens = await app().ctx.db.selectFrom('access_tokens').select('id').execute();
     assert.equal(tokens.length, 0);
     const keys = await app().query('app.svc.apikey.getApikeys', {}, owner.token);
-    assert.deepEqual(keys.body.apikeys.map((key: { name: string }) => key.name), ['scope-keyonly player']);
+    assert.deepEqual(
+      keys.body.apikeys.map((key: { name: string }) => key.name),
+      ['scope-keyonly player'],
+    );
   });
 
   test('a sign-in session and an access token manage credentials', async () => {
@@ -84,7 +87,10 @@ describeWithApp('credentials die with the access token that created them', (app)
     assert.equal((await app().request('GET', '/access-tokens', { token: child.token })).status, 401);
     assert.deepEqual((await app().request('GET', '/access-tokens', { token: session })).body.tokens, []);
     const keys = await app().query('app.svc.apikey.getApikeys', {}, session);
-    assert.deepEqual(keys.body.apikeys.map((k: { id: string }) => k.id), [kept.id]);
+    assert.deepEqual(
+      keys.body.apikeys.map((k: { id: string }) => k.id),
+      [kept.id],
+    );
     const scrobble = await lastfmCall(
       app(),
       { method: 'track.scrobble', api_key: key.key, sk: mobile.body.session.key, artist: 'A', track: 'T', timestamp: t, format: 'json' },

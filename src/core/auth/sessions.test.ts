@@ -39,7 +39,13 @@ describeWithApp('sign-in sessions', (app) => {
     assert.equal(listed.status, 200);
     const sessions = listed.body.sessions;
     assert.equal(sessions.length, 2);
-    assert.deepEqual(sessions.map((s: any) => [s.userAgent, s.current]), [['earshot-cli/1.0', true], ['node', false]]);
+    assert.deepEqual(
+      sessions.map((s: any) => [s.userAgent, s.current]),
+      [
+        ['earshot-cli/1.0', true],
+        ['node', false],
+      ],
+    );
     for (const session of sessions) {
       assert.match(session.id, /^[0-9a-f-]{36}$/);
       for (const field of ['createdAt', 'lastUsedAt', 'expiresAt']) assert.match(session[field], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -47,7 +53,10 @@ describeWithApp('sign-in sessions', (app) => {
       assert.ok(days > 29.9 && days <= 30, String(days));
     }
     const fromFirst = await app().request('GET', '/auth/sessions', { token: first });
-    assert.deepEqual(fromFirst.body.sessions.map((s: any) => s.current), [false, true]);
+    assert.deepEqual(
+      fromFirst.body.sessions.map((s: any) => s.current),
+      [false, true],
+    );
   });
 
   test('DELETE /auth/sessions/:id ends another device’s session; another user’s is 404, a bad id 400', async () => {
@@ -98,7 +107,11 @@ describeWithApp('sign-in sessions', (app) => {
   test('signing in clears the user’s expired session rows', async () => {
     const { token } = await app().signup('stan');
     const stan = await app().ctx.db.selectFrom('users').select('id').where('handle', '=', 'stan').executeTakeFirstOrThrow();
-    await app().ctx.db.updateTable('sign_in_sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', stan.id).execute();
+    await app()
+      .ctx.db.updateTable('sign_in_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', stan.id)
+      .execute();
     assert.equal((await app().query(CHECK, {}, token)).status, 401);
     await signIn(app(), 'stan', 'again');
     const rows = await app().ctx.db.selectFrom('sign_in_sessions').select('user_agent').where('user_id', '=', stan.id).execute();

@@ -11,7 +11,11 @@ export const useStampDue = (lastUsedAt: Date | null): boolean => lastUsedAt === 
  * Stamps a credential's last use. At most once a minute per credential, so
  * authenticating a request stays a read in the common case.
  */
-export async function recordCredentialUse(db: Database, table: 'api_keys' | 'access_tokens' | 'lastfm_sessions' | 'sign_in_sessions', id: string): Promise<void> {
+export async function recordCredentialUse(
+  db: Database,
+  table: 'api_keys' | 'access_tokens' | 'lastfm_sessions' | 'sign_in_sessions',
+  id: string,
+): Promise<void> {
   await sql`update ${sql.table(table)} set last_used_at = now()
     where id = ${id} and (last_used_at is null or last_used_at < now() - interval '1 minute')`.execute(db);
 }

@@ -24,7 +24,16 @@ export interface NewUser {
 
 const USER_COLUMNS = ['id', 'did', 'handle', 'display_name', 'avatar', 'timezone', 'admin', 'created_at'] as const;
 
-type UserRow = { id: string; did: string; handle: string; display_name: string | null; avatar: string | null; timezone: string; admin: boolean; created_at: Date };
+type UserRow = {
+  id: string;
+  did: string;
+  handle: string;
+  display_name: string | null;
+  avatar: string | null;
+  timezone: string;
+  admin: boolean;
+  created_at: Date;
+};
 
 function toUser(row: UserRow): User {
   return {
@@ -111,7 +120,9 @@ let dummyPasswordHash: Promise<string> | undefined;
 export async function verifyLogin(db: Database, identifier: string, password: string): Promise<User | null> {
   const parsed = parseActor(identifier);
   const row = parsed
-    ? await usersNamed(db, parsed).select([...USER_COLUMNS, 'password_hash']).executeTakeFirst()
+    ? await usersNamed(db, parsed)
+        .select([...USER_COLUMNS, 'password_hash'])
+        .executeTakeFirst()
     : undefined;
   // biome-ignore lint/suspicious/noAssignInExpressions: the dummy hash is made once, on the first sign-in for an unknown name
   const matches = await verifyPassword(password, row?.password_hash ?? (await (dummyPasswordHash ??= hashPassword('dummy password for timing'))));

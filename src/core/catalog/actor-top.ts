@@ -42,7 +42,9 @@ const MOST_PLAYED_SONGS = [
 
 /** Most played first; `liked` relative to `viewerId`. */
 export async function topSongs(db: Database, userId: string, window: PlaysWindow, page: TopPage, viewerId: string | null): Promise<Song[]> {
-  const source = allSongs(db).innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id').select('ap.play_count as actor_play_count');
+  const source = allSongs(db)
+    .innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id')
+    .select('ap.play_count as actor_play_count');
   const rows = await selectSongs<{ actor_play_count: number }>(db, source, { order: MOST_PLAYED_SONGS, ...page }, viewerId);
   return rows.map((row) => ({ ...toSong(row), playCount: row.actor_play_count }));
 }

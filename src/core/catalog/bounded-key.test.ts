@@ -23,7 +23,9 @@ function sampleKeys(seed: number): string[] {
     for (const length of [1, MAX_KEY_CODE_POINTS - 1, MAX_KEY_CODE_POINTS, MAX_KEY_CODE_POINTS + 1, 300, 600]) keys.push(randomText(random, length, width));
   }
   for (let i = 0; i < 20; i++) {
-    const parts = Array.from({ length: 1 + Math.floor(random() * 40) }, () => randomText(random, 1 + Math.floor(random() * 20), (1 + Math.floor(random() * 4)) as Utf8Width));
+    const parts = Array.from({ length: 1 + Math.floor(random() * 40) }, () =>
+      randomText(random, 1 + Math.floor(random() * 20), (1 + Math.floor(random() * 4)) as Utf8Width),
+    );
     keys.push(parts.join(' '));
   }
   return keys;
@@ -84,7 +86,10 @@ for (const backend of testBackends()) {
       const artistKeys = new Map((await db.selectFrom('artists').select(['id', 'name_key']).execute()).map((row) => [row.id, row.name_key]));
       const albumKeys = new Map((await db.selectFrom('albums').select(['id', 'title_key']).execute()).map((row) => [row.id, row.title_key]));
       const trackKeys = new Map((await db.selectFrom('tracks').select(['id', 'title_key']).execute()).map((row) => [row.id, row.title_key]));
-      assert.ok(keys.some((key) => codePoints(key) > MAX_KEY_CODE_POINTS), 'some keys need bounding');
+      assert.ok(
+        keys.some((key) => codePoints(key) > MAX_KEY_CODE_POINTS),
+        'some keys need bounding',
+      );
       artists.forEach((row) => assert.equal(artistKeys.get(row.id), boundedKey(row.name_key)));
       albums.forEach((row) => assert.equal(albumKeys.get(row.id), boundedKey(row.title_key)));
       tracks.forEach((row) => assert.equal(trackKeys.get(row.id), boundedKey(row.title_key)));

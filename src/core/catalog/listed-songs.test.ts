@@ -6,8 +6,7 @@ import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/l
 /** Catalog listings show songs someone played or has in a library, not every track a client mentioned. */
 describeWithApp('catalog listings', (app) => {
   let client: ClientAccount;
-  const submit = (body: unknown) =>
-    jsonRequest(`${app().scrobblerUrl}/1/submit-listens`, 'POST', { body, headers: { authorization: `Token ${client.key}` } });
+  const submit = (body: unknown) => jsonRequest(`${app().scrobblerUrl}/1/submit-listens`, 'POST', { body, headers: { authorization: `Token ${client.key}` } });
   const track = (title: string) => ({ artist_name: 'Nowplaying Only', track_name: title, release_name: 'Unplayed Album' });
   const songTitles = async () => ((await app().query('app.svc.song.getSongs', { limit: 100 })).body.tracks as { title: string }[]).map((song) => song.title);
   const search = async (q: string) => (await app().query('app.svc.feed.search', { q })).body;
@@ -38,11 +37,30 @@ describeWithApp('catalog listings', (app) => {
     assert.ok(!(await songTitles()).includes('In The Library'));
     const { id } = await app().ctx.db.selectFrom('tracks').select('id').where('title', '=', 'In The Library').executeTakeFirstOrThrow();
     const db = app().ctx.db;
-    const source = await db.insertInto('library_sources').values({ kind: 'filehostA', user_id: client.userId, name: 'filehostA', root: '/' }).returning('id').executeTakeFirstOrThrow();
-    const root = await db.insertInto('library_directories').values({ source_id: source.id, user_id: client.userId, name: '', path: '' }).returning('id').executeTakeFirstOrThrow();
+    const source = await db
+      .insertInto('library_sources')
+      .values({ kind: 'filehostA', user_id: client.userId, name: 'filehostA', root: '/' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const root = await db
+      .insertInto('library_directories')
+      .values({ source_id: source.id, user_id: client.userId, name: '', path: '' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db
       .insertInto('library_files')
-      .values({ source_id: source.id, user_id: client.userId, directory_id: root.id, name: 'song.flac', path: 'Music/song.flac', track_id: id, size: 1, modified_at: new Date(), content_type: 'audio/flac', suffix: 'flac' })
+      .values({
+        source_id: source.id,
+        user_id: client.userId,
+        directory_id: root.id,
+        name: 'song.flac',
+        path: 'Music/song.flac',
+        track_id: id,
+        size: 1,
+        modified_at: new Date(),
+        content_type: 'audio/flac',
+        suffix: 'flac',
+      })
       .execute();
     assert.ok((await songTitles()).includes('In The Library'));
   });

@@ -7,7 +7,6 @@ import { resolveTrack, resolveTracks } from './resolve.ts';
 import type { TrackMetadata } from './track-metadata.ts';
 import { seededRandom as random } from '../../toolkit/fuzz-testing.ts';
 
-
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /**
@@ -23,7 +22,12 @@ function listens(seed: number, count: number, prefix: string): TrackMetadata[] {
     const artist = pick([0, 1, 2, 3]);
     const title = `${prefix} Song ${pick([0, 1, 2, 3, 4])}`;
     const metadata: TrackMetadata = {
-      artist: pick([`${prefix} Band ${artist}`, `${prefix} BAND ${artist}`, `${prefix} Band ${artist} feat. Guest`, ` ${prefix.toLowerCase()}  band ${artist}`]),
+      artist: pick([
+        `${prefix} Band ${artist}`,
+        `${prefix} BAND ${artist}`,
+        `${prefix} Band ${artist} feat. Guest`,
+        ` ${prefix.toLowerCase()}  band ${artist}`,
+      ]),
       title: pick([title, title.toUpperCase(), `${title} (feat. Guest)`]),
     };
     if (chance(0.6)) metadata.album = pick([`${prefix} Album ${artist}`, `${prefix} Album ${artist} Deluxe`]);
@@ -54,7 +58,10 @@ async function describeTracks(db: Database, trackIds: (string | undefined)[]): P
 async function catalogSize(db: Database): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
   for (const table of ['artists', 'albums', 'tracks'] as const) {
-    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     sizes[table] = Number(row.n);
   }
   return sizes;
@@ -70,7 +77,14 @@ for (const backend of testBackends()) {
 
     test('an identifier one listen of a batch gives a track is found by later listens of the same batch, as one by one', async () => {
       for (const [db, resolveAll] of [
-        [opened[0]!.db, async (items: TrackMetadata[]) => { const out = []; for (const item of items) out.push(await inTransaction(opened[0]!.db, (tx) => resolveTrack(tx, item, true))); return out; }],
+        [
+          opened[0]!.db,
+          async (items: TrackMetadata[]) => {
+            const out = [];
+            for (const item of items) out.push(await inTransaction(opened[0]!.db, (tx) => resolveTrack(tx, item, true)));
+            return out;
+          },
+        ],
         [opened[1]!.db, (items: TrackMetadata[]) => inTransaction(opened[1]!.db, (tx) => resolveTracks(tx, items, true))],
       ] as const) {
         const [known] = await inTransaction(db, (tx) => resolveTracks(tx, [{ artist: 'Gap Filler', title: 'Untagged' }], true));
@@ -79,7 +93,10 @@ for (const backend of testBackends()) {
           { artist: 'Gap Filler', title: 'Untagged', mbid },
           { artist: 'Someone Else', title: 'Another Name', mbid },
         ]);
-        assert.deepEqual(resolved.map((track) => track?.trackId), [known!.trackId, known!.trackId]);
+        assert.deepEqual(
+          resolved.map((track) => track?.trackId),
+          [known!.trackId, known!.trackId],
+        );
       }
     });
 
@@ -100,8 +117,14 @@ for (const backend of testBackends()) {
           single.map((track) => track?.matched ?? null),
         );
         assert.deepEqual(
-          await describeTracks(batch, together.map((track) => track?.trackId)),
-          await describeTracks(one, single.map((track) => track?.trackId)),
+          await describeTracks(
+            batch,
+            together.map((track) => track?.trackId),
+          ),
+          await describeTracks(
+            one,
+            single.map((track) => track?.trackId),
+          ),
         );
         assert.deepEqual(await catalogSize(batch), await catalogSize(one));
       });

@@ -15,8 +15,19 @@ export interface ResolvedTrack {
 
 /** Catalog columns a later submission may fill when they are still empty. */
 const ENRICHABLE = [
-  'duration', 'mbid', 'isrc', 'streaming_link_a', 'track_number', 'disc_number', 'genre',
-  'album_art', 'composer', 'label', 'bpm', 'key', 'lyrics',
+  'duration',
+  'mbid',
+  'isrc',
+  'streaming_link_a',
+  'track_number',
+  'disc_number',
+  'genre',
+  'album_art',
+  'composer',
+  'label',
+  'bpm',
+  'key',
+  'lyrics',
 ] as const;
 type Enrichable = (typeof ENRICHABLE)[number];
 type EnrichableValue = string | number;
@@ -113,7 +124,9 @@ async function applyFills(tx: Tx, fills: Fills): Promise<void> {
     sql` or `,
   );
   // A column a track gets no value for is null in its fill row, and coalesce keeps what the catalog has.
-  await sql`update tracks set ${set} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as fill(${shape}) where tracks.id = fill.id and (${gap})`.execute(tx);
+  await sql`update tracks set ${set} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as fill(${shape}) where tracks.id = fill.id and (${gap})`.execute(
+    tx,
+  );
 }
 
 /** A 64-bit advisory lock number for a catalog key; sorting these numbers gives every transaction the same lock order. */
@@ -161,7 +174,9 @@ type NamedRow = CandidateRow & { artist_id: string | null; title_key: string; al
 
 const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
 
-const unique = <T>(values: (T | undefined | null)[]) => [...new Set(values.filter((value): value is T => value !== undefined && value !== null && value !== ''))];
+const unique = <T>(values: (T | undefined | null)[]) => [
+  ...new Set(values.filter((value): value is T => value !== undefined && value !== null && value !== '')),
+];
 
 function addTo<R>(index: Map<string, R[]>, key: string | null | undefined, row: R): void {
   if (!key) return;
@@ -197,7 +212,11 @@ class CatalogSnapshot {
     const artistKeys = unique(items.map((item) => artistKey(item.artist)));
     const artistMbids = unique(items.map((item) => item.artistMbid));
     const titleKeys = unique(items.map((item) => titleKey(item.title)));
-    const tracks = () => tx.selectFrom('tracks').leftJoin('albums', 'albums.id', 'tracks.album_id').select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key']);
+    const tracks = () =>
+      tx
+        .selectFrom('tracks')
+        .leftJoin('albums', 'albums.id', 'tracks.album_id')
+        .select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key']);
     const identified =
       mbids.length || isrcs.length
         ? await tracks()
@@ -403,7 +422,13 @@ function plannedLocks(snapshot: CatalogSnapshot, misses: readonly TrackMetadata[
  * a new one. What it creates and fills joins the snapshot at once, so the
  * listens after it see it.
  */
-async function resolveInOrder(tx: Tx, pass: Pass, snapshot: CatalogSnapshot, items: readonly TrackMetadata[], create: boolean): Promise<(ResolvedTrack | null)[]> {
+async function resolveInOrder(
+  tx: Tx,
+  pass: Pass,
+  snapshot: CatalogSnapshot,
+  items: readonly TrackMetadata[],
+  create: boolean,
+): Promise<(ResolvedTrack | null)[]> {
   const resolved: (ResolvedTrack | null)[] = [];
   for (const metadata of items) {
     const { track, artist: knownArtist } = snapshot.match(metadata);

@@ -108,12 +108,7 @@ export function toSong(row: SongRow): Song {
  * (`liked` relative to `viewerId`), computed for the page's rows only.
  */
 // biome-ignore lint/complexity/noBannedTypes: no extra columns unless the caller asks for them
-export function selectSongs<Extra = {}>(
-  db: Database,
-  source: SongSource,
-  selection: PageSelection,
-  viewerId: string | null,
-): Promise<(SongRow & Extra)[]> {
+export function selectSongs<Extra = {}>(db: Database, source: SongSource, selection: PageSelection, viewerId: string | null): Promise<(SongRow & Extra)[]> {
   const trackId = sql.ref('page.id');
   return selectPage<SongRow & Extra>(db, source, selection, {
     columns: sql`plays.play_count, plays.unique_listeners,

@@ -9,7 +9,11 @@ import { songOrder } from './song-sort.ts';
 import { allSongs, listedSongs, selectSongs, toSong } from './song-view.ts';
 
 /** The songs getSongs answers with; `liked` is relative to `viewerId`. */
-export async function listSongs(db: Database, query: SongFilter & { limit: number; offset: number; sort?: string | undefined }, viewerId: string | null): Promise<Song[]> {
+export async function listSongs(
+  db: Database,
+  query: SongFilter & { limit: number; offset: number; sort?: string | undefined },
+  viewerId: string | null,
+): Promise<Song[]> {
   const { limit, offset, sort, ...filter } = query;
   const where = songFilterCondition(filter);
   const rows = await selectSongs(db, listedSongs(db), { where, order: songOrder(sort), limit, offset }, viewerId);

@@ -13,8 +13,17 @@ export async function profileDocument(db: Database, user: ExportedUser) {
     .selectFrom('users as u')
     .select(['u.did', 'u.handle', 'u.display_name', 'u.avatar', 'u.timezone', 'u.created_at'])
     .select((eb) => [
-      jsonArrayFrom(eb.selectFrom('follows as f').innerJoin('users as o', 'o.id', 'f.subject_id').select(['o.did', 'o.handle', 'f.created_at']).whereRef('f.user_id', '=', 'u.id').orderBy('f.created_at')).as('following'),
-      jsonArrayFrom(eb.selectFrom('lb_latest_imports as li').select(['li.service', 'li.latest_import']).whereRef('li.user_id', '=', 'u.id').orderBy('li.service')).as('latest_imports'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('follows as f')
+          .innerJoin('users as o', 'o.id', 'f.subject_id')
+          .select(['o.did', 'o.handle', 'f.created_at'])
+          .whereRef('f.user_id', '=', 'u.id')
+          .orderBy('f.created_at'),
+      ).as('following'),
+      jsonArrayFrom(
+        eb.selectFrom('lb_latest_imports as li').select(['li.service', 'li.latest_import']).whereRef('li.user_id', '=', 'u.id').orderBy('li.service'),
+      ).as('latest_imports'),
     ])
     .where('u.id', '=', user.id)
     .executeTakeFirstOrThrow();
@@ -38,7 +47,17 @@ export async function likesDocument(db: Database, userId: string) {
     .leftJoin('tracks as t', (join) => join.onRef('t.id', '=', 's.subject_id').on('s.subject_kind', '=', 'song'))
     .leftJoin('albums as al', (join) => join.onRef('al.id', '=', 's.subject_id').on('s.subject_kind', '=', 'album'))
     .leftJoin('artists as ar', (join) => join.onRef('ar.id', '=', 's.subject_id').on('s.subject_kind', '=', 'artist'))
-    .select(['s.subject_kind', 's.subject_id', 's.created_at', 't.title', 't.artist as track_artist', 't.album', 'al.title as album_title', 'al.artist as album_artist', 'ar.name'])
+    .select([
+      's.subject_kind',
+      's.subject_id',
+      's.created_at',
+      't.title',
+      't.artist as track_artist',
+      't.album',
+      'al.title as album_title',
+      'al.artist as album_artist',
+      'ar.name',
+    ])
     .where('s.user_id', '=', userId)
     .orderBy('s.created_at')
     .execute();
@@ -89,6 +108,12 @@ export async function playlistsDocument(db: Database, userId: string) {
     public: row.public,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    songs: row.songs.map((song) => ({ id: song.id, title: song.title, artist: song.artist, album: song.album, addedAt: new Date(song.added_at).toISOString() })),
+    songs: row.songs.map((song) => ({
+      id: song.id,
+      title: song.title,
+      artist: song.artist,
+      album: song.album,
+      addedAt: new Date(song.added_at).toISOString(),
+    })),
   }));
 }

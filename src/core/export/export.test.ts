@@ -25,7 +25,22 @@ const plays = (app: TestApp, userId: string) =>
   app.ctx.db
     .selectFrom('scrobbles as s')
     .innerJoin('tracks as t', 't.id', 's.track_id')
-    .select(['s.listened_at', 's.track_id', 's.edited_at', 't.artist', 't.title', 't.album', 't.album_artist', 't.duration', 't.track_number', 't.disc_number', 't.mbid', 't.isrc', 't.album_id', 't.artist_id'])
+    .select([
+      's.listened_at',
+      's.track_id',
+      's.edited_at',
+      't.artist',
+      't.title',
+      't.album',
+      't.album_artist',
+      't.duration',
+      't.track_number',
+      't.disc_number',
+      't.mbid',
+      't.isrc',
+      't.album_id',
+      't.artist_id',
+    ])
     .where('s.user_id', '=', userId)
     .orderBy('s.listened_at')
     .orderBy('s.track_id')
@@ -55,32 +70,75 @@ describeWithApp('export', (app) => {
     assert.equal(response.headers.get('content-type'), 'application/zip');
     assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename\*=UTF-8''earshot_exp-me_\d{4}-\d{2}-\d{2}\.zip$/);
     const entries = await unzip(bytes);
-    assert.deepEqual([...entries.keys()].sort(), ['README.txt', 'dislikes.json', 'likes.json', 'listens/2024/1.jsonl', 'listens/2024/2.jsonl', 'playlists.json', 'user.json']);
+    assert.deepEqual([...entries.keys()].sort(), [
+      'README.txt',
+      'dislikes.json',
+      'likes.json',
+      'listens/2024/1.jsonl',
+      'listens/2024/2.jsonl',
+      'playlists.json',
+      'user.json',
+    ]);
     const profile = JSON.parse(entries.get('user.json')!);
     assert.equal(profile.handle, 'exp-me');
-    assert.deepEqual(profile.following.map((f: any) => f.handle), ['exp-friend']);
+    assert.deepEqual(
+      profile.following.map((f: any) => f.handle),
+      ['exp-friend'],
+    );
     assert.deepEqual(profile.latestImports, [{ service: 'lastfm', latestImport: 1706745600 }]);
-    assert.deepEqual(JSON.parse(entries.get('dislikes.json')!).map((row: any) => [row.title, row.artist]), [['Late', 'Other Band']]);
-    assert.deepEqual(JSON.parse(entries.get('likes.json')!).map((like: any) => [like.kind, like.title]), [['song', 'January Song']]);
+    assert.deepEqual(
+      JSON.parse(entries.get('dislikes.json')!).map((row: any) => [row.title, row.artist]),
+      [['Late', 'Other Band']],
+    );
+    assert.deepEqual(
+      JSON.parse(entries.get('likes.json')!).map((like: any) => [like.kind, like.title]),
+      [['song', 'January Song']],
+    );
     const [favourites] = JSON.parse(entries.get('playlists.json')!);
     assert.equal(favourites.name, 'Favourites');
-    assert.deepEqual(favourites.songs.map((s: any) => s.title), ['January Song']);
-    const january = entries.get('listens/2024/1.jsonl')!.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(
+      favourites.songs.map((s: any) => s.title),
+      ['January Song'],
+    );
+    const january = entries
+      .get('listens/2024/1.jsonl')!
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.equal(january.length, 1);
     assert.equal(january[0].listened_at, Date.parse('2024-01-31T23:30:00Z') / 1000);
     assert.equal(january[0].track_metadata.additional_info.listened_at_iso, '2024-01-31T23:30:00.000Z');
     assert.equal(january[0].user_name, 'exp-me');
-    assert.deepEqual([january[0].track_metadata.artist_name, january[0].track_metadata.track_name, january[0].track_metadata.release_name], ['Export Band', 'January Song', 'Winter']);
+    assert.deepEqual(
+      [january[0].track_metadata.artist_name, january[0].track_metadata.track_name, january[0].track_metadata.release_name],
+      ['Export Band', 'January Song', 'Winter'],
+    );
     assert.equal(entries.get('listens/2024/2.jsonl')!.trim().split('\n').length, 2);
   });
 
   test('the exported zip imports into another account as the same plays, to the millisecond', async () => {
     const listens = [
-      ...Array.from({ length: 1205 }, (_, i) => ({ artist: `Round Trip ${i % 7}`, title: `Song ${i % 50}`, album: 'Trip', at: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000 + ((i * 37) % 1000)).toISOString() })),
+      ...Array.from({ length: 1205 }, (_, i) => ({
+        artist: `Round Trip ${i % 7}`,
+        title: `Song ${i % 50}`,
+        album: 'Trip',
+        at: new Date(Date.UTC(2023, 0, 1) + i * 3_600_000 + ((i * 37) % 1000)).toISOString(),
+      })),
       // Two plays of one song within one second: in whole seconds they would be one.
       { artist: 'Round Trip 0', title: 'Song 0', album: 'Trip', at: '2024-06-01T12:00:00.120Z' },
       { artist: 'Round Trip 0', title: 'Song 0', album: 'Trip', at: '2024-06-01T12:00:00.870Z' },
-      { artist: 'Rich Band', title: 'Rich Song', album: 'Rich Album', albumArtist: 'Various Artists', durationMs: 245_000, trackNumber: 3, discNumber: 2, mbid: 'b1a9c0e9-d987-4042-ae91-78d6a3267d69', isrc: 'USABC2400001', at: '2024-06-02T08:00:00.005Z' },
+      {
+        artist: 'Rich Band',
+        title: 'Rich Song',
+        album: 'Rich Album',
+        albumArtist: 'Various Artists',
+        durationMs: 245_000,
+        trackNumber: 3,
+        discNumber: 2,
+        mbid: 'b1a9c0e9-d987-4042-ae91-78d6a3267d69',
+        isrc: 'USABC2400001',
+        at: '2024-06-02T08:00:00.005Z',
+      },
     ];
     const source = await listenerWithHistory(app(), 'exp-source', listens);
     const target = await listenerWithHistory(app(), 'exp-target');
@@ -90,14 +148,20 @@ describeWithApp('export', (app) => {
       fs.writeFileSync(file, (await download(app(), source.token)).bytes);
       const plan = await planImports([file], undefined);
       assert.ok(plan.imports.length >= 2 && plan.imports.every((planned) => planned.format === 'listenbrainz'), 'one ListenBrainz import per month file');
-      const sink: ImportSink = { status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint), send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch) };
+      const sink: ImportSink = {
+        status: (fingerprint) => importStatus(app().ctx.db, target.userId, fingerprint),
+        send: (batch) => importBatch(app().ctx.db, app().ctx.config, target.userId, batch),
+      };
       let stored = 0;
       for (const planned of plan.imports) stored += (await runImport({ ...planned, sink })).stored;
       plan.close();
       assert.equal(stored, listens.length);
       const copied = await plays(app(), target.userId);
       assert.deepEqual(copied, await plays(app(), source.userId));
-      assert.deepEqual(copied.filter((play) => play.title === 'Song 0' && play.listened_at >= new Date('2024-06-01')).map((play) => play.listened_at.toISOString()), ['2024-06-01T12:00:00.120Z', '2024-06-01T12:00:00.870Z']);
+      assert.deepEqual(
+        copied.filter((play) => play.title === 'Song 0' && play.listened_at >= new Date('2024-06-01')).map((play) => play.listened_at.toISOString()),
+        ['2024-06-01T12:00:00.120Z', '2024-06-01T12:00:00.870Z'],
+      );
       // And the copy exports as the original did: the same listens, field for field.
       const again = async (token: string) => exportedListens(await unzip((await download(app(), token)).bytes));
       assert.deepEqual(await again(target.token), await again(source.token));

@@ -43,7 +43,9 @@ export async function* monthLines(db: Database, user: { id: string; handle: stri
       .where('s.listened_at', '>=', month)
       .where('s.listened_at', '<', end)
       .$if(after !== undefined, (query) =>
-        query.where((eb) => eb.or([eb('s.listened_at', '>', after!.listenedAt), eb.and([eb('s.listened_at', '=', after!.listenedAt), eb('s.id', '>', after!.id)])])),
+        query.where((eb) =>
+          eb.or([eb('s.listened_at', '>', after!.listenedAt), eb.and([eb('s.listened_at', '=', after!.listenedAt), eb('s.id', '>', after!.id)])]),
+        ),
       )
       .orderBy('s.listened_at')
       .orderBy('s.id')

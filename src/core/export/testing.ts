@@ -3,7 +3,9 @@ import yauzl from 'yauzl';
 
 /** Every entry of a zip, by name, as text. */
 export async function unzip(bytes: Buffer): Promise<Map<string, string>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
+  );
   const entries = new Map<string, string>();
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {
@@ -24,9 +26,14 @@ export async function unzip(bytes: Buffer): Promise<Map<string, string>> {
 
 /** An archive's listens, without what names the account and when the server took each play. */
 export const exportedListens = (entries: Map<string, string>) =>
-  [...entries].filter(([name]) => name.startsWith('listens/')).flatMap(([, text]) =>
-    text.trim().split('\n').map((line) => {
-      const { user_name, inserted_at, ...listen } = JSON.parse(line);
-      return listen;
-    }),
-  );
+  [...entries]
+    .filter(([name]) => name.startsWith('listens/'))
+    .flatMap(([, text]) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const { user_name, inserted_at, ...listen } = JSON.parse(line);
+          return listen;
+        }),
+    );

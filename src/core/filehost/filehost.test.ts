@@ -64,11 +64,24 @@ for (const { host, start } of HOSTS) {
       await settleDetached();
       const root = await getFiles();
       assert.equal(root.status, 200, JSON.stringify(root.body));
-      assert.deepEqual(root.body.directories.map((d: any) => d.name), ['Empty', 'Jazz', 'Rock']);
+      assert.deepEqual(
+        root.body.directories.map((d: any) => d.name),
+        ['Empty', 'Jazz', 'Rock'],
+      );
       const rock = await getFiles('/Music/Rock');
-      assert.deepEqual(rock.body.files.map((f: any) => f.name), ['01 First.mp3', '02 Second.mp3']);
-      assert.ok(rock.body.files.every((f: any) => f.trackId !== ''), 'every audio file is matched to a song');
-      const song = await app().ctx.db.selectFrom('tracks').select(['title', 'artist', 'duration']).where('id', '=', rock.body.files[0].trackId).executeTakeFirstOrThrow();
+      assert.deepEqual(
+        rock.body.files.map((f: any) => f.name),
+        ['01 First.mp3', '02 Second.mp3'],
+      );
+      assert.ok(
+        rock.body.files.every((f: any) => f.trackId !== ''),
+        'every audio file is matched to a song',
+      );
+      const song = await app()
+        .ctx.db.selectFrom('tracks')
+        .select(['title', 'artist', 'duration'])
+        .where('id', '=', rock.body.files[0].trackId)
+        .executeTakeFirstOrThrow();
       assert.deepEqual([song.title, song.artist], ['First', 'Hosted Band']);
       assert.ok(Math.abs(song.duration! - 30_000) < 100, `duration ${song.duration}`);
       // Tags came from ranges: far fewer bytes than the three files hold.
@@ -140,15 +153,28 @@ for (const { host, start } of HOSTS) {
       assert.deepEqual([report.body.added, report.body.updated, report.body.removed], [2, 1, 1]);
       const listed = fake.server.requests.slice(requestsBefore);
       if (host === 'filehostB') assert.ok(!listed.includes('POST /files/list_folder'), 'the sync asks with its cursor, not for a new listing');
-      else assert.ok(listed.some((request: string) => request.startsWith('GET /changes?')), 'the sync asks for the changes after its page token');
+      else
+        assert.ok(
+          listed.some((request: string) => request.startsWith('GET /changes?')),
+          'the sync asks for the changes after its page token',
+        );
       const rock = await getFiles('/Music/Rock');
-      assert.deepEqual(rock.body.files.map((f: any) => f.name), ['01 First.mp3', '02 Second.mp3', '03 Third.mp3']);
+      assert.deepEqual(
+        rock.body.files.map((f: any) => f.name),
+        ['01 First.mp3', '02 Second.mp3', '03 Third.mp3'],
+      );
       assert.equal(rock.body.files[0].id, firstId, 'unchanged files keep their ids');
       const second = await app().ctx.db.selectFrom('tracks').select('title').where('id', '=', rock.body.files[1].trackId).executeTakeFirstOrThrow();
       assert.equal(second.title, 'Second (Remastered)');
       const root = await getFiles();
-      assert.deepEqual(root.body.directories.map((d: any) => d.name), ['Jazz', 'Pop', 'Rock']);
-      assert.deepEqual((await getFiles('/Music/Pop')).body.files.map((f: any) => f.name), ['01 Sunny.mp3']);
+      assert.deepEqual(
+        root.body.directories.map((d: any) => d.name),
+        ['Jazz', 'Pop', 'Rock'],
+      );
+      assert.deepEqual(
+        (await getFiles('/Music/Pop')).body.files.map((f: any) => f.name),
+        ['01 Sunny.mp3'],
+      );
       assert.deepEqual((await getFiles('/Music/Jazz/Live')).body.files, []);
       const again = await sync();
       assert.deepEqual([again.body.added, again.body.updated, again.body.removed], [0, 0, 0]);
@@ -162,13 +188,18 @@ for (const { host, start } of HOSTS) {
       assert.equal(whole.status, 200);
       assert.equal(whole.headers.get('content-type'), 'audio/mpeg');
       assert.deepEqual(new Uint8Array(await whole.arrayBuffer()), bytes);
-      const ranged = await fetch(`${app().apiUrl}/rest/stream.view?id=${rock.body.files[0].trackId}&u=${user.handle}&p=${user.key}&v=1.16.1&c=test&f=json`, { headers: { range: 'bytes=10-29' } });
+      const ranged = await fetch(`${app().apiUrl}/rest/stream.view?id=${rock.body.files[0].trackId}&u=${user.handle}&p=${user.key}&v=1.16.1&c=test&f=json`, {
+        headers: { range: 'bytes=10-29' },
+      });
       assert.equal(ranged.status, 206);
       assert.equal(ranged.headers.get('content-range'), `bytes 10-29/${bytes.length}`);
       assert.deepEqual(new Uint8Array(await ranged.arrayBuffer()), bytes.slice(10, 30));
       const queued = await app().procedure('app.svc.player.addDirectoryToQueue', { directory: rock.body.directory.id }, user.token);
       assert.equal(queued.status, 200, JSON.stringify(queued.body));
-      assert.deepEqual(queued.body.added, rock.body.files.map((f: any) => f.trackId));
+      assert.deepEqual(
+        queued.body.added,
+        rock.body.files.map((f: any) => f.trackId),
+      );
     });
 
     test('a host that is down or limiting answers 502 or 429 on sync, while getFiles still serves the mirror', async () => {

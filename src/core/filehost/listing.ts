@@ -32,7 +32,11 @@ export class Listing {
   static async stored(db: Database, sourceId: number, ignoresCase: boolean): Promise<Listing> {
     const [folders, files] = await Promise.all([
       db.selectFrom('library_directories').select(['path', 'file_id']).where('source_id', '=', sourceId).orderBy('path').execute(),
-      db.selectFrom('library_files').select(['path', 'name', 'size', 'modified_at', 'file_id', 'client_modified', 'server_modified']).where('source_id', '=', sourceId).execute(),
+      db
+        .selectFrom('library_files')
+        .select(['path', 'name', 'size', 'modified_at', 'file_id', 'client_modified', 'server_modified'])
+        .where('source_id', '=', sourceId)
+        .execute(),
     ]);
     const listing = new Listing(ignoresCase, folders.find((row) => row.path === '')?.file_id ?? null);
     for (const row of folders) if (row.path !== '') listing.folders.set(listing.key(row.path), { path: row.path, id: row.file_id });

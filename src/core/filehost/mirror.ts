@@ -46,6 +46,18 @@ export function syncMirror(ctx: AppContext, userId: string, host: FileHostName, 
     if (problem) throw invalidRequest(problem);
     const report = await syncFileHost(ctx, userId, host, { folder });
     const { status, root, startedAt, durationMs, added, updated, removed, unchanged, directories, skippedCount, skipped } = report;
-    return { status, folder: root, startedAt: isoDateTime(new Date(startedAt)), durationMs, added, updated, removed, unchanged, directories, skippedCount, skipped };
+    return {
+      status,
+      folder: root,
+      startedAt: isoDateTime(new Date(startedAt)),
+      durationMs,
+      added,
+      updated,
+      removed,
+      unchanged,
+      directories,
+      skippedCount,
+      skipped,
+    };
   });
 }

@@ -34,7 +34,10 @@ function rangeClient(source: RemoteFileSource, file: WalkedFile): IRangeRequestC
         await response.body?.cancel();
         throw new ProviderError('Unavailable', source.client.name, `${source.client.name} answered HTTP ${response.status} to a range of ${file.path}`);
       }
-      const contentRange = response.status === 206 ? parseContentRange(response.headers.get('content-range') ?? '') : { firstBytePosition: 0, lastBytePosition: file.size - 1, instanceLength: file.size };
+      const contentRange =
+        response.status === 206
+          ? parseContentRange(response.headers.get('content-range') ?? '')
+          : { firstBytePosition: 0, lastBytePosition: file.size - 1, instanceLength: file.size };
       return {
         size: contentRange.instanceLength ?? file.size,
         mimeType,

@@ -8,7 +8,6 @@ import { DEFAULT_FOLDER } from '../providers/connect.ts';
 import { existingConnection } from '../providers/connections.ts';
 import type { FileHostName } from './hosts.ts';
 
-
 export type FileHostSource = Selectable<LibrarySourcesTable>;
 
 export async function fileHostSource(db: Database, userId: string, host: FileHostName): Promise<FileHostSource | undefined> {

@@ -31,7 +31,9 @@ export async function hostedBytes(ctx: AppContext, file: HostedFile, range: stri
   let response: Response;
   try {
     const client = providerClient(ctx.config, file.kind);
-    response = await withAccessToken(ctx, file.owner_id, file.kind, (token) => client.download(token, { id: file.file_id!, path: file.path }, file.root, range));
+    response = await withAccessToken(ctx, file.owner_id, file.kind, (token) =>
+      client.download(token, { id: file.file_id!, path: file.path }, file.root, range),
+    );
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     // A file the host no longer has is "not found"; anything else is Subsonic's generic failure, in words.

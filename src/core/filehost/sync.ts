@@ -73,7 +73,12 @@ export async function syncFileHost(ctx: AppContext, userId: string, host: FileHo
 export async function syncAllFileHosts(ctx: AppContext, signal?: AbortSignal): Promise<string | undefined> {
   const hosts = FILE_HOSTS.filter((host) => ctx.config.providers[host] !== undefined);
   if (hosts.length === 0) return undefined;
-  const accounts = await ctx.db.selectFrom('provider_accounts').select(['user_id', 'provider']).where('provider', 'in', hosts).where('status', '=', 'connected').execute();
+  const accounts = await ctx.db
+    .selectFrom('provider_accounts')
+    .select(['user_id', 'provider'])
+    .where('provider', 'in', hosts)
+    .where('status', '=', 'connected')
+    .execute();
   const outcome = { synced: 0, busy: 0, failed: 0, changed: 0 };
   for (const account of accounts) {
     signal?.throwIfAborted();
@@ -88,7 +93,9 @@ export async function syncAllFileHosts(ctx: AppContext, signal?: AbortSignal): P
       console.error(`File host sync of ${account.provider} for user ${account.user_id} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return accounts.length === 0 ? undefined : `${outcome.synced} file host mirrors synced (${outcome.changed} files changed), ${outcome.busy} busy elsewhere, ${outcome.failed} failed`;
+  return accounts.length === 0
+    ? undefined
+    : `${outcome.synced} file host mirrors synced (${outcome.changed} files changed), ${outcome.busy} busy elsewhere, ${outcome.failed} failed`;
 }
 
 /** A file host just connected: its folder becomes the user's mirror, and the first sync starts (not awaited). */

@@ -64,7 +64,8 @@ async function findDirectory(db: Database, host: FileHostName, source: FileHostS
     row = await query.where((eb) => eb.or([eb('file_id', '=', at), ...(isUuid(at) ? [eb('id', '=', at.toLowerCase())] : [])])).executeTakeFirst();
   }
   if (row) return row;
-  if (at === undefined || at === '') throw libraryNotFound(`${source.root} is not mirrored yet: a sync runs after connecting, or start one with app.svc.${host}.sync`);
+  if (at === undefined || at === '')
+    throw libraryNotFound(`${source.root} is not mirrored yet: a sync runs after connecting, or start one with app.svc.${host}.sync`);
   throw libraryNotFound(`no folder ${at} in the mirror of ${source.root}`);
 }
 

@@ -31,9 +31,16 @@ interface Library {
 /** The shared songs in the music folder (a source rooted at MUSIC_DIR), the private one in the owner's file host. */
 async function library(app: TestApp, ownerId: string): Promise<Library> {
   const [fileless, secret, ...shared] = await catalogTracks(app, [FILELESS, PRIVATE, ...SHARED]);
-  const folder = await librarySource(app, null, shared.map((trackId, i) => ({ path: `${SHARED[i]!.artist}/${SHARED[i]!.album}/${i + 1}.mp3`, trackId })));
+  const folder = await librarySource(
+    app,
+    null,
+    shared.map((trackId, i) => ({ path: `${SHARED[i]!.artist}/${SHARED[i]!.album}/${i + 1}.mp3`, trackId })),
+  );
   await app.ctx.db.updateTable('library_sources').set({ root: MUSIC_DIR }).where('id', '=', folder.sourceId).execute();
-  await librarySource(app, ownerId, [{ path: 'Mine/1.mp3', trackId: secret! }, { path: 'Mine/cover.jpg', trackId: null }]);
+  await librarySource(app, ownerId, [
+    { path: 'Mine/1.mp3', trackId: secret! },
+    { path: 'Mine/cover.jpg', trackId: null },
+  ]);
   return { shared, fileless: fileless!, private: secret!, directories: folder.directories };
 }
 
@@ -58,8 +65,19 @@ describeWithApp(
         assert.equal(status, 200);
         return body.artists.artist.map((a: { name: string; songCount: number; albumCount: number }) => [a.name, a.songCount, a.albumCount]);
       };
-      assert.deepEqual(await names(alice.token), [['Ana Moura', 3, 2], ['Mariza', 1, 1]], 'Carminho has no file; Dulce Pontes is in bob’s file host only');
-      assert.deepEqual(await names(bob.token), [['Ana Moura', 3, 2], ['Dulce Pontes', 1, 1], ['Mariza', 1, 1]]);
+      assert.deepEqual(
+        await names(alice.token),
+        [
+          ['Ana Moura', 3, 2],
+          ['Mariza', 1, 1],
+        ],
+        'Carminho has no file; Dulce Pontes is in bob’s file host only',
+      );
+      assert.deepEqual(await names(bob.token), [
+        ['Ana Moura', 3, 2],
+        ['Dulce Pontes', 1, 1],
+        ['Mariza', 1, 1],
+      ]);
       assert.deepEqual(await names(bob.token, { limit: 1, offset: 1 }), [['Dulce Pontes', 1, 1]]);
       assert.deepEqual(await names(bob.token, { offset: 3 }), []);
       const { body } = await app().query(L('getArtists'), {}, alice.token);
@@ -70,8 +88,14 @@ describeWithApp(
     test("getAlbums: by title, or one artist's; getAlbum: an album's playable songs by track", async () => {
       const ana = await catalogId(app(), 'artists', 'name', 'Ana Moura');
       const titles = async (params: Record<string, string | number>) =>
-        (await app().query(L('getAlbums'), params, alice.token)).body.albums.album.map((a: { name: string; artist: string; songCount: number; year?: number }) => [a.name, a.artist, a.songCount]);
-      assert.deepEqual(await titles({}), [['Desfado', 'Ana Moura', 2], ['Moura', 'Ana Moura', 1], ['Transparente', 'Mariza', 1]]);
+        (await app().query(L('getAlbums'), params, alice.token)).body.albums.album.map(
+          (a: { name: string; artist: string; songCount: number; year?: number }) => [a.name, a.artist, a.songCount],
+        );
+      assert.deepEqual(await titles({}), [
+        ['Desfado', 'Ana Moura', 2],
+        ['Moura', 'Ana Moura', 1],
+        ['Transparente', 'Mariza', 1],
+      ]);
       assert.deepEqual(await titles({ artistId: ana, limit: 1 }), [['Desfado', 'Ana Moura', 2]]);
       assert.deepEqual(await titles({ artistId: ana, offset: 1 }), [['Moura', 'Ana Moura', 1]]);
 
@@ -81,7 +105,11 @@ describeWithApp(
       assert.equal(status, 200);
       assert.deepEqual({ ...body, album: undefined }, { ...ENVELOPE, album: undefined });
       assert.deepEqual([body.album.name, body.album.albumArt, body.album.songCount], ['Desfado', 'https://art.example/desfado.jpg', 2]);
-      assert.deepEqual(body.album.song.map((s: { id: string }) => s.id), [lib.shared[1], lib.shared[0]], 'by track number');
+      assert.deepEqual(
+        body.album.song.map((s: { id: string }) => s.id),
+        [lib.shared[1], lib.shared[0]],
+        'by track number',
+      );
       assert.equal((await titles({})).length, 3);
     });
 
@@ -106,7 +134,8 @@ describeWithApp(
         assert.equal(typeof result.body.message, 'string');
       }
       assert.equal((await app().query(L('getAlbum'), { id: lagrimas }, bob.token)).status, 200, "bob's own file host song");
-      for (const nsid of ['getArtists', 'getAlbums', 'getAlbum', 'getDirectory']) assert.equal((await app().query(L(nsid), { id: lib.fileless })).status, 401, nsid);
+      for (const nsid of ['getArtists', 'getAlbums', 'getAlbum', 'getDirectory'])
+        assert.equal((await app().query(L(nsid), { id: lib.fileless })).status, 401, nsid);
     });
 
     test('getDirectory: the music folder a directory at a time, in getFiles’ shape', async () => {
@@ -114,26 +143,50 @@ describeWithApp(
       assert.equal(root.status, 200);
       assert.deepEqual(Object.keys(root.body).sort(), ['directories', 'directory', 'files', 'parentDirectory']);
       assert.deepEqual([root.body.directory.path, root.body.parentDirectory, root.body.files], ['/', {}, []]);
-      assert.deepEqual(root.body.directories.map((d: { name: string; path: string }) => [d.name, d.path]), [['Ana Moura', '/Ana Moura'], ['Mariza', '/Mariza']]);
+      assert.deepEqual(
+        root.body.directories.map((d: { name: string; path: string }) => [d.name, d.path]),
+        [
+          ['Ana Moura', '/Ana Moura'],
+          ['Mariza', '/Mariza'],
+        ],
+      );
       const byPath = await app().query(L('getDirectory'), { at: '/Ana Moura/Desfado/' }, alice.token);
       const byId = await app().query(L('getDirectory'), { at: lib.directories.get('Ana Moura/Desfado')! }, alice.token);
       assert.deepEqual(byPath.body, byId.body);
       const { directory, parentDirectory, directories, files } = byPath.body;
-      assert.deepEqual([directory.name, directory.path, parentDirectory.path, parentDirectory.id, directories], ['Desfado', '/Ana Moura/Desfado', '/Ana Moura', directory.parentId, []]);
-      assert.deepEqual(files.map((f: { name: string; trackId: string; directoryId: string }) => [f.name, f.trackId, f.directoryId]), [['1.mp3', lib.shared[0], directory.id], ['2.mp3', lib.shared[1], directory.id]]);
+      assert.deepEqual(
+        [directory.name, directory.path, parentDirectory.path, parentDirectory.id, directories],
+        ['Desfado', '/Ana Moura/Desfado', '/Ana Moura', directory.parentId, []],
+      );
+      assert.deepEqual(
+        files.map((f: { name: string; trackId: string; directoryId: string }) => [f.name, f.trackId, f.directoryId]),
+        [
+          ['1.mp3', lib.shared[0], directory.id],
+          ['2.mp3', lib.shared[1], directory.id],
+        ],
+      );
       assert.deepEqual(Object.keys(files[0]).sort(), ['createdAt', 'directoryId', 'fileId', 'id', 'name', 'trackId', 'updatedAt']);
-      const bobsFolder = await app().ctx.db.selectFrom('library_directories').select('id').where('user_id', '=', bob.userId).where('path', '=', 'Mine').executeTakeFirstOrThrow();
+      const bobsFolder = await app()
+        .ctx.db.selectFrom('library_directories')
+        .select('id')
+        .where('user_id', '=', bob.userId)
+        .where('path', '=', 'Mine')
+        .executeTakeFirstOrThrow();
       assert.equal((await app().query(L('getDirectory'), { at: bobsFolder.id }, bob.token)).status, 404, "a file host's folder is not the music folder's");
     });
   },
   { musicDir: MUSIC_DIR },
 );
 
-describeWithApp('library getDirectory without a music folder', (app) => {
-  test('404 saying how to set one up', async () => {
-    const alice = await listenerWithHistory(app(), 'nodir-alice');
-    const result = await app().query(L('getDirectory'), {}, alice.token);
-    assert.deepEqual([result.status, result.body.error], [404, 'NotFound']);
-    assert.match(result.body.message, /EARSHOT_MUSIC_DIR/);
-  });
-}, { musicDir: undefined });
+describeWithApp(
+  'library getDirectory without a music folder',
+  (app) => {
+    test('404 saying how to set one up', async () => {
+      const alice = await listenerWithHistory(app(), 'nodir-alice');
+      const result = await app().query(L('getDirectory'), {}, alice.token);
+      assert.deepEqual([result.status, result.body.error], [404, 'NotFound']);
+      assert.match(result.body.message, /EARSHOT_MUSIC_DIR/);
+    });
+  },
+  { musicDir: undefined },
+);

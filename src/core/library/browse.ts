@@ -46,7 +46,11 @@ export async function libraryArtists(db: Database, userId: string, page: Page): 
     .offset(page.offset)
     .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const views = await artistViews(db, userId, rows.map((row) => row.id));
+  const views = await artistViews(
+    db,
+    userId,
+    rows.map((row) => row.id),
+  );
   return views.map((view) => {
     const { song_count, picture } = byId.get(view.id)!;
     return { ...view, songCount: song_count, ...(picture ? { picture } : {}) };
@@ -62,7 +66,12 @@ export async function libraryAlbums(db: Database, userId: string, page: Page, ar
     .selectFrom('albums as al')
     .select(['al.id', 'al.album_art'])
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('tracks as t').select('t.id').whereRef('t.album_id', '=', 'al.id').where(hasPlayableFile(sql.ref('t.id'), userId))),
+      exists(
+        selectFrom('tracks as t')
+          .select('t.id')
+          .whereRef('t.album_id', '=', 'al.id')
+          .where(hasPlayableFile(sql.ref('t.id'), userId)),
+      ),
     );
   if (artistId !== undefined) {
     const [known] = await knownIds(db, 'artist', [artistId]);
@@ -74,7 +83,11 @@ export async function libraryAlbums(db: Database, userId: string, page: Page, ar
 /** Album views of the rows, in their order, each with the catalog's album art when it has one. */
 async function withAlbumArt(db: Database, userId: string, rows: { id: string; album_art: string | null }[]): Promise<LibraryAlbum[]> {
   const art = new Map(rows.map((row) => [row.id, row.album_art]));
-  const views = await albumViews(db, userId, rows.map((row) => row.id));
+  const views = await albumViews(
+    db,
+    userId,
+    rows.map((row) => row.id),
+  );
   return views.map((view) => {
     const albumArt = art.get(view.id);
     return albumArt ? { ...view, albumArt } : view;

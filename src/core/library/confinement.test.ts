@@ -90,7 +90,13 @@ describeWithApp('the music folder is confined', (app) => {
       'SomeAlbum/linked.mp3': LINKS_OUTSIDE,
       'Linked Dir': LINKS_OUTSIDE,
     });
-    assert.deepEqual(Object.keys(tracks).sort(), ['Later Folder/song.mp3', 'Later/embedded.mp3', 'Links/alias.mp3', 'SomeAlbum/song.mp3', 'Swap/Inner/song.mp3']);
+    assert.deepEqual(Object.keys(tracks).sort(), [
+      'Later Folder/song.mp3',
+      'Later/embedded.mp3',
+      'Links/alias.mp3',
+      'SomeAlbum/song.mp3',
+      'Swap/Inner/song.mp3',
+    ]);
     const directories = await app().ctx.db.selectFrom('library_directories').select('path').where('source_id', '=', report.sourceId).orderBy('path').execute();
     assert.ok(!directories.some((directory) => directory.path.startsWith('Linked Dir')), JSON.stringify(directories));
     const covers = await app().ctx.db.selectFrom('library_files').select(['path', 'cover']).where('source_id', '=', report.sourceId).execute();
@@ -136,4 +142,3 @@ describeWithApp('the music folder is confined', (app) => {
     assert.deepEqual(Buffer.from(await cover.arrayBuffer()), Buffer.from(testPng('inside')));
   });
 });
-

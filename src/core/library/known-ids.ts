@@ -3,7 +3,6 @@ import { currentIds } from '../catalog/aliases.ts';
 import { libraryNotFound } from './errors.ts';
 import { isUuid } from '../../toolkit/uuid.ts';
 
-
 const TABLES = { song: 'tracks', album: 'albums', artist: 'artists' } as const;
 
 type Reader = Pick<Database, 'selectFrom'>;
@@ -16,8 +15,16 @@ export async function knownIds(db: Reader, kind: StarKind, ids: readonly string[
   const unknown = ids.find((id) => !isUuid(id));
   if (unknown !== undefined) throw libraryNotFound(`no ${kind} ${unknown}`);
   if (ids.length === 0) return [];
-  const current = await currentIds(db, kind, ids.map((id) => id.toLowerCase()));
-  const rows = await db.selectFrom(TABLES[kind]).select('id').where('id', 'in', [...new Set(current)]).execute();
+  const current = await currentIds(
+    db,
+    kind,
+    ids.map((id) => id.toLowerCase()),
+  );
+  const rows = await db
+    .selectFrom(TABLES[kind])
+    .select('id')
+    .where('id', 'in', [...new Set(current)])
+    .execute();
   const found = new Set(rows.map((row) => row.id));
   const missing = current.findIndex((id) => !found.has(id));
   if (missing >= 0) throw libraryNotFound(`no ${kind} ${ids[missing]}`);
@@ -40,7 +47,11 @@ export async function catalogKinds(db: Reader, ids: readonly string[]): Promise<
   const found = new Map<string, { kind: StarKind; id: string }>();
   for (const kind of ['song', 'album', 'artist'] as const) {
     const current = await currentIds(db, kind, distinct);
-    const rows = await db.selectFrom(TABLES[kind]).select('id').where('id', 'in', [...new Set(current)]).execute();
+    const rows = await db
+      .selectFrom(TABLES[kind])
+      .select('id')
+      .where('id', 'in', [...new Set(current)])
+      .execute();
     const present = new Set(rows.map((row) => row.id));
     distinct.forEach((id, i) => {
       if (!found.has(id) && present.has(current[i]!)) found.set(id, { kind, id: current[i]! });

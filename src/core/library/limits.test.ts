@@ -7,8 +7,15 @@ import { catalogTracks, librarySource } from './operations-testing.ts';
 
 /** Three catalog songs in a server-wide source's folder "Three". */
 async function songs(app: TestApp): Promise<string[]> {
-  const ids = await catalogTracks(app, ['One', 'Two', 'Three'].map((title) => ({ artist: 'Limit Band', title, album: 'Limits' })));
-  await librarySource(app, null, ids.map((trackId, i) => ({ path: `Three/${i}.mp3`, trackId })));
+  const ids = await catalogTracks(
+    app,
+    ['One', 'Two', 'Three'].map((title) => ({ artist: 'Limit Band', title, album: 'Limits' })),
+  );
+  await librarySource(
+    app,
+    null,
+    ids.map((trackId, i) => ({ path: `Three/${i}.mp3`, trackId })),
+  );
   return ids;
 }
 
@@ -30,7 +37,12 @@ describeWithApp('queue and playlist limits', (app) => {
     const ids = await songs(app());
     const full = cycle(ids, MAX_QUEUE_SONGS);
 
-    const over = await restPost(app(), alice, 'savePlayQueue', [...full, ids[0]!].map((id) => ['id', id]));
+    const over = await restPost(
+      app(),
+      alice,
+      'savePlayQueue',
+      [...full, ids[0]!].map((id) => ['id', id]),
+    );
     assert.deepEqual([over.status, over.error.code], ['failed', 0]);
     assert.match(over.error.message, new RegExp(`limited to ${MAX_QUEUE_SONGS}; this change would make it ${MAX_QUEUE_SONGS + 1}`));
     const saved = await restPost(app(), alice, 'savePlayQueue', [...full.map((id): [string, string] => ['id', id]), ['current', ids[1]!]]);
@@ -44,7 +56,14 @@ describeWithApp('queue and playlist limits', (app) => {
       await app().procedure(P('addItemsToQueue'), { ids: [ids[0], ids[1]], position: 0 }, alice.token),
       await app().request('POST', `/xrpc/${P('addDirectoryToQueue')}?directory=Three`, { token: alice.token }),
     ];
-    assert.deepEqual(refused.map((result) => [result.status, result.body.error]), [[400, 'InvalidRequest'], [400, 'InvalidRequest'], [400, 'InvalidRequest']]);
+    assert.deepEqual(
+      refused.map((result) => [result.status, result.body.error]),
+      [
+        [400, 'InvalidRequest'],
+        [400, 'InvalidRequest'],
+        [400, 'InvalidRequest'],
+      ],
+    );
     assert.match(refused[0]!.body.message, new RegExp(`the play queue is limited to ${MAX_QUEUE_SONGS}; this change would make it ${MAX_QUEUE_SONGS + 1}`));
     assert.match(refused[2]!.body.message, new RegExp(`would make it ${MAX_QUEUE_SONGS + 3}`));
     assert.deepEqual((await app().query(P('getPlaybackQueue'), {}, alice.token)).body.queue, before, 'nothing was written');
@@ -81,15 +100,26 @@ describeWithApp('queue and playlist limits', (app) => {
     const id = created.playlist.id;
     const replaced = await restPost(app(), alice, 'createPlaylist', [['playlistId', id], ...songIds([...full, ids[0]!])]);
     assert.equal(replaced.error?.code, 0);
-    const appended = await restPost(app(), alice, 'updatePlaylist', [['playlistId', id], ['songIdToAdd', ids[0]!]]);
+    const appended = await restPost(app(), alice, 'updatePlaylist', [
+      ['playlistId', id],
+      ['songIdToAdd', ids[0]!],
+    ]);
     assert.equal(appended.error?.code, 0);
     const xrpc = await app().procedure('app.svc.library.updatePlaylist', { playlistId: id, songIdToAdd: ids[0], name: 'Renamed' }, alice.token);
     assert.deepEqual([xrpc.status, xrpc.body.error], [400, 'InvalidRequest']);
     assert.match(xrpc.body.message, /a playlist is limited to/);
-    assert.deepEqual((await playlists()).map((p: { name: string; songCount: number }) => [p.name, p.songCount]), [['Full', MAX_PLAYLIST_SONGS]], 'nothing was written');
+    assert.deepEqual(
+      (await playlists()).map((p: { name: string; songCount: number }) => [p.name, p.songCount]),
+      [['Full', MAX_PLAYLIST_SONGS]],
+      'nothing was written',
+    );
 
     // Removing as many as are added keeps it at the limit: taken, in order.
-    const swapped = await app().procedure('app.svc.library.updatePlaylist', { playlistId: id, songIndexToRemove: [0, 1], songIdToAdd: [ids[2], ids[0]] }, alice.token);
+    const swapped = await app().procedure(
+      'app.svc.library.updatePlaylist',
+      { playlistId: id, songIndexToRemove: [0, 1], songIdToAdd: [ids[2], ids[0]] },
+      alice.token,
+    );
     assert.equal(swapped.status, 200, JSON.stringify(swapped.body));
     const entry = (await app().query('app.svc.library.getPlaylist', { id }, alice.token)).body.playlist.entry.map((song: { id: string }) => song.id);
     assert.deepEqual([entry.length, entry.slice(0, 2), entry.slice(-3)], [MAX_PLAYLIST_SONGS, [ids[2], ids[0]], [ids[1], ids[2], ids[0]]]);
@@ -107,7 +137,11 @@ describeWithApp('queue and playlist limits', (app) => {
     assert.match(refused.body.message, new RegExp(`playlists per user is limited to ${MAX_PLAYLISTS}; this change would make it ${MAX_PLAYLISTS + 1}`));
     const subsonic = await restPost(app(), alice, 'createPlaylist', [['name', 'Also too many']]);
     assert.equal(subsonic.error?.code, 0);
-    const { n } = await app().ctx.db.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', alice.userId).executeTakeFirstOrThrow();
+    const { n } = await app()
+      .ctx.db.selectFrom('playlists')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', alice.userId)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(n), MAX_PLAYLISTS);
   });
 });

@@ -21,7 +21,20 @@ async function catalogMetadata(db: Database, trackIds: readonly string[]): Promi
     .selectFrom('tracks as t')
     .leftJoin('artists as ar', 'ar.id', 't.artist_id')
     .leftJoin('albums as al', 'al.id', 't.album_id')
-    .select(['t.id', 't.title', 't.artist', 't.album', 't.album_artist', 't.duration', 't.track_number', 't.disc_number', 't.mbid', 't.isrc', 'ar.mbid as artist_mbid', 'al.mbid as album_mbid'])
+    .select([
+      't.id',
+      't.title',
+      't.artist',
+      't.album',
+      't.album_artist',
+      't.duration',
+      't.track_number',
+      't.disc_number',
+      't.mbid',
+      't.isrc',
+      'ar.mbid as artist_mbid',
+      'al.mbid as album_mbid',
+    ])
     .where('t.id', 'in', [...new Set(trackIds)])
     .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -63,7 +76,10 @@ export interface LibraryPlay {
  * ingest rules refuse (a time more than a day ahead) fails the call with their reason.
  */
 export async function recordPlays(ctx: AppContext, userId: string, plays: readonly LibraryPlay[], client: string): Promise<void> {
-  const ids = await knownSongs(ctx.db, plays.map((play) => play.songId));
+  const ids = await knownSongs(
+    ctx.db,
+    plays.map((play) => play.songId),
+  );
   const metadata = await catalogMetadata(ctx.db, ids);
   const now = new Date();
   const listens = plays.map((play, i) => ({ ...metadata[i]!, listenedAt: play.at ?? now, submitted: { id: ids[i], client } }));
@@ -84,7 +100,15 @@ export async function nowPlayingEntries(db: Database, viewerId: string): Promise
     .orderBy('np.started_at', 'desc')
     .orderBy('u.handle')
     .execute();
-  const songs = new Map((await songViews(db, viewerId, rows.map((row) => row.track_id))).map((song) => [song.id, song]));
+  const songs = new Map(
+    (
+      await songViews(
+        db,
+        viewerId,
+        rows.map((row) => row.track_id),
+      )
+    ).map((song) => [song.id, song]),
+  );
   return rows.flatMap((row) => {
     const song = songs.get(row.track_id);
     return song ? [{ ...song, username: row.handle, minutesAgo: Math.max(0, row.minutes_ago), playerId: 0 }] : [];

@@ -73,7 +73,13 @@ export function testParams(query: Record<string, string | readonly string[]>): S
 }
 
 /** Calls a Subsonic method's handler directly, as the user, with the given parameters. */
-export function callMethod(app: TestApp, methods: readonly SubsonicMethod[], user: TestListener, name: string, query: Record<string, string | readonly string[]> = {}) {
+export function callMethod(
+  app: TestApp,
+  methods: readonly SubsonicMethod[],
+  user: TestListener,
+  name: string,
+  query: Record<string, string | readonly string[]> = {},
+) {
   const method = methods.find((candidate) => candidate.name === name);
   if (!method) throw new Error(`no Subsonic method ${name}`);
   const viewer: Viewer = { userId: user.userId, did: user.did, handle: user.handle, credential: 'api-key' };

@@ -19,7 +19,11 @@ const SONGS = [
 /** Three catalog songs with files in a server-wide source; answers their ids and catalog album/artist ids. */
 async function library(app: TestApp) {
   const ids = await catalogTracks(app, SONGS);
-  await librarySource(app, null, ids.map((trackId, i) => ({ path: `${SONGS[i]!.album}/${i + 1}.mp3`, trackId })));
+  await librarySource(
+    app,
+    null,
+    ids.map((trackId, i) => ({ path: `${SONGS[i]!.album}/${i + 1}.mp3`, trackId })),
+  );
   const rows = await app.ctx.db.selectFrom('tracks').select(['id', 'album_id', 'artist_id']).where('id', 'in', ids).execute();
   const track = (id: string) => rows.find((row) => row.id === id)!;
   return { ids, albumId: track(ids[0]!).album_id!, artistId: track(ids[0]!).artist_id! };
@@ -41,7 +45,14 @@ describeWithApp('library operations', (app) => {
     assert.deepEqual(await liked(), [true, true]);
     const all = (await app().query(L('getStarred'), {}, alice.token)).body;
     assert.deepEqual({ ...all, starred: undefined }, { ...ENVELOPE, starred: undefined });
-    assert.deepEqual([all.starred.song.map((s: { id: string }) => s.id), all.starred.album.map((a: { id: string }) => a.id), all.starred.artist.map((a: { id: string }) => a.id)], [[ids[0]], [albumId], [artistId]]);
+    assert.deepEqual(
+      [
+        all.starred.song.map((s: { id: string }) => s.id),
+        all.starred.album.map((a: { id: string }) => a.id),
+        all.starred.artist.map((a: { id: string }) => a.id),
+      ],
+      [[ids[0]], [albumId], [artistId]],
+    );
     assert.match(all.starred.song[0].starred, /^\d{4}-/);
     assert.equal(all.starred.song[0].title, 'Desfado');
     assert.equal(all.starred.album[0].songCount, 2);
@@ -88,13 +99,26 @@ describeWithApp('library operations', (app) => {
     assert.deepEqual({ ...created.body, playlist: undefined }, { ...ENVELOPE, playlist: undefined });
     assert.deepEqual(
       { ...playlist, id: undefined, created: undefined, changed: undefined, entry: playlist.entry.map((song: { id: string }) => song.id) },
-      { id: undefined, name: 'Fado', owner: 'pl-alice', public: false, songCount: 2, duration: 380, created: undefined, changed: undefined, entry: [ids[0], ids[1]] },
+      {
+        id: undefined,
+        name: 'Fado',
+        owner: 'pl-alice',
+        public: false,
+        songCount: 2,
+        duration: 380,
+        created: undefined,
+        changed: undefined,
+        entry: [ids[0], ids[1]],
+      },
     );
     assert.equal(playlist.entry[0].duration, 200);
 
     const listed = (await app().query(L('getPlaylists'), {}, alice.token)).body;
     assert.deepEqual({ ...listed, playlists: undefined }, { ...ENVELOPE, playlists: undefined });
-    assert.deepEqual(listed.playlists.playlist.map((p: { id: string; songCount: number }) => [p.id, p.songCount]), [[playlist.id, 2]]);
+    assert.deepEqual(
+      listed.playlists.playlist.map((p: { id: string; songCount: number }) => [p.id, p.songCount]),
+      [[playlist.id, 2]],
+    );
     assert.equal(listed.playlists.playlist[0].entry, undefined, 'a listing has no songs');
 
     const update = { playlistId: playlist.id, name: 'Fado 2', comment: 'for Sundays', public: true, songIdToAdd: [ids[2], ids[0]], songIndexToRemove: [0] };
@@ -103,7 +127,10 @@ describeWithApp('library operations', (app) => {
     assert.deepEqual(updated.body, ENVELOPE, 'no atprotoError: Earshot publishes nowhere');
     const read = async () => (await app().query(L('getPlaylist'), { id: playlist.id }, alice.token)).body.playlist;
     let now = await read();
-    assert.deepEqual([now.name, now.comment, now.public, now.songCount, now.entry.map((song: { id: string }) => song.id)], ['Fado 2', 'for Sundays', true, 3, [ids[1], ids[2], ids[0]]]);
+    assert.deepEqual(
+      [now.name, now.comment, now.public, now.songCount, now.entry.map((song: { id: string }) => song.id)],
+      ['Fado 2', 'for Sundays', true, 3, [ids[1], ids[2], ids[0]]],
+    );
     assert.equal(now.duration, Math.round((180_000 + 150_500 + 200_000) / 1000));
     assert.equal(now.coverArt, undefined, 'no song has a cover yet');
     await app().ctx.db.updateTable('library_files').set({ cover: 'embedded' }).where('track_id', 'in', [ids[2]!, ids[0]!]).execute();
@@ -112,7 +139,10 @@ describeWithApp('library operations', (app) => {
     // Single values instead of lists; indexes are those before the change.
     assert.equal((await app().procedure(L('updatePlaylist'), { playlistId: playlist.id, songIndexToRemove: 2, songIdToAdd: ids[1] }, alice.token)).status, 200);
     now = await read();
-    assert.deepEqual(now.entry.map((song: { id: string }) => song.id), [ids[1], ids[2], ids[1]]);
+    assert.deepEqual(
+      now.entry.map((song: { id: string }) => song.id),
+      [ids[1], ids[2], ids[1]],
+    );
     assert.equal((await app().procedure(L('updatePlaylist'), { playlistId: playlist.id, songIndexToRemove: [0, 1, 2] }, alice.token)).status, 200);
     assert.deepEqual((await read()).entry, []);
 
@@ -161,8 +191,13 @@ describeWithApp('library operations', (app) => {
     assert.deepEqual([asBob.status, asBob.body.playlist.owner], [200, 'pl-owner'], "another user's public playlist is readable");
     assert.deepEqual((await app().query(L('getPlaylists'), {}, bob.token)).body.playlists.playlist, [], 'getPlaylists lists only the caller’s own');
 
-    const badCreate: [unknown, number][] = [[{ songId: ids[0] }, 400], [{ name: 'X', songId: [ids[0], 'nope'] }, 404], [{ name: 'X', songId: [randomUUID()] }, 404]];
-    for (const [input, status] of badCreate) assert.equal((await app().procedure(L('createPlaylist'), input, alice.token)).status, status, JSON.stringify(input));
+    const badCreate: [unknown, number][] = [
+      [{ songId: ids[0] }, 400],
+      [{ name: 'X', songId: [ids[0], 'nope'] }, 404],
+      [{ name: 'X', songId: [randomUUID()] }, 404],
+    ];
+    for (const [input, status] of badCreate)
+      assert.equal((await app().procedure(L('createPlaylist'), input, alice.token)).status, status, JSON.stringify(input));
     assert.equal((await app().query(L('getPlaylists'), {}, alice.token)).body.playlists.playlist.length, 1, 'refused creations wrote nothing');
   });
 

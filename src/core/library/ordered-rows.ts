@@ -59,7 +59,10 @@ async function insertRows(tx: Tx, list: OrderedList, at: number, rows: readonly 
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const values = rows.slice(start, start + INSERT_CHUNK).map((row, i) => ({ [list.key]: list.id, user_id: list.userId, position: at + start + i, ...row }));
     // The two tables' rows differ only in the owner column, which `list.key` names.
-    await tx.insertInto(list.table).values(values as never).execute();
+    await tx
+      .insertInto(list.table)
+      .values(values as never)
+      .execute();
   }
 }
 

@@ -41,7 +41,12 @@ export async function artistAlbumIds(db: Database, userId: string, artistId: str
     .select('al.id')
     .where('al.artist_id', '=', artistId)
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('tracks as t').select('t.id').whereRef('t.album_id', '=', 'al.id').where(hasPlayableFile(sql.ref('t.id'), userId))),
+      exists(
+        selectFrom('tracks as t')
+          .select('t.id')
+          .whereRef('t.album_id', '=', 'al.id')
+          .where(hasPlayableFile(sql.ref('t.id'), userId)),
+      ),
     )
     .orderBy(sql`al.year nulls last`)
     .orderBy('al.title_key')
@@ -65,8 +70,6 @@ export async function albumTrackIds(db: Database, userId: string, albumId: strin
 
 /** Whether the user can play this track. */
 export async function isPlayable(db: Database, userId: string, trackId: string): Promise<boolean> {
-  const row = await db
-    .selectNoFrom(hasPlayableFile(sql.val(trackId), userId).as('playable'))
-    .executeTakeFirstOrThrow();
+  const row = await db.selectNoFrom(hasPlayableFile(sql.val(trackId), userId).as('playable')).executeTakeFirstOrThrow();
   return Boolean(row.playable);
 }

@@ -51,9 +51,18 @@ function summaries(db: Database, userId: string) {
     .selectFrom('playlists as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select([
-      'p.id', 'p.name', 'p.comment', 'p.public', 'p.created_at', 'p.updated_at', 'p.user_id', 'u.handle',
+      'p.id',
+      'p.name',
+      'p.comment',
+      'p.public',
+      'p.created_at',
+      'p.updated_at',
+      'p.user_id',
+      'u.handle',
       sql<number>`(select count(*)::int from playlist_items pi where pi.playlist_id = p.id)`.as('song_count'),
-      sql<string>`(select coalesce(sum(t.duration), 0)::bigint from playlist_items pi join tracks t on t.id = pi.track_id where pi.playlist_id = p.id)`.as('duration_ms'),
+      sql<string>`(select coalesce(sum(t.duration), 0)::bigint from playlist_items pi join tracks t on t.id = pi.track_id where pi.playlist_id = p.id)`.as(
+        'duration_ms',
+      ),
       sql<string | null>`(select pi.track_id from playlist_items pi where pi.playlist_id = p.id and exists (
         select 1 from library_files f join library_sources s on s.id = f.source_id
          where f.track_id = pi.track_id and f.cover is not null and (s.user_id is null or s.user_id = ${userId}))
@@ -102,8 +111,21 @@ export async function getPlaylist(db: Database, userId: string, playlistId: stri
   const row = isUuid(playlistId) ? await summaries(db, userId).where('p.id', '=', playlistId.toLowerCase()).executeTakeFirst() : undefined;
   if (!row || (row.user_id !== userId && !row.public)) throw libraryNotFound(`no playlist ${playlistId}`);
   // At most the limit: a playlist made before there was one may be longer, and this answer is whole.
-  const items = await db.selectFrom('playlist_items').select('track_id').where('playlist_id', '=', row.id).orderBy('position').limit(MAX_PLAYLIST_SONGS).execute();
-  return { ...toView(row), entry: await songViews(db, userId, items.map((item) => item.track_id)) };
+  const items = await db
+    .selectFrom('playlist_items')
+    .select('track_id')
+    .where('playlist_id', '=', row.id)
+    .orderBy('position')
+    .limit(MAX_PLAYLIST_SONGS)
+    .execute();
+  return {
+    ...toView(row),
+    entry: await songViews(
+      db,
+      userId,
+      items.map((item) => item.track_id),
+    ),
+  };
 }
 
 /**
@@ -125,7 +147,11 @@ const checkPlaylistSize = (count: number) => checkLimit('a playlist', MAX_PLAYLI
 /** Refuses a new playlist past the user's limit; their row is locked so two creations at once take turns. */
 async function checkPlaylistCount(tx: Tx, userId: string): Promise<void> {
   await tx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
-  const { n } = await tx.selectFrom('playlists').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { n } = await tx
+    .selectFrom('playlists')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   checkLimit('playlists per user', MAX_PLAYLISTS, Number(n) + 1);
 }
 
@@ -137,7 +163,11 @@ export async function createPlaylist(db: Database, userId: string, name: string,
     await checkPlaylistCount(tx, userId);
     const songs = await knownSongs(tx, songIds);
     const { id } = await tx.insertInto('playlists').values({ user_id: userId, name }).returning('id').executeTakeFirstOrThrow();
-    await replaceRows(tx, playlistList(id, userId), songs.map((track_id) => ({ track_id })));
+    await replaceRows(
+      tx,
+      playlistList(id, userId),
+      songs.map((track_id) => ({ track_id })),
+    );
     return id;
   });
 }
@@ -172,9 +202,19 @@ export async function updatePlaylist(db: Database, userId: string, playlistId: s
     checkIndexes(removed, length);
     checkPlaylistSize(length - removed.length + (changes.add?.length ?? 0));
     const [replacement, added] = [await knownSongs(tx, changes.songs ?? []), await knownSongs(tx, changes.add ?? [])];
-    if (changes.songs !== undefined) await replaceRows(tx, list, replacement.map((track_id) => ({ track_id })));
+    if (changes.songs !== undefined)
+      await replaceRows(
+        tx,
+        list,
+        replacement.map((track_id) => ({ track_id })),
+      );
     await removeAt(tx, list, removed);
-    await insertAt(tx, list, length - removed.length, added.map((track_id) => ({ track_id })));
+    await insertAt(
+      tx,
+      list,
+      length - removed.length,
+      added.map((track_id) => ({ track_id })),
+    );
     await tx
       .updateTable('playlists')
       .set({

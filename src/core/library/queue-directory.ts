@@ -63,7 +63,12 @@ function shuffled<T>(items: readonly T[]): T[] {
  * An unknown directory, or one of a source the user does not see, is NotFound and the queue is
  * left as it was.
  */
-export async function addDirectoryToQueue(db: Database, userId: string, request: DirectoryRequest, client: string): Promise<{ songIds: string[]; position: number }> {
+export async function addDirectoryToQueue(
+  db: Database,
+  userId: string,
+  request: DirectoryRequest,
+  client: string,
+): Promise<{ songIds: string[]; position: number }> {
   return inTransaction(db, async (tx) => {
     const directory = await findDirectory(tx, userId, request.directory);
     const songs = await directorySongs(tx, directory, request.recurse ?? true);

@@ -45,7 +45,11 @@ interface QueueState {
 
 /** Locks the user's queue (creating its row on first use) and reads where it stands. */
 async function lockQueue(tx: Tx, userId: string): Promise<QueueState> {
-  await tx.insertInto('play_queues').values({ user_id: userId }).onConflict((oc) => oc.doNothing()).execute();
+  await tx
+    .insertInto('play_queues')
+    .values({ user_id: userId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   const row = await tx.selectFrom('play_queues').select(['current', 'position_ms']).where('user_id', '=', userId).forUpdate().executeTakeFirstOrThrow();
   return { length: await countRows(tx, queueList(userId)), current: row.current, positionMs: Number(row.position_ms) };
 }
@@ -71,7 +75,11 @@ export async function queueSummary(db: Database, userId: string): Promise<QueueS
       .select(['q.current', 'q.position_ms', 'q.changed_by', 'q.changed_at', 'i.track_id'])
       .where('q.user_id', '=', userId)
       .executeTakeFirst(),
-    db.selectFrom('queue_items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('queue_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     songCount: Number(songCount.n),
@@ -85,9 +93,23 @@ export async function queueSummary(db: Database, userId: string): Promise<QueueS
 
 /** The user's queue with `limit` of its songs from index `offset`. */
 export async function getQueue(db: Database, userId: string, page: { offset: number; limit: number }): Promise<PlayQueue> {
-  const items = db.selectFrom('queue_items').select('track_id').where('user_id', '=', userId).where('position', '>=', page.offset).orderBy('position').limit(page.limit);
+  const items = db
+    .selectFrom('queue_items')
+    .select('track_id')
+    .where('user_id', '=', userId)
+    .where('position', '>=', page.offset)
+    .orderBy('position')
+    .limit(page.limit);
   const [summary, rows] = await Promise.all([queueSummary(db, userId), items.execute()]);
-  return { ...summary, offset: page.offset, entry: await songViews(db, userId, rows.map((row) => row.track_id)) };
+  return {
+    ...summary,
+    offset: page.offset,
+    entry: await songViews(
+      db,
+      userId,
+      rows.map((row) => row.track_id),
+    ),
+  };
 }
 
 export interface SavedQueue {
@@ -108,7 +130,11 @@ export async function saveQueue(db: Database, userId: string, saved: SavedQueue,
     const wanted = saved.current?.toLowerCase();
     const current = wanted === undefined ? -1 : songs.indexOf(wanted);
     if (wanted !== undefined && current < 0) throw invalidParameter(`current ${saved.current} is not one of the queued songs`);
-    await replaceRows(tx, queueList(userId), songs.map((track_id) => ({ track_id })));
+    await replaceRows(
+      tx,
+      queueList(userId),
+      songs.map((track_id) => ({ track_id })),
+    );
     await setPlayback(tx, userId, current < 0 ? (songs.length > 0 ? 0 : null) : current, positionMs, client);
   });
 }
@@ -128,7 +154,12 @@ export async function insertIntoQueue(tx: Tx, userId: string, songIds: readonly 
   checkIndex(at, state.length, state.length);
   checkQueueSize(state.length + songIds.length);
   const songs = await knownSongs(tx, songIds);
-  await insertAt(tx, queueList(userId), at, songs.map((track_id) => ({ track_id })));
+  await insertAt(
+    tx,
+    queueList(userId),
+    at,
+    songs.map((track_id) => ({ track_id })),
+  );
   const current = state.current !== null && state.current >= at ? state.current + songs.length : state.current;
   await setPlayback(tx, userId, current, state.positionMs, client);
   return at;

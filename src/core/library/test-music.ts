@@ -70,11 +70,7 @@ export async function writeTestTrack(
 }
 
 /** The bytes of a test track, without touching the file system. */
-export function encodeTestTrack(
-  format: TestFormat,
-  tags: TestTags,
-  durationMs = 2000,
-): { bytes: Uint8Array; durationMs: number } {
+export function encodeTestTrack(format: TestFormat, tags: TestTags, durationMs = 2000): { bytes: Uint8Array; durationMs: number } {
   switch (format) {
     case 'mp3':
       return encodeMp3(tags, durationMs);
@@ -160,8 +156,7 @@ function crc32(bytes: Uint8Array): number {
 /** A 1×1 PNG whose colour comes from the label, so different labels give different bytes. */
 export function testPng(label = ''): Uint8Array {
   const seed = crc32(utf8.encode(label));
-  const chunk = (type: string, data: Uint8Array) =>
-    concat([be(data.length, 4), ascii(type), data, be(crc32(concat([ascii(type), data])), 4)]);
+  const chunk = (type: string, data: Uint8Array) => concat([be(data.length, 4), ascii(type), data, be(crc32(concat([ascii(type), data])), 4)]);
   const pixel = u8(0, seed & 0xff, (seed >>> 8) & 0xff, (seed >>> 16) & 0xff);
   return concat([
     u8(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
@@ -256,17 +251,8 @@ function id3v24(tags: TestTags): Uint8Array {
     ...id3UserText('MusicBrainz Album Id', tags.albumMbid),
     // Picard keeps the recording id in a unique file identifier owned by MusicBrainz.
     ...(tags.mbid ? [id3Frame('UFID', concat([ascii('http://musicbrainz.org\0'), ascii(tags.mbid)]))] : []),
-    ...(tags.lyrics === undefined
-      ? []
-      : [id3Frame('USLT', concat([u8(UTF8_ENCODING), ascii('eng'), u8(0), utf8.encode(tags.lyrics)]))]),
-    ...(tags.picture
-      ? [
-          id3Frame(
-            'APIC',
-            concat([u8(UTF8_ENCODING), ascii(`${tags.picture.mime}\0`), u8(3), u8(0), tags.picture.data]),
-          ),
-        ]
-      : []),
+    ...(tags.lyrics === undefined ? [] : [id3Frame('USLT', concat([u8(UTF8_ENCODING), ascii('eng'), u8(0), utf8.encode(tags.lyrics)]))]),
+    ...(tags.picture ? [id3Frame('APIC', concat([u8(UTF8_ENCODING), ascii(`${tags.picture.mime}\0`), u8(3), u8(0), tags.picture.data]))] : []),
   ];
   const body = concat(frames);
   return concat([ascii('ID3'), u8(4, 0, 0), synchsafe(body.length), body]);
@@ -305,12 +291,7 @@ function vorbisComments(tags: TestTags): string[] {
 function vorbisCommentBlock(comments: string[]): Uint8Array {
   const vendor = utf8.encode('earshot test-music');
   const entries = comments.map((c) => utf8.encode(c));
-  return concat([
-    le(vendor.length, 4),
-    vendor,
-    le(entries.length, 4),
-    ...entries.flatMap((e) => [le(e.length, 4), e]),
-  ]);
+  return concat([le(vendor.length, 4), vendor, le(entries.length, 4), ...entries.flatMap((e) => [le(e.length, 4), e])]);
 }
 
 function flacPicture(picture: TestPicture): Uint8Array {
@@ -337,9 +318,7 @@ function encodeFlac(tags: TestTags, durationMs: number): { bytes: Uint8Array; du
     [4, vorbisCommentBlock(vorbisComments(tags))],
     ...(tags.picture ? [[6, flacPicture(tags.picture)] as [number, Uint8Array]] : []),
   ];
-  const metadata = blocks.map(([type, data], i) =>
-    concat([u8((i === blocks.length - 1 ? 0x80 : 0) | type), be(data.length, 3), data]),
-  );
+  const metadata = blocks.map(([type, data], i) => concat([u8((i === blocks.length - 1 ? 0x80 : 0) | type), be(data.length, 3), data]));
   return {
     bytes: concat([ascii('fLaC'), ...metadata, ...frames]),
     durationMs: Math.round((totalSamples * 1000) / FLAC_RATE),
@@ -349,7 +328,7 @@ function encodeFlac(tags: TestTags, durationMs: number): { bytes: Uint8Array; du
 function flacStreamInfo(totalSamples: number, frames: Uint8Array[]): Uint8Array {
   const sizes = frames.map((f) => f.length);
   // 20 bits sample rate, 3 bits channels - 1, 5 bits bits per sample - 1, 36 bits total samples.
-  const packed = BigInt(FLAC_RATE) << 44n | 0n << 41n | 15n << 36n | BigInt(totalSamples);
+  const packed = (BigInt(FLAC_RATE) << 44n) | (0n << 41n) | (15n << 36n) | BigInt(totalSamples);
   return concat([
     be(Math.min(FLAC_BLOCK, totalSamples), 2),
     be(FLAC_BLOCK, 2),
@@ -387,11 +366,7 @@ function flacFrameNumber(n: number): Uint8Array {
 function flacFrame(n: number, samples: number): Uint8Array {
   // Block size code 12 is 4096; code 7 means "16-bit (size - 1) follows" for a shorter last block.
   const full = samples === FLAC_BLOCK;
-  const header = concat([
-    u8(0xff, 0xf8, ((full ? 12 : 7) << 4) | 9, (0 << 4) | (4 << 1)),
-    flacFrameNumber(n),
-    full ? new Uint8Array() : be(samples - 1, 2),
-  ]);
+  const header = concat([u8(0xff, 0xf8, ((full ? 12 : 7) << 4) | 9, (0 << 4) | (4 << 1)), flacFrameNumber(n), full ? new Uint8Array() : be(samples - 1, 2)]);
   // Subframe header 0 (CONSTANT, no wasted bits), then the 16-bit constant sample: silence.
   const body = concat([header, u8(crc8(header)), u8(0, 0, 0)]);
   return concat([body, be(crc16(body), 2)]);
@@ -475,16 +450,7 @@ class OggPages {
     const flags = (continued ? 1 : 0) | (this.pages.length === 0 ? 2 : 0) | (last ? 4 : 0);
     // A granule of -1 means no packet ends on this page.
     const granuleBytes = granule < 0 ? new Uint8Array(8).fill(0xff) : le(granule, 8);
-    const page = concat([
-      ascii('OggS'),
-      u8(0, flags),
-      granuleBytes,
-      le(OGG_SERIAL, 4),
-      le(this.pages.length, 4),
-      le(0, 4),
-      u8(lacing.length, ...lacing),
-      body,
-    ]);
+    const page = concat([ascii('OggS'), u8(0, flags), granuleBytes, le(OGG_SERIAL, 4), le(this.pages.length, 4), le(0, 4), u8(lacing.length, ...lacing), body]);
     new DataView(page.buffer).setUint32(22, oggCrc(page), true);
     this.pages.push(page);
   }

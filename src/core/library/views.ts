@@ -43,7 +43,20 @@ export async function playableFile(db: Database, userId: string, trackId: string
   return db
     .selectFrom('library_files as f')
     .innerJoin('library_sources', 'library_sources.id', 'f.source_id')
-    .select(['f.id', 'f.path', 'f.name', 'f.size', 'f.content_type', 'f.suffix', 'f.cover', 'f.directory_id', 'f.file_id', 'library_sources.kind', 'library_sources.root', 'library_sources.user_id as owner_id'])
+    .select([
+      'f.id',
+      'f.path',
+      'f.name',
+      'f.size',
+      'f.content_type',
+      'f.suffix',
+      'f.cover',
+      'f.directory_id',
+      'f.file_id',
+      'library_sources.kind',
+      'library_sources.root',
+      'library_sources.user_id as owner_id',
+    ])
     .where('f.track_id', '=', trackId)
     .where((eb) => visibleSource(eb, userId))
     .orderBy(sql`library_sources.user_id is not null`)
@@ -72,13 +85,33 @@ export async function songViews(db: Database, userId: string, trackIds: readonly
           .as('f'),
       (join) => join.onTrue(),
     )
-    .leftJoin('stars as st', (join) =>
-      join.onRef('st.subject_id', '=', 't.id').on('st.subject_kind', '=', 'song').on('st.user_id', '=', userId),
-    )
+    .leftJoin('stars as st', (join) => join.onRef('st.subject_id', '=', 't.id').on('st.subject_kind', '=', 'song').on('st.user_id', '=', userId))
     .select([
-      't.id', 't.title', 't.album', 't.artist', 't.album_artist', 't.track_number', 't.disc_number', 't.genre', 't.duration',
-      't.bpm', 't.mbid', 't.composer', 't.created_at', 't.album_id', 't.artist_id', 'al.year as album_year',
-      'f.directory_id', 'f.path', 'f.size', 'f.content_type', 'f.suffix', 'f.bit_rate', 'f.duration_ms', 'f.year', 'f.cover',
+      't.id',
+      't.title',
+      't.album',
+      't.artist',
+      't.album_artist',
+      't.track_number',
+      't.disc_number',
+      't.genre',
+      't.duration',
+      't.bpm',
+      't.mbid',
+      't.composer',
+      't.created_at',
+      't.album_id',
+      't.artist_id',
+      'al.year as album_year',
+      'f.directory_id',
+      'f.path',
+      'f.size',
+      'f.content_type',
+      'f.suffix',
+      'f.bit_rate',
+      'f.duration_ms',
+      'f.year',
+      'f.cover',
       'st.created_at as starred',
       sql<number>`(select count(*)::int from scrobbles sc where sc.track_id = t.id and sc.user_id = ${userId})`.as('play_count'),
     ])
@@ -129,14 +162,24 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
   if (albumIds.length === 0) return [];
   const rows = await db
     .selectFrom('albums as al')
-    .leftJoin('stars as st', (join) =>
-      join.onRef('st.subject_id', '=', 'al.id').on('st.subject_kind', '=', 'album').on('st.user_id', '=', userId),
-    )
+    .leftJoin('stars as st', (join) => join.onRef('st.subject_id', '=', 'al.id').on('st.subject_kind', '=', 'album').on('st.user_id', '=', userId))
     .select([
-      'al.id', 'al.title', 'al.artist', 'al.artist_id', 'al.created_at', 'al.year', 'al.genre', 'al.mbid', 'st.created_at as starred',
+      'al.id',
+      'al.title',
+      'al.artist',
+      'al.artist_id',
+      'al.created_at',
+      'al.year',
+      'al.genre',
+      'al.mbid',
+      'st.created_at as starred',
       sql<number>`(select count(*)::int from tracks at where at.album_id = al.id and ${hasPlayableFile(sql.ref('at.id'), userId)})`.as('song_count'),
-      sql<number>`(select coalesce(sum(at.duration), 0)::bigint from tracks at where at.album_id = al.id and ${hasPlayableFile(sql.ref('at.id'), userId)})`.as('duration_ms'),
-      sql<number>`(select count(*)::int from scrobbles sc join tracks at on at.id = sc.track_id where at.album_id = al.id and sc.user_id = ${userId})`.as('play_count'),
+      sql<number>`(select coalesce(sum(at.duration), 0)::bigint from tracks at where at.album_id = al.id and ${hasPlayableFile(sql.ref('at.id'), userId)})`.as(
+        'duration_ms',
+      ),
+      sql<number>`(select count(*)::int from scrobbles sc join tracks at on at.id = sc.track_id where at.album_id = al.id and sc.user_id = ${userId})`.as(
+        'play_count',
+      ),
       sql<boolean>`exists (select 1 from tracks at join library_files cf on cf.track_id = at.id join library_sources cs on cs.id = cf.source_id
         where at.album_id = al.id and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}))`.as('has_cover'),
     ])
@@ -170,11 +213,12 @@ export async function artistViews(db: Database, userId: string, artistIds: reado
   if (artistIds.length === 0) return [];
   const rows = await db
     .selectFrom('artists as ar')
-    .leftJoin('stars as st', (join) =>
-      join.onRef('st.subject_id', '=', 'ar.id').on('st.subject_kind', '=', 'artist').on('st.user_id', '=', userId),
-    )
+    .leftJoin('stars as st', (join) => join.onRef('st.subject_id', '=', 'ar.id').on('st.subject_kind', '=', 'artist').on('st.user_id', '=', userId))
     .select([
-      'ar.id', 'ar.name', 'ar.mbid', 'st.created_at as starred',
+      'ar.id',
+      'ar.name',
+      'ar.mbid',
+      'st.created_at as starred',
       sql<number>`(select count(*)::int from albums aa where aa.artist_id = ar.id
         and exists (select 1 from tracks at where at.album_id = aa.id and ${hasPlayableFile(sql.ref('at.id'), userId)}))`.as('album_count'),
     ])

@@ -40,12 +40,10 @@ describeWithApp('musicstream operations', (app) => {
     assert.equal(await title(), 'Desfado');
     assert.equal((await app().procedure(M('previous'), undefined, token)).status, 200);
     assert.equal(await title(), 'Primavera');
-    assert.deepEqual(fake.server.requests.filter((request) => /^(PUT|POST) \/me\/player\//.test(request)), [
-      'PUT /me/player/pause',
-      'PUT /me/player/play',
-      'POST /me/player/next',
-      'POST /me/player/previous',
-    ]);
+    assert.deepEqual(
+      fake.server.requests.filter((request) => /^(PUT|POST) \/me\/player\//.test(request)),
+      ['PUT /me/player/pause', 'PUT /me/player/play', 'POST /me/player/next', 'POST /me/player/previous'],
+    );
   });
 
   test('getCurrentlyPlaying: the track, device and progress; nothing playing is no track', async () => {
@@ -54,12 +52,15 @@ describeWithApp('musicstream operations', (app) => {
     fake.setPlaying({ title: 'Leva-me aos Fados', artist: 'Ana Moura', album: 'Desfado', durationMs: 180_000 }, false);
     const playing = await app().query(M('getCurrentlyPlaying'), {}, token);
     assert.equal(playing.status, 200);
-    assert.deepEqual({ ...playing.body, track: { ...playing.body.track, url: typeof playing.body.track.url, artUrl: typeof playing.body.track.artUrl } }, {
-      isPlaying: false,
-      progressMs: 0,
-      device: null,
-      track: { title: 'Leva-me aos Fados', artists: ['Ana Moura'], album: 'Desfado', durationMs: 180_000, isrc: null, url: 'string', artUrl: 'string' },
-    });
+    assert.deepEqual(
+      { ...playing.body, track: { ...playing.body.track, url: typeof playing.body.track.url, artUrl: typeof playing.body.track.artUrl } },
+      {
+        isPlaying: false,
+        progressMs: 0,
+        device: null,
+        track: { title: 'Leva-me aos Fados', artists: ['Ana Moura'], album: 'Desfado', durationMs: 180_000, isrc: null, url: 'string', artUrl: 'string' },
+      },
+    );
     fake.setPlaying(null);
     const nothing = await app().query(M('getCurrentlyPlaying'), {}, token);
     assert.deepEqual([nothing.status, nothing.body], [200, { isPlaying: false, progressMs: null, track: null, device: null }]);
@@ -90,7 +91,10 @@ describeWithApp('musicstream operations', (app) => {
     fake.setDevice(null);
     for (const command of COMMANDS) {
       const result = await app().procedure(M(command), undefined, token);
-      assert.deepEqual([result.status, result.body], [409, { error: 'NoActiveDevice', message: 'no active musicstream device: start playing on a device first' }]);
+      assert.deepEqual(
+        [result.status, result.body],
+        [409, { error: 'NoActiveDevice', message: 'no active musicstream device: start playing on a device first' }],
+      );
     }
     fake.setDevice('Kitchen');
     fake.setPlaying({ title: 'Desfado', artist: 'Ana Moura' }, false);

@@ -14,16 +14,22 @@ const RECENT = 'GET /me/player/recently-played';
 test('several artists are one credit, the first featuring the rest; an ISRC the catalog cannot keep is dropped', () => {
   assert.equal(artistCredit(['Daft Punk', 'Pharrell Williams', 'Nile Rodgers']), 'Daft Punk feat. Pharrell Williams, Nile Rodgers');
   assert.equal(artistCredit([' Mariza ']), 'Mariza');
-  const listen = listenOf({ track: { title: 'Get Lucky', artists: ['Daft Punk', 'Pharrell Williams'], album: 'RAM', durationMs: 369_000, isrc: 'not-an-isrc' }, playedAt: at(1) });
-  assert.deepEqual({ ...listen, submitted: undefined }, {
-    artist: 'Daft Punk feat. Pharrell Williams',
-    title: 'Get Lucky',
-    album: 'RAM',
-    durationMs: 369_000,
-    isrc: undefined,
-    listenedAt: at(1),
-    submitted: undefined,
+  const listen = listenOf({
+    track: { title: 'Get Lucky', artists: ['Daft Punk', 'Pharrell Williams'], album: 'RAM', durationMs: 369_000, isrc: 'not-an-isrc' },
+    playedAt: at(1),
   });
+  assert.deepEqual(
+    { ...listen, submitted: undefined },
+    {
+      artist: 'Daft Punk feat. Pharrell Williams',
+      title: 'Get Lucky',
+      album: 'RAM',
+      durationMs: 369_000,
+      isrc: undefined,
+      listenedAt: at(1),
+      submitted: undefined,
+    },
+  );
   assert.equal(listen.submitted?.playedAt, at(1).toISOString());
 });
 
@@ -48,9 +54,16 @@ describeWithApp('musicstream poller', (app) => {
   }
 
   const account = (a: TestApp, userId: string) =>
-    a.ctx.db.selectFrom('provider_accounts').select(['poll_cursor', 'last_polled_at', 'last_poll_error', 'poll_lease_until']).where('user_id', '=', userId).where('provider', '=', 'musicstream').executeTakeFirstOrThrow();
+    a.ctx.db
+      .selectFrom('provider_accounts')
+      .select(['poll_cursor', 'last_polled_at', 'last_poll_error', 'poll_lease_until'])
+      .where('user_id', '=', userId)
+      .where('provider', '=', 'musicstream')
+      .executeTakeFirstOrThrow();
   const feed = async (a: TestApp, listener: TestListener) =>
-    (await a.query('app.svc.feed.getFeed', { feed: `earshot:feed:user:${listener.did}` }, listener.token)).body.scrobbles.map((s: { artist: string; title: string; createdAt: string }) => `${s.artist} - ${s.title} @ ${s.createdAt}`);
+    (await a.query('app.svc.feed.getFeed', { feed: `earshot:feed:user:${listener.did}` }, listener.token)).body.scrobbles.map(
+      (s: { artist: string; title: string; createdAt: string }) => `${s.artist} - ${s.title} @ ${s.createdAt}`,
+    );
   const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   test('plays land in the feed; the cursor persists, a second poll adds nothing and a new play is added', async () => {
@@ -64,7 +77,12 @@ describeWithApp('musicstream poller', (app) => {
     assert.equal(first.poll_cursor, String(at(5).getTime()));
     assert.ok(first.last_polled_at);
     assert.equal(first.last_poll_error, null);
-    const stored = await app().ctx.db.selectFrom('scrobbles').select(['source', 'submitted']).where('user_id', '=', user!.userId).orderBy('listened_at').execute();
+    const stored = await app()
+      .ctx.db.selectFrom('scrobbles')
+      .select(['source', 'submitted'])
+      .where('user_id', '=', user!.userId)
+      .orderBy('listened_at')
+      .execute();
     assert.equal(stored[0]!.source, 'musicstream');
     assert.equal((stored[0]!.submitted as { track: { isrc: string } }).track.isrc, 'PTUM71100001');
 

@@ -51,7 +51,12 @@ const pollErrorText = (error: unknown) => (error instanceof ProviderError ? erro
  * cursor is left, and the error thrown on.
  */
 export async function pollStreamingAccount(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<AccountPoll> {
-  const row = await ctx.db.selectFrom('provider_accounts').select(['poll_cursor', 'account_id']).where('user_id', '=', userId).where('provider', '=', PROVIDER).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('provider_accounts')
+    .select(['poll_cursor', 'account_id'])
+    .where('user_id', '=', userId)
+    .where('provider', '=', PROVIDER)
+    .executeTakeFirst();
   try {
     const client = providerClient(ctx.config, PROVIDER);
     const { plays, cursor } = await withAccessToken(ctx, userId, PROVIDER, (token) => client.recentlyPlayed(token, row?.poll_cursor ?? null));
@@ -72,7 +77,12 @@ export async function pollStreamingAccount(ctx: AppContext, userId: string, sign
     };
   } catch (error) {
     if (!signal?.aborted) {
-      await ctx.db.updateTable('provider_accounts').set({ last_poll_error: pollErrorText(error) }).where('user_id', '=', userId).where('provider', '=', PROVIDER).execute();
+      await ctx.db
+        .updateTable('provider_accounts')
+        .set({ last_poll_error: pollErrorText(error) })
+        .where('user_id', '=', userId)
+        .where('provider', '=', PROVIDER)
+        .execute();
     }
     throw error;
   }
@@ -109,7 +119,13 @@ export async function pollStreamingAccounts(ctx: AppContext, signal?: AbortSigna
   const summary: PollSummary = { polled: 0, failed: 0, stored: 0, duplicates: 0, ignored: 0 };
   if (!ctx.config.providers.musicstream) return summary;
   const { since } = await sql<{ since: Date }>`select now() as since`.execute(ctx.db).then((result) => result.rows[0]!);
-  const accounts = await ctx.db.selectFrom('provider_accounts').select('user_id').where('provider', '=', PROVIDER).where('status', '=', 'connected').orderBy('user_id').execute();
+  const accounts = await ctx.db
+    .selectFrom('provider_accounts')
+    .select('user_id')
+    .where('provider', '=', PROVIDER)
+    .where('status', '=', 'connected')
+    .orderBy('user_id')
+    .execute();
   for (const { user_id: userId } of accounts) {
     if (signal?.aborted) break;
     if (!(await claim(ctx, userId, since))) continue;

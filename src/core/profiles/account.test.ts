@@ -21,7 +21,8 @@ const login = (app: TestApp, identifier: string, password: string) => app.reques
 async function everythingOf(app: TestApp, user: TestListener, friend: TestListener): Promise<void> {
   const db = app.ctx.db;
   const { track_id: songId } = await db.selectFrom('scrobbles').select('track_id').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
-  const ok = async (result: Promise<{ status: number; body: unknown }>) => assert.ok([200, 201].includes((await result).status), JSON.stringify((await result).body));
+  const ok = async (result: Promise<{ status: number; body: unknown }>) =>
+    assert.ok([200, 201].includes((await result).status), JSON.stringify((await result).body));
   await ok(app.procedure('app.svc.actor.follow', { did: friend.did }, user.token));
   await ok(app.procedure('app.svc.actor.follow', { did: user.did }, friend.token));
   await ok(app.procedure('app.svc.library.star', { id: songId }, user.token));
@@ -33,10 +34,20 @@ async function everythingOf(app: TestApp, user: TestListener, friend: TestListen
   const hash = () => randomBytes(32).toString('hex');
   const later = new Date(Date.now() + 3_600_000);
   // A friend's Last.fm session through this user's API key dies with the key.
-  await db.insertInto('lastfm_sessions').values([{ user_id: user.userId, api_key_id: key.id, key_hash: hash() }, { user_id: friend.userId, api_key_id: key.id, key_hash: hash() }]).execute();
+  await db
+    .insertInto('lastfm_sessions')
+    .values([
+      { user_id: user.userId, api_key_id: key.id, key_hash: hash() },
+      { user_id: friend.userId, api_key_id: key.id, key_hash: hash() },
+    ])
+    .execute();
   await db.insertInto('lastfm_tokens').values({ token_hash: hash(), api_key_id: key.id, user_id: user.userId, expires_at: later }).execute();
   await db.insertInto('audioscrobbler_sessions').values({ session_hash: hash(), user_id: user.userId, api_key_id: key.id, expires_at: later }).execute();
-  await db.insertInto('play_queues').values({ user_id: user.userId, current: 0 }).onConflict((oc) => oc.column('user_id').doNothing()).execute();
+  await db
+    .insertInto('play_queues')
+    .values({ user_id: user.userId, current: 0 })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
   await db.insertInto('provider_accounts').values({ user_id: user.userId, provider: 'filehostA', account_name: 'me@example.com' }).execute();
   await librarySource(app, user.userId, [{ path: 'Album/1.mp3', trackId: songId }]);
   await db.insertInto('oauth_states').values({ nonce: hash(), user_id: user.userId, provider: 'filehostB', expires_at: later }).execute();
@@ -53,7 +64,11 @@ async function rowsOf(app: TestApp, userId: string): Promise<Record<string, numb
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where user_id = ${userId}`.execute(app.ctx.db);
     counts[table] = rows[0]!.n;
   }
-  const followers = await app.ctx.db.selectFrom('follows').select((eb) => eb.fn.countAll<number>().as('n')).where('subject_id', '=', userId).executeTakeFirstOrThrow();
+  const followers = await app.ctx.db
+    .selectFrom('follows')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('subject_id', '=', userId)
+    .executeTakeFirstOrThrow();
   counts['follows (as subject)'] = Number(followers.n);
   return counts;
 }
@@ -66,8 +81,16 @@ describeWithApp('account settings', (app) => {
     const { createdAt, ...rest } = updated.body;
     assert.match(createdAt, /Z$/);
     assert.deepEqual(rest, {
-      did: me.did, handle: 'tess', displayName: 'Tess D.', timeZone: 'Europe/Berlin',
-      scrobblesCount: 0, artistsCount: 0, songsCount: 0, followersCount: 0, followingCount: 0, following: false,
+      did: me.did,
+      handle: 'tess',
+      displayName: 'Tess D.',
+      timeZone: 'Europe/Berlin',
+      scrobblesCount: 0,
+      artistsCount: 0,
+      songsCount: 0,
+      followersCount: 0,
+      followingCount: 0,
+      following: false,
     });
     assert.deepEqual((await app().query(PROFILE, { did: 'tess' }, me.token)).body, updated.body);
     const seenByOthers = (await app().query(PROFILE, { did: 'tess' })).body;
@@ -164,7 +187,10 @@ describeWithApp('account settings', (app) => {
   test('a wrong handle (400) or password (403) deletes nothing', async () => {
     const me = await listenerWithHistory(app(), 'zeno', [{ at: '2024-05-01T10:00:00Z', artist: 'Air', title: 'Alone in Kyoto' }]);
     const wrongHandle = await app().procedure(DELETE, { handle: 'someone-else', password: PASSWORD }, me.token);
-    assert.deepEqual([wrongHandle.status, wrongHandle.body.error, wrongHandle.body.message], [400, 'InvalidRequest', "to confirm, type this account's handle (zeno)"]);
+    assert.deepEqual(
+      [wrongHandle.status, wrongHandle.body.error, wrongHandle.body.message],
+      [400, 'InvalidRequest', "to confirm, type this account's handle (zeno)"],
+    );
     const wrongPassword = await app().procedure(DELETE, { handle: 'zeno', password: 'not my password' }, me.token);
     assert.deepEqual([wrongPassword.status, wrongPassword.body.error], [403, 'AuthenticationFailed']);
     assert.equal((await app().procedure(DELETE, { handle: 'zeno' }, me.token)).status, 400);
@@ -180,18 +206,48 @@ describeWithApp('account settings', (app) => {
     const { body: pat } = await app().request('POST', '/access-tokens', { token: me.token, body: { name: 'second' } });
     const { body: key } = await app().procedure('app.svc.apikey.createApikey', { name: 'second' }, me.token);
     const before = await rowsOf(app(), me.userId);
-    const populated = ['scrobbles', 'now_playing', 'stars', 'follows', 'follows (as subject)', 'playlists', 'playlist_items', 'queue_items', 'play_queues',
-      'api_keys', 'access_tokens', 'sign_in_sessions', 'lastfm_sessions', 'lastfm_tokens', 'audioscrobbler_sessions', 'provider_accounts',
-      'library_sources', 'library_directories', 'library_files', 'oauth_states', 'import_checkpoints'];
+    const populated = [
+      'scrobbles',
+      'now_playing',
+      'stars',
+      'follows',
+      'follows (as subject)',
+      'playlists',
+      'playlist_items',
+      'queue_items',
+      'play_queues',
+      'api_keys',
+      'access_tokens',
+      'sign_in_sessions',
+      'lastfm_sessions',
+      'lastfm_tokens',
+      'audioscrobbler_sessions',
+      'provider_accounts',
+      'library_sources',
+      'library_directories',
+      'library_files',
+      'oauth_states',
+      'import_checkpoints',
+    ];
     for (const table of populated) assert.ok(before[table]! > 0, `${table} has a row to delete`);
-    const catalog = async () => (await app().ctx.db.selectFrom('tracks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const catalog = async () =>
+      (
+        await app()
+          .ctx.db.selectFrom('tracks')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     const songs = await catalog();
 
     const deleted = await app().procedure(DELETE, { handle: '@Gone', password: PASSWORD }, me.token);
     assert.deepEqual([deleted.status, deleted.body], [200, {}]);
 
     const after = await rowsOf(app(), me.userId);
-    assert.deepEqual(Object.entries(after).filter(([, n]) => n > 0), [], 'no table keeps a row of the user');
+    assert.deepEqual(
+      Object.entries(after).filter(([, n]) => n > 0),
+      [],
+      'no table keeps a row of the user',
+    );
     const friendsSessionOnMyKey = await app().ctx.db.selectFrom('lastfm_sessions').select('id').where('user_id', '=', friend.userId).execute();
     assert.deepEqual(friendsSessionOnMyKey, []);
     assert.equal(await catalog(), songs);

@@ -32,7 +32,11 @@ export async function keepAvatar(ctx: AppContext, userId: string, url: string): 
     throw error;
   }
   const row = { source_url: url, data, updated_at: new Date() };
-  await ctx.db.insertInto('user_avatars').values({ user_id: userId, ...row }).onConflict((oc) => oc.column('user_id').doUpdateSet(row)).execute();
+  await ctx.db
+    .insertInto('user_avatars')
+    .values({ user_id: userId, ...row })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
+    .execute();
   return `${ctx.config.publicUrl}${avatarPath(userId)}?v=${digest(data)}`;
 }
 

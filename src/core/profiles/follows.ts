@@ -4,7 +4,11 @@ import { invalidRequest } from '../../toolkit/errors.ts';
 /** Idempotent: following someone already followed changes nothing. */
 export async function follow(db: Database, userId: string, subjectId: string): Promise<void> {
   if (userId === subjectId) throw invalidRequest('cannot follow yourself');
-  await db.insertInto('follows').values({ user_id: userId, subject_id: subjectId }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('follows')
+    .values({ user_id: userId, subject_id: subjectId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 /** Idempotent: unfollowing someone not followed changes nothing. */

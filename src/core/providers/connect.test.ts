@@ -191,7 +191,10 @@ describeWithApp('provider connect flow', (app) => {
     // Whoever's browser arrives is told to hand the address back; nothing is used up or connected.
     const arrived = await callBack(callback, '');
     assert.equal(arrived.status, 200, JSON.stringify(arrived.body));
-    assert.match(arrived.body.message, /^Nothing is connected yet: if you ran the command .* paste this page's address into it to finish. Give the address to no one else/);
+    assert.match(
+      arrived.body.message,
+      /^Nothing is connected yet: if you ran the command .* paste this page's address into it to finish. Give the address to no one else/,
+    );
     assert.equal(await accountRow(userId), undefined);
     const complete = (body: unknown, as?: string) => app().request('POST', '/providers/musicstream/complete', { token: as, body });
     assert.equal((await complete(answer)).status, 401);
@@ -290,7 +293,11 @@ describeWithApp('provider connect flow', (app) => {
 
     const expired = await consentedCallback(token);
     const nonce = expired.searchParams.get('state')!.split('.')[0]!;
-    await app().ctx.db.updateTable('oauth_states').set({ expires_at: new Date(Date.now() - 1000) }).where('nonce', '=', nonce).execute();
+    await app()
+      .ctx.db.updateTable('oauth_states')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('nonce', '=', nonce)
+      .execute();
     assertRefused(await callBack(expired), /this authorization expired; start again/);
     // Refused once, it is used up: calling back again is no second chance.
     assertRefused(await callBack(expired), /already used/);
@@ -309,7 +316,11 @@ describeWithApp('provider connect flow', (app) => {
 
     assert.equal(await accountRow(userId), undefined);
     assert.deepEqual((await app().query('app.svc.provider.getConnections', {}, token)).body.connections, []);
-    assert.equal((await app().ctx.db.selectFrom('oauth_states').select('nonce').where('user_id', '=', userId).execute()).length, 0, 'every refused authorization was used up');
+    assert.equal(
+      (await app().ctx.db.selectFrom('oauth_states').select('nonce').where('user_id', '=', userId).execute()).length,
+      0,
+      'every refused authorization was used up',
+    );
   });
 
   test('tokens are sealed at rest, and getConnections and the callback answer none of them', async () => {
@@ -343,7 +354,8 @@ describeWithApp('provider connect flow', (app) => {
     assert.equal(connection.folder, null);
     assert.ok(!Number.isNaN(Date.parse(connection.connectedAt)));
     for (const text of [JSON.stringify(view.body), JSON.stringify(connected.body)]) {
-      for (const secret of [accessToken, refreshToken, row.access_token_encrypted, row.refresh_token_encrypted]) assert.ok(!text.includes(secret), 'a token is answered');
+      for (const secret of [accessToken, refreshToken, row.access_token_encrypted, row.refresh_token_encrypted])
+        assert.ok(!text.includes(secret), 'a token is answered');
       assert.doesNotMatch(text, /access-|refresh-|token/i);
     }
   });

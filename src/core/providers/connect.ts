@@ -44,7 +44,8 @@ const verifierContext = (nonce: string) => `oauth_states:${nonce}`;
 export function folderProblem(folder: string): string | null {
   if (!folder.startsWith('/')) return 'folder must be an absolute path such as /Music';
   const segments = folder.split('/').slice(1);
-  if (folder !== '/' && segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return 'folder must not have empty, . or .. segments';
+  if (folder !== '/' && segments.some((segment) => segment === '' || segment === '.' || segment === '..'))
+    return 'folder must not have empty, . or .. segments';
   return null;
 }
 
@@ -86,7 +87,10 @@ export async function beginConnect(
   const pkce = client.oauth.pkce ? pkcePair() : undefined;
   const expiresAt = new Date(Date.now() + AUTHORIZATION_TTL_MS);
   // Authorizations never finished are cleared here after a day (until then a late callback is told it expired).
-  await ctx.db.deleteFrom('oauth_states').where('expires_at', '<', new Date(Date.now() - 86_400_000)).execute();
+  await ctx.db
+    .deleteFrom('oauth_states')
+    .where('expires_at', '<', new Date(Date.now() - 86_400_000))
+    .execute();
   await ctx.db
     .insertInto('oauth_states')
     .values({
@@ -124,16 +128,30 @@ export type Callback = { state?: string | undefined; code?: string | undefined; 
  */
 export function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: BrowserProof): Promise<Connected | 'awaiting-client'>;
 export function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: ClientProof): Promise<Connected>;
-export async function completeConnect(ctx: AppContext, provider: ProviderName, callback: Callback, proof: BrowserProof | ClientProof): Promise<Connected | 'awaiting-client'> {
+export async function completeConnect(
+  ctx: AppContext,
+  provider: ProviderName,
+  callback: Callback,
+  proof: BrowserProof | ClientProof,
+): Promise<Connected | 'awaiting-client'> {
   const client = providerClient(ctx.config, provider);
   const nonce = callback.state ? signatureValid(ctx, provider, callback.state) : null;
   if (!nonce) throw new ConnectRefused(`the authorization state is missing or was not issued by this server; start again at /providers/${provider}/connect`);
-  let taking = ctx.db.deleteFrom('oauth_states').where('nonce', '=', nonce).where('provider', '=', provider).where('browser_bound', '=', proof.finisher === 'browser');
+  let taking = ctx.db
+    .deleteFrom('oauth_states')
+    .where('nonce', '=', nonce)
+    .where('provider', '=', provider)
+    .where('browser_bound', '=', proof.finisher === 'browser');
   // Only its own account can use up an authorization a client finishes.
   if (proof.finisher === 'client') taking = taking.where('user_id', '=', proof.userId);
   const pending = await taking.returningAll().executeTakeFirst();
   if (!pending) {
-    const waiting = await ctx.db.selectFrom('oauth_states').select('browser_bound').where('nonce', '=', nonce).where('provider', '=', provider).executeTakeFirst();
+    const waiting = await ctx.db
+      .selectFrom('oauth_states')
+      .select('browser_bound')
+      .where('nonce', '=', nonce)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
     if (waiting?.browser_bound === false && proof.finisher === 'browser') return 'awaiting-client';
     if (waiting?.browser_bound === true && proof.finisher === 'client') {
       throw new ConnectRefused('this authorization was started in a browser: it is finished there, by the provider sending that browser back');
@@ -142,15 +160,22 @@ export async function completeConnect(ctx: AppContext, provider: ProviderName, c
   }
   if (proof.finisher === 'browser' && proof.cookie !== nonce) {
     const start = `${ctx.config.publicUrl}/providers/${provider}/connect`;
-    throw new ConnectRefused(`this authorization was started in another browser, or at another address than ${ctx.config.publicUrl}; start again at ${start} in this browser`);
+    throw new ConnectRefused(
+      `this authorization was started in another browser, or at another address than ${ctx.config.publicUrl}; start again at ${start} in this browser`,
+    );
   }
   if (pending.expires_at.getTime() < Date.now()) throw new ConnectRefused('this authorization expired; start again');
   if (callback.error) throw new ConnectRefused(`${provider} did not grant access (${callback.error})`);
   if (!callback.code) throw new ConnectRefused(`${provider} sent no authorization code`);
-  const verifier = pending.code_verifier_sealed === null ? undefined : (openOrNull(ctx.keys.encryption, pending.code_verifier_sealed, verifierContext(nonce)) ?? undefined);
+  const verifier =
+    pending.code_verifier_sealed === null ? undefined : (openOrNull(ctx.keys.encryption, pending.code_verifier_sealed, verifierContext(nonce)) ?? undefined);
   let tokens: TokenSet;
   try {
-    tokens = await exchangeCode(provider, ctx.config.providers[provider]!, { code: callback.code, redirectUri: redirectUri(ctx, provider), codeVerifier: verifier });
+    tokens = await exchangeCode(provider, ctx.config.providers[provider]!, {
+      code: callback.code,
+      redirectUri: redirectUri(ctx, provider),
+      codeVerifier: verifier,
+    });
   } catch (error) {
     if (error instanceof GrantRefused) throw new ConnectRefused(`${provider} refused the authorization code; start again`);
     throw error;

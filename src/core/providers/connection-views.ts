@@ -8,7 +8,21 @@ export async function connectionViews(db: Database, userId: string) {
   const rows = await db
     .selectFrom('provider_accounts as a')
     .leftJoin('library_sources as s', (join) => join.onRef('s.user_id', '=', 'a.user_id').onRef('s.kind', '=', 'a.provider'))
-    .select(['a.provider', 'a.status', 'a.status_reason', 'a.account_id', 'a.account_name', 'a.scope', 'a.created_at', 'a.updated_at', 'a.last_polled_at', 'a.last_poll_error', 's.root', 's.last_scan_at', 's.last_scan_error'])
+    .select([
+      'a.provider',
+      'a.status',
+      'a.status_reason',
+      'a.account_id',
+      'a.account_name',
+      'a.scope',
+      'a.created_at',
+      'a.updated_at',
+      'a.last_polled_at',
+      'a.last_poll_error',
+      's.root',
+      's.last_scan_at',
+      's.last_scan_error',
+    ])
     .where('a.user_id', '=', userId)
     .orderBy('a.provider')
     .execute();

@@ -41,13 +41,24 @@ export const reconnectHint = (provider: ProviderName) => `reconnect at /provider
  */
 export async function saveConnection(ctx: AppContext, userId: string, provider: ProviderName, tokens: TokenSet, account: ProviderAccount): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
-    const previous = await tx.selectFrom('provider_accounts').selectAll().where('user_id', '=', userId).where('provider', '=', provider).forUpdate().executeTakeFirst();
+    const previous = await tx
+      .selectFrom('provider_accounts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('provider', '=', provider)
+      .forUpdate()
+      .executeTakeFirst();
     const sameAccount = previous?.account_id === account.id;
     if (previous && !sameAccount && provider !== 'musicstream') {
       await tx.deleteFrom('library_sources').where('user_id', '=', userId).where('kind', '=', provider).execute();
     }
     // Some providers send a refresh token only on the first consent; a reconnect of the same account keeps it.
-    const refresh = tokens.refreshToken !== undefined ? sealToken(ctx, userId, provider, 'refresh', tokens.refreshToken) : sameAccount ? previous!.refresh_token_encrypted : null;
+    const refresh =
+      tokens.refreshToken !== undefined
+        ? sealToken(ctx, userId, provider, 'refresh', tokens.refreshToken)
+        : sameAccount
+          ? previous!.refresh_token_encrypted
+          : null;
     const values = {
       account_id: account.id,
       account_name: account.name,
@@ -77,7 +88,12 @@ export async function existingConnection(db: Database, userId: string, provider:
 
 async function loadConnection(db: Database, userId: string, provider: ProviderName): Promise<AccountRow> {
   const row = await existingConnection(db, userId, provider);
-  if (row.status === 'broken') throw new ProviderError('ConnectionBroken', provider, `the ${provider} connection is broken (${row.status_reason ?? 'refused by the provider'}); ${reconnectHint(provider)}`);
+  if (row.status === 'broken')
+    throw new ProviderError(
+      'ConnectionBroken',
+      provider,
+      `the ${provider} connection is broken (${row.status_reason ?? 'refused by the provider'}); ${reconnectHint(provider)}`,
+    );
   return row;
 }
 
@@ -132,7 +148,8 @@ async function refreshOnce(ctx: AppContext, userId: string, provider: ProviderNa
   } catch (error) {
     if (!(error instanceof GrantRefused)) throw error;
     const now = await readConnection(ctx.db, userId, provider);
-    if (now && now.status === 'connected' && now.access_token_encrypted !== row.access_token_encrypted && fresh(now)) return openToken(ctx, now, 'access') ?? '';
+    if (now && now.status === 'connected' && now.access_token_encrypted !== row.access_token_encrypted && fresh(now))
+      return openToken(ctx, now, 'access') ?? '';
     throw await markBroken(ctx.db, userId, provider, 'the provider refused to refresh the grant: it was revoked or has expired');
   }
   await ctx.db

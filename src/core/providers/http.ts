@@ -28,7 +28,12 @@ function retryAfterSeconds(header: string | null): number | undefined {
  * the client module, which knows what the provider means by it (`expected` lists the non-2xx
  * statuses it handles; any other 4xx is 'Refused' with the provider's message).
  */
-export async function providerFetch(provider: ProviderName | MetadataProviderName, url: string, init: RequestInit = {}, expected: readonly number[] = []): Promise<Response> {
+export async function providerFetch(
+  provider: ProviderName | MetadataProviderName,
+  url: string,
+  init: RequestInit = {},
+  expected: readonly number[] = [],
+): Promise<Response> {
   // The limit is on the answer starting, not on its body: a file streamed to a slow player may take minutes.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('provider timeout', 'TimeoutError')), PROVIDER_TIMEOUT_MS);
@@ -49,7 +54,12 @@ export async function providerFetch(provider: ProviderName | MetadataProviderNam
   if (response.status === 429) {
     await response.body?.cancel();
     const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
-    throw new ProviderError('RateLimited', provider, `${provider} is limiting requests; try again${retryAfter === undefined ? ' later' : ` in ${retryAfter} s`}`, retryAfter ?? 60);
+    throw new ProviderError(
+      'RateLimited',
+      provider,
+      `${provider} is limiting requests; try again${retryAfter === undefined ? ' later' : ` in ${retryAfter} s`}`,
+      retryAfter ?? 60,
+    );
   }
   const detail = await providerMessage(response);
   if (response.status >= 500) throw new ProviderError('Unavailable', provider, `${provider} failed (HTTP ${response.status})${detail}`);

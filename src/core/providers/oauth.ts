@@ -58,13 +58,18 @@ async function tokenRequest(provider: ProviderName, config: ProviderConfig, form
   ).catch((error: unknown) => {
     // A 401 from a token endpoint is about the client, not a user's token: the server's settings are wrong.
     if (error instanceof AccessTokenRefused) {
-      throw new ProviderError('Refused', provider, `${provider} refused this server's client id or secret; check ${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET`);
+      throw new ProviderError(
+        'Refused',
+        provider,
+        `${provider} refused this server's client id or secret; check ${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET`,
+      );
     }
     throw error;
   });
   const body = await providerJson<TokenResponse & { error?: unknown }>(provider, response);
   if (response.status === 400) throw new GrantRefused(`${provider} refused the grant (${typeof body.error === 'string' ? body.error : 'invalid_grant'})`);
-  if (typeof body.access_token !== 'string' || body.access_token === '') throw new ProviderError('Unavailable', provider, `${provider} sent a token answer without an access token`);
+  if (typeof body.access_token !== 'string' || body.access_token === '')
+    throw new ProviderError('Unavailable', provider, `${provider} sent a token answer without an access token`);
   const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : Number(body.expires_in);
   return {
     accessToken: body.access_token,
@@ -74,7 +79,11 @@ async function tokenRequest(provider: ProviderName, config: ProviderConfig, form
   };
 }
 
-export function exchangeCode(provider: ProviderName, config: ProviderConfig, request: { code: string; redirectUri: string; codeVerifier: string | undefined }): Promise<TokenSet> {
+export function exchangeCode(
+  provider: ProviderName,
+  config: ProviderConfig,
+  request: { code: string; redirectUri: string; codeVerifier: string | undefined },
+): Promise<TokenSet> {
   return tokenRequest(provider, config, {
     grant_type: 'authorization_code',
     code: request.code,

@@ -13,9 +13,21 @@ export function useProvider(app: TestApp, provider: ProviderName, config: Provid
 }
 
 /** Connects the user's account straight from a grant of the fake, as a completed consent would. */
-export async function connectWithFake(app: TestApp, userId: string, provider: ProviderName, oauth: FakeOAuth, account = { id: 'acct-1', name: 'fake-user' }): Promise<void> {
+export async function connectWithFake(
+  app: TestApp,
+  userId: string,
+  provider: ProviderName,
+  oauth: FakeOAuth,
+  account = { id: 'acct-1', name: 'fake-user' },
+): Promise<void> {
   const grant = oauth.grant(account.name);
-  await saveConnection(app.ctx, userId, provider, { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(Date.now() + grant.expiresIn * 1000) }, account);
+  await saveConnection(
+    app.ctx,
+    userId,
+    provider,
+    { accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: new Date(Date.now() + grant.expiresIn * 1000) },
+    account,
+  );
 }
 
 /**
@@ -27,7 +39,10 @@ export async function connectThroughConsent(app: TestApp, token: string, provide
   if (start.status !== 302) return { status: start.status, body: await start.json() };
   const consent = await fetch(start.headers.get('location')!, { redirect: 'manual' });
   // As a browser does: the binding cookie set by the connect redirect goes back to the callback.
-  const cookie = start.headers.getSetCookie().map((value) => value.split(';')[0]!).join('; ');
+  const cookie = start.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0]!)
+    .join('; ');
   const callback = await fetch(consent.headers.get('location')!, { headers: { cookie } });
   return { status: callback.status, body: await callback.json() };
 }

@@ -10,7 +10,6 @@ import { seededRandom as random, shuffled } from '../../toolkit/fuzz-testing.ts'
  * reaches a client) and the catalog must hold each artist, album and track once.
  */
 
-
 interface Song {
   artist: string;
   album: string;
@@ -35,10 +34,12 @@ function respelled(name: string, next: () => number): string {
 }
 
 async function count(app: TestApp, table: 'artists' | 'albums' | 'tracks'): Promise<number> {
-  const row = await app.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await app.ctx.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
-
 
 async function apiKey(app: TestApp, token: string): Promise<string> {
   const created = await app.procedure('app.svc.apikey.createApikey', { name: 'client' }, token);
@@ -130,7 +131,11 @@ describeWithApp('concurrent writers', (app) => {
       }),
     );
     for (const [u, result] of results.entries()) {
-      assert.deepEqual(result.answered.filter((status) => status !== 200), [], `user ${u}: ${JSON.stringify(result.answered)}`);
+      assert.deepEqual(
+        result.answered.filter((status) => status !== 200),
+        [],
+        `user ${u}: ${JSON.stringify(result.answered)}`,
+      );
       assert.deepEqual(
         { consumed: result.status.recordsConsumed, stored: result.status.stored, duplicate: result.status.duplicate, complete: result.status.complete },
         { consumed: catalog.length, stored: catalog.length, duplicate: 0, complete: true },

@@ -48,7 +48,11 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
       count: 3,
       feed: ['Sunflower', 'Lazy', 'Words'],
       wrapped: 3,
-      chart: [{ date: '2024-03-01', count: 1 }, { date: '2024-03-02', count: 1 }, { date: '2024-03-03', count: 1 }],
+      chart: [
+        { date: '2024-03-01', count: 1 },
+        { date: '2024-03-02', count: 1 },
+        { date: '2024-03-03', count: 1 },
+      ],
     });
 
     const byId = await app().procedure(DELETE, { id: ann.scrobbleIds[1] }, ann.token);
@@ -77,7 +81,10 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
     const update = await app().procedure(UPDATE, { id, title: 'Mine now' }, other.token);
     assert.equal(update.status, 404);
     assert.equal((await app().procedure(DELETE, { id: '00000000-0000-4000-8000-000000000000' }, owner.token)).status, 404);
-    assert.deepEqual((await storedPlays(app(), owner)).map((play) => play.title), ['Words']);
+    assert.deepEqual(
+      (await storedPlays(app(), owner)).map((play) => play.title),
+      ['Words'],
+    );
 
     for (const input of [{}, { id: 'not-a-uuid' }, { uri: 'earshot:song:x' }, { uri: `earshot:scrobble:${id}`, id: '00000000-0000-4000-8000-000000000000' }]) {
       const result = await app().procedure(DELETE, input, owner.token);
@@ -144,11 +151,14 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
     const byName = await app().procedure(UPDATE, { id: halah, title: 'fade into you' }, dee.token);
     assert.equal(byName.status, 409);
     const plays = await storedPlays(app(), dee);
-    assert.deepEqual(plays.map((play) => [play.title, play.listened_at.toISOString(), play.edited_at]), [
-      ['Fade Into You', at(9), null],
-      ['Fade Into You', at(10), null],
-      ['Halah', at(10), null],
-    ]);
+    assert.deepEqual(
+      plays.map((play) => [play.title, play.listened_at.toISOString(), play.edited_at]),
+      [
+        ['Fade Into You', at(9), null],
+        ['Fade Into You', at(10), null],
+        ['Halah', at(10), null],
+      ],
+    );
   });
 
   test('re-pointing by id, or by corrected names through the matcher (found or created)', async () => {
@@ -175,6 +185,9 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
     const byId = await app().procedure(UPDATE, { id: karma, trackId: right.trackId, listenedAt: at(14) }, eve.token);
     assert.equal(byId.status, 200, JSON.stringify(byId.body));
     assert.deepEqual([byId.body.scrobble.trackId, byId.body.scrobble.createdAt], [right.trackId, isoDateTime(new Date(at(14)))]);
-    assert.deepEqual((await storedPlays(app(), eve)).map((play) => play.title), ['Creep (feat. Nobody)', 'Creep (feat. Nobody)', 'Creep (feat. Nobody)']);
+    assert.deepEqual(
+      (await storedPlays(app(), eve)).map((play) => play.title),
+      ['Creep (feat. Nobody)', 'Creep (feat. Nobody)', 'Creep (feat. Nobody)'],
+    );
   });
 });

@@ -139,7 +139,8 @@ export async function correctOwnScrobble(ctx: AppContext, userId: string, scrobb
   const play = await ownPlay(ctx.db, userId, scrobbleId);
   const listenedAt = change.listenedAt ?? play.listenedAt;
   const renamed = change.artist !== undefined || change.title !== undefined || change.album !== undefined;
-  const trackId = change.trackId !== undefined ? await existingSong(ctx.db, change.trackId) : renamed ? await renamedSong(ctx, play, change, listenedAt) : play.trackId;
+  const trackId =
+    change.trackId !== undefined ? await existingSong(ctx.db, change.trackId) : renamed ? await renamedSong(ctx, play, change, listenedAt) : play.trackId;
   if (trackId === play.trackId && listenedAt.getTime() === play.listenedAt.getTime()) return;
   try {
     // One statement: the unique key (user, song, time) itself refuses a duplicate, even one written meanwhile.

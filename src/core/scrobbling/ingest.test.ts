@@ -23,16 +23,27 @@ describeWithApp('ingest', (app) => {
       ],
       'test',
     );
-    assert.deepEqual(outcomes.map((o) => o.status), ['stored', 'stored', 'stored']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['stored', 'stored', 'stored'],
+    );
     const trackIds = new Set(outcomes.map((o) => (o.status === 'ignored' ? null : o.trackId)));
     assert.equal(trackIds.size, 1);
-    assert.deepEqual(outcomes.map((o) => o.status !== 'ignored' && o.matched), [false, true, true]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status !== 'ignored' && o.matched),
+      [false, true, true],
+    );
   });
 
   test('MBID and ISRC match before names', async () => {
     const user = await userId(app(), 'ingest-ids');
     const mbid = '11111111-2222-4333-8444-555555555555';
-    const [first] = await ingestListens(app().ctx, user, [{ artist: 'A', title: 'One', mbid, isrc: 'usrc17607839', listenedAt: at('2025-02-01T00:00:00Z') }], 'test');
+    const [first] = await ingestListens(
+      app().ctx,
+      user,
+      [{ artist: 'A', title: 'One', mbid, isrc: 'usrc17607839', listenedAt: at('2025-02-01T00:00:00Z') }],
+      'test',
+    );
     const [byMbid, byIsrc] = await ingestListens(
       app().ctx,
       user,
@@ -57,13 +68,22 @@ describeWithApp('ingest', (app) => {
     assert.equal(third?.status, 'duplicate');
     assert.ok(first?.status === 'stored' && second?.status === 'duplicate');
     assert.equal(second.scrobbleId, first.scrobbleId);
-    const count = await app().ctx.db.selectFrom('scrobbles').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user).executeTakeFirstOrThrow();
+    const count = await app()
+      .ctx.db.selectFrom('scrobbles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', user)
+      .executeTakeFirstOrThrow();
     assert.equal(count.n, 1);
   });
 
   test('the submitted payload is kept verbatim and later submissions fill catalog gaps', async () => {
     const user = await userId(app(), 'ingest-enrich');
-    const [first] = await ingestListens(app().ctx, user, [{ artist: 'C', title: 'Three', listenedAt: at('2025-04-01T00:00:00Z'), submitted: { client: 'x', extra: [1, 2] } }], 'test');
+    const [first] = await ingestListens(
+      app().ctx,
+      user,
+      [{ artist: 'C', title: 'Three', listenedAt: at('2025-04-01T00:00:00Z'), submitted: { client: 'x', extra: [1, 2] } }],
+      'test',
+    );
     await ingestListens(app().ctx, user, [{ artist: 'C', title: 'Three', durationMs: 180000, listenedAt: at('2025-04-02T00:00:00Z') }], 'test');
     assert.ok(first?.status === 'stored');
     const scrobble = await app().ctx.db.selectFrom('scrobbles').select(['submitted', 'source']).where('id', '=', first.scrobbleId).executeTakeFirstOrThrow();
@@ -75,7 +95,12 @@ describeWithApp('ingest', (app) => {
   test('a batch larger than one matching chunk: known tracks fill their gaps, new ones are created once', async () => {
     const user = await userId(app(), 'ingest-batch');
     const titles = Array.from({ length: 30 }, (_, i) => `Batch ${i}`);
-    const known = await ingestListens(app().ctx, user, titles.slice(0, 25).map((title, i) => ({ artist: 'G', title, listenedAt: new Date(Date.UTC(2025, 6, 1, 0, i)) })), 'test');
+    const known = await ingestListens(
+      app().ctx,
+      user,
+      titles.slice(0, 25).map((title, i) => ({ artist: 'G', title, listenedAt: new Date(Date.UTC(2025, 6, 1, 0, i)) })),
+      'test',
+    );
     const again = await ingestListens(
       app().ctx,
       user,
@@ -88,7 +113,10 @@ describeWithApp('ingest', (app) => {
     );
     assert.ok(again.slice(25).every((outcome) => outcome.status === 'stored' && !outcome.matched));
     const tracks = await app().ctx.db.selectFrom('tracks').select(['title', 'duration', 'genre']).where('artist', '=', 'G').orderBy('duration').execute();
-    assert.deepEqual(tracks, titles.map((title, i) => ({ title, duration: 1000 + i, genre: 'folk' })));
+    assert.deepEqual(
+      tracks,
+      titles.map((title, i) => ({ title, duration: 1000 + i, genre: 'folk' })),
+    );
   });
 
   test('empty artist or title is ignored with a reason, without touching the rest of the batch', async () => {

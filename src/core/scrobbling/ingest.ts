@@ -13,9 +13,7 @@ export interface Listen extends TrackMetadata {
   submitted?: Record<string, unknown> | undefined;
 }
 
-export type ListenOutcome =
-  | { status: 'stored' | 'duplicate'; scrobbleId: string; trackId: string; matched: boolean }
-  | { status: 'ignored'; reason: string };
+export type ListenOutcome = { status: 'stored' | 'duplicate'; scrobbleId: string; trackId: string; matched: boolean } | { status: 'ignored'; reason: string };
 
 /** Where a listen came from: 'listenbrainz', 'lastfm', 'audioscrobbler', 'api', 'import:<format>'. */
 export type ListenSource = string;
@@ -36,12 +34,7 @@ type Tx = Transaction<DB>;
  * matched in short transactions and the scrobbles written in one more, so it
  * never holds the database for long.
  */
-export async function ingestListens(
-  ctx: AppContext,
-  userId: string,
-  listens: readonly Listen[],
-  source: ListenSource,
-): Promise<ListenOutcome[]> {
+export async function ingestListens(ctx: AppContext, userId: string, listens: readonly Listen[], source: ListenSource): Promise<ListenOutcome[]> {
   const outcomes = await storeCommitted(ctx, userId, listens, source);
   // Counted once committed: a transaction retried after a conflict must not count twice.
   ctx.metrics.playsIngested(source, outcomes);
@@ -127,7 +120,13 @@ export async function resolveListenTracks(
   const misses = items.flatMap((_, i) => (tracks[i] ? [] : [i]));
   for (let start = 0; start < misses.length; start += RESOLVE_CHUNK) {
     const chunk = misses.slice(start, start + RESOLVE_CHUNK);
-    const resolved = await run((tx) => resolveTracks(tx, chunk.map((i) => items[i]!), createUnmatched));
+    const resolved = await run((tx) =>
+      resolveTracks(
+        tx,
+        chunk.map((i) => items[i]!),
+        createUnmatched,
+      ),
+    );
     chunk.forEach((item, j) => (tracks[item] = resolved[j]));
   }
   const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
@@ -149,7 +148,12 @@ export type PreviewOutcome = { status: 'stored' | 'duplicate'; newSong: boolean;
  * stored with a new song (or ignored under UNMATCHED_SCROBBLES=skip); equal
  * listens in one call count once (PlayClaims), as storeListens counts them.
  */
-export async function previewListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, listens: readonly Listen[]): Promise<PreviewOutcome[]> {
+export async function previewListens(
+  db: Database,
+  config: Pick<Config, 'unmatchedScrobbles'>,
+  userId: string,
+  listens: readonly Listen[],
+): Promise<PreviewOutcome[]> {
   const reasons = listens.map((listen) => listenProblem(listen));
   const trackIds = await inTransaction(db, (tx) => matchKnownTracks(tx, listens));
   const known = listens.flatMap((listen, i) => (trackIds[i] && !reasons[i] ? [{ trackId: trackIds[i], listenedAt: listen.listenedAt }] : []));
@@ -160,7 +164,11 @@ export async function previewListens(db: Database, config: Pick<Config, 'unmatch
       .select(['track_id', 'listened_at'])
       .where('user_id', '=', userId)
       .where('track_id', 'in', [...new Set(known.map(({ trackId }) => trackId))])
-      .where('listened_at', 'in', known.map(({ listenedAt }) => listenedAt))
+      .where(
+        'listened_at',
+        'in',
+        known.map(({ listenedAt }) => listenedAt),
+      )
       .execute();
     for (const row of rows) stored.add(scrobbleKey(row.track_id, row.listened_at));
   }
@@ -181,8 +189,8 @@ const INSERT_CHUNK = 1000;
 
 /** Rows in the order of the scrobbles_once key, the one order every writer inserts in. */
 function inKeyOrder<R extends { listen: Listen; track: ResolvedTrack }>(rows: readonly R[]): R[] {
-  return [...rows].sort(
-    (a, b) => (a.track.trackId < b.track.trackId ? -1 : a.track.trackId > b.track.trackId ? 1 : a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime()),
+  return [...rows].sort((a, b) =>
+    a.track.trackId < b.track.trackId ? -1 : a.track.trackId > b.track.trackId ? 1 : a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime(),
   );
 }
 
@@ -233,7 +241,11 @@ async function insertScrobbles(
     .select(['id', 'track_id', 'listened_at'])
     .where('user_id', '=', userId)
     .where('track_id', 'in', [...new Set(missing.map(({ track }) => track.trackId))])
-    .where('listened_at', 'in', missing.map(({ listen }) => listen.listenedAt))
+    .where(
+      'listened_at',
+      'in',
+      missing.map(({ listen }) => listen.listenedAt),
+    )
     .execute();
   for (const row of existing) {
     const key = scrobbleKey(row.track_id, row.listened_at);

@@ -23,7 +23,10 @@ export const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A user's plays joined with their songs: what a ListenBrainz listen is made of (listenOf). */
 export function playsQuery(db: Database, userId: string) {
-  return catalogTrackQuery(db).innerJoin('scrobbles as s', 's.track_id', 't.id').select(['s.id', 's.listened_at', 's.created_at', 's.submitted', 's.edited_at']).where('s.user_id', '=', userId);
+  return catalogTrackQuery(db)
+    .innerJoin('scrobbles as s', 's.track_id', 't.id')
+    .select(['s.id', 's.listened_at', 's.created_at', 's.submitted', 's.edited_at'])
+    .where('s.user_id', '=', userId);
 }
 
 export type PlayRow = Awaited<ReturnType<ReturnType<typeof playsQuery>['executeTakeFirstOrThrow']>>;
@@ -73,21 +76,23 @@ type CatalogRow = Awaited<ReturnType<ReturnType<typeof catalogTrackQuery>['execu
  */
 export function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
   const own = isJsonObject(submitted) && isJsonObject(submitted.track_metadata) ? submitted.track_metadata : null;
-  const metadata = own ?? trackMetadataFromCatalog({
-    artist: row.artist,
-    title: row.title,
-    album: row.album,
-    albumArtist: row.album_artist,
-    durationMs: row.duration,
-    trackNumber: row.track_number,
-    discNumber: row.disc_number,
-    mbid: row.mbid,
-    albumMbid: row.album_mbid,
-    artistMbid: row.artist_mbid,
-    isrc: row.isrc,
-    spotifyUrl: row.streaming_link_a?.startsWith('https://open.spotify.com/') ? row.streaming_link_a : null,
-    tags: row.tags,
-  });
+  const metadata =
+    own ??
+    trackMetadataFromCatalog({
+      artist: row.artist,
+      title: row.title,
+      album: row.album,
+      albumArtist: row.album_artist,
+      durationMs: row.duration,
+      trackNumber: row.track_number,
+      discNumber: row.disc_number,
+      mbid: row.mbid,
+      albumMbid: row.album_mbid,
+      artistMbid: row.artist_mbid,
+      isrc: row.isrc,
+      spotifyUrl: row.streaming_link_a?.startsWith('https://open.spotify.com/') ? row.streaming_link_a : null,
+      tags: row.tags,
+    });
   const info = isJsonObject(metadata.additional_info) ? metadata.additional_info : {};
   return { ...metadata, additional_info: { ...info, recording_msid: row.track_id } };
 }
@@ -95,10 +100,11 @@ export function trackMetadata(row: CatalogRow, submitted: unknown): JsonObject {
 /** The catalog's description of each track in ListenBrainz's track_metadata, by track id. */
 export async function catalogTrackMetadata(db: Database, trackIds: readonly string[]): Promise<Map<string, JsonObject>> {
   if (trackIds.length === 0) return new Map();
-  const rows = await catalogTrackQuery(db).where('t.id', 'in', [...trackIds]).execute();
+  const rows = await catalogTrackQuery(db)
+    .where('t.id', 'in', [...trackIds])
+    .execute();
   return new Map(rows.map((row) => [row.track_id, trackMetadata(row, null)]));
 }
-
 
 /** A catalog track as Earshot knows it, for answering in ListenBrainz's shape. */
 export interface CatalogTrack {

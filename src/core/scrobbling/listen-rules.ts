@@ -131,9 +131,6 @@ export function submissionProblem(submission: TrackMetadata & { submitted?: unkn
 }
 
 /** Why a listen cannot be stored, or null when it can: the rule ingest applies to every path. */
-export function listenProblem(
-  listen: TrackMetadata & { listenedAt: Date; submitted?: unknown },
-  now: number = Date.now(),
-): string | null {
+export function listenProblem(listen: TrackMetadata & { listenedAt: Date; submitted?: unknown }, now: number = Date.now()): string | null {
   return metadataProblem(listen) ?? listenedAtProblem(listen.listenedAt, now) ?? submittedProblem(listen.submitted ?? {});
 }

@@ -34,7 +34,12 @@ describeWithApp('app.svc.scrobble.createScrobble', (app) => {
       assert.equal(result.status, 400, JSON.stringify(input));
       assert.equal(result.body.error, 'InvalidRequest');
     }
-    const rows = await app().ctx.db.selectFrom('scrobbles').innerJoin('users', 'users.id', 'scrobbles.user_id').select('scrobbles.id').where('users.handle', '=', 'sloppy').execute();
+    const rows = await app()
+      .ctx.db.selectFrom('scrobbles')
+      .innerJoin('users', 'users.id', 'scrobbles.user_id')
+      .select('scrobbles.id')
+      .where('users.handle', '=', 'sloppy')
+      .execute();
     assert.deepEqual(rows, []);
   });
 

@@ -98,7 +98,12 @@ const CASES: PoisonCase[] = [
   ),
   { name: 'a 100,000-character artist', track: (random) => ({ ...plain(random), artist: name(random, 3, 100_000) }), expect: 'refused' },
   { name: 'NUL in the title', track: (random) => ({ ...plain(random), title: `a\u0000b${name(random, 1)}` }), expect: 'refused' },
-  { name: 'a lone surrogate in the artist', track: (random) => ({ ...plain(random), artist: `${name(random, 1)}\ud800` }), expect: 'refused', only: JSON_PATHS },
+  {
+    name: 'a lone surrogate in the artist',
+    track: (random) => ({ ...plain(random), artist: `${name(random, 1)}\ud800` }),
+    expect: 'refused',
+    only: JSON_PATHS,
+  },
   { name: 'a lone surrogate in the album', track: (random) => ({ ...plain(random), album: `\udfff${name(random, 1)}` }), expect: 'refused', only: JSON_PATHS },
   {
     name: 'a lone surrogate in an additional_info value',
@@ -118,8 +123,18 @@ const CASES: PoisonCase[] = [
   { name: 'duration 1e308', track: (random) => ({ ...plain(random), durationSeconds: 1e308 }), expect: 'refused' },
   { name: 'listened_at 1e308', track: (random) => ({ ...plain(random), listenedAt: 1e308 }), expect: 'refused', only: TIMED },
   { name: 'listened_at -1e308', track: (random) => ({ ...plain(random), listenedAt: -1e308 }), expect: 'refused', only: TIMED },
-  { name: '4,000 levels of nesting in additional_info', track: (random) => ({ ...plain(random), info: { deep: nested(4000) } }), expect: 'refused', only: LISTENBRAINZ },
-  { name: '200,000 levels of nesting in additional_info', track: (random) => ({ ...plain(random), info: { deep: nested(200_000) } }), expect: 'refused', only: LISTENBRAINZ },
+  {
+    name: '4,000 levels of nesting in additional_info',
+    track: (random) => ({ ...plain(random), info: { deep: nested(4000) } }),
+    expect: 'refused',
+    only: LISTENBRAINZ,
+  },
+  {
+    name: '200,000 levels of nesting in additional_info',
+    track: (random) => ({ ...plain(random), info: { deep: nested(200_000) } }),
+    expect: 'refused',
+    only: LISTENBRAINZ,
+  },
   {
     name: `${MAX_TAGS} tags of ${MAX_TAG_LENGTH} 4-byte characters`,
     track: (random) => ({ ...plain(random), tags: Array.from({ length: MAX_TAGS }, () => name(random, 4, MAX_TAG_LENGTH)) }),
@@ -177,7 +192,10 @@ interface Path {
 function paths(app: TestApp, client: ClientAccount, sessionKey: () => string, audioscrobblerSession: () => string): Record<PathName, Path> {
   const time = (track: Track) => track.listenedAt ?? nowSeconds() - 600;
   const lb = (body: unknown) =>
-    jsonRequest(`${app.scrobblerUrl}/1/submit-listens`, 'POST', { body: jsonText(body), headers: { authorization: `Token ${client.key}`, 'content-type': 'application/json' } });
+    jsonRequest(`${app.scrobblerUrl}/1/submit-listens`, 'POST', {
+      body: jsonText(body),
+      headers: { authorization: `Token ${client.key}`, 'content-type': 'application/json' },
+    });
   const trackMetadata = (track: Track) => ({
     artist_name: track.artist,
     track_name: track.title,
@@ -331,10 +349,22 @@ describeWithApp('poison metadata through every write path', (app) => {
     audioscrobblerSession = handshake.body.split('\n')[1]!;
   });
 
-  for (const pathName of Object.keys(paths({} as TestApp, {} as ClientAccount, () => '', () => '')) as PathName[]) {
+  for (const pathName of Object.keys(
+    paths(
+      {} as TestApp,
+      {} as ClientAccount,
+      () => '',
+      () => '',
+    ),
+  ) as PathName[]) {
     test(`${pathName}: within the limits is stored, beyond them a 400-class answer in the protocol's shape with nothing written`, async () => {
       const random = seededRandom([...pathName].reduce((sum, char) => sum * 31 + char.charCodeAt(0), 7) >>> 0);
-      const path = paths(app(), client, () => sessionKey, () => audioscrobblerSession)[pathName];
+      const path = paths(
+        app(),
+        client,
+        () => sessionKey,
+        () => audioscrobblerSession,
+      )[pathName];
       const failures: string[] = [];
       for (const poison of CASES.filter((candidate) => !candidate.only || candidate.only.includes(pathName))) {
         const track = poison.track(random);
@@ -370,7 +400,8 @@ describeWithApp('poison metadata through every write path', (app) => {
         body,
         headers: { authorization: `Token ${client.key}`, 'content-type': 'application/json' },
       });
-      if (!(result.status === 400 && result.body.code === 400 && typeof result.body.error === 'string')) failures.push(`${body.slice(0, 60)}: ${summary(result)}`);
+      if (!(result.status === 400 && result.body.code === 400 && typeof result.body.error === 'string'))
+        failures.push(`${body.slice(0, 60)}: ${summary(result)}`);
     }
     assert.deepEqual(failures, []);
   });
@@ -396,7 +427,9 @@ describeWithApp('poison metadata through every write path', (app) => {
         body: jsonText({ fingerprint: fingerprint.repeat(64), format: 'listenbrainz', from: 0, records: listens.length, listens, complete: true }),
       });
     const listens = [
-      ...WIDTHS.map((width) => listen({ artist: name(random, width, MAX_NAME_LENGTH), title: name(random, width, MAX_NAME_LENGTH), album: name(random, width, MAX_NAME_LENGTH) })),
+      ...WIDTHS.map((width) =>
+        listen({ artist: name(random, width, MAX_NAME_LENGTH), title: name(random, width, MAX_NAME_LENGTH), album: name(random, width, MAX_NAME_LENGTH) }),
+      ),
       listen({ artist: name(random, 3, MAX_NAME_LENGTH + 1) }),
       listen({ title: 'x\ud800' }),
       listen({ submitted: { 'k\udc00': 1 } }),
@@ -415,7 +448,12 @@ describeWithApp('poison metadata through every write path', (app) => {
   test('bounded keys still match: the same long names twice are one catalog track', async () => {
     const random = seededRandom(99);
     const track = { artist: name(random, 3, MAX_NAME_LENGTH), title: name(random, 3, MAX_NAME_LENGTH), album: name(random, 3, MAX_NAME_LENGTH) };
-    const send = paths(app(), client, () => sessionKey, () => audioscrobblerSession)['xrpc createScrobble'].send;
+    const send = paths(
+      app(),
+      client,
+      () => sessionKey,
+      () => audioscrobblerSession,
+    )['xrpc createScrobble'].send;
     const first = await send({ ...track, listenedAt: nowSeconds() - 100 });
     const second = await send({ ...track, listenedAt: nowSeconds() - 50 });
     assert.equal(first.status, 200, summary(first));

@@ -28,7 +28,11 @@ describeWithApp('scrobbler sessions a user granted', (app) => {
   }
 
   const nowPlaying = (developer: ClientAccount, sk: string) =>
-    lastfmCall(app(), { method: 'track.updateNowPlaying', artist: 'A', track: 'T', api_key: developer.key, sk, format: 'json' }, { secret: developer.sharedSecret });
+    lastfmCall(
+      app(),
+      { method: 'track.updateNowPlaying', artist: 'A', track: 'T', api_key: developer.key, sk, format: 'json' },
+      { secret: developer.sharedSecret },
+    );
 
   const audioscrobblerNowPlaying = (sessionId: string) =>
     jsonRequest<string>(`${app().scrobblerUrl}/np_1.2`, 'POST', {

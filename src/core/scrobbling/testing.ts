@@ -25,6 +25,11 @@ export async function listenerWithHistory(
 
 /** Records listens through the real ingest service; returns the scrobble ids in order. */
 export async function recordListens(app: TestApp, listener: TestListener, listens: readonly TestListen[]): Promise<string[]> {
-  const outcomes = await ingestListens(app.ctx, listener.userId, listens.map(({ at, ...listen }) => ({ ...listen, listenedAt: new Date(at) })), 'api');
+  const outcomes = await ingestListens(
+    app.ctx,
+    listener.userId,
+    listens.map(({ at, ...listen }) => ({ ...listen, listenedAt: new Date(at) })),
+    'api',
+  );
   return outcomes.map((outcome) => (outcome.status === 'ignored' ? '' : outcome.scrobbleId));
 }

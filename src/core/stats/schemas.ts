@@ -23,7 +23,9 @@ export const Wrapped = Type.Object({
   endDate: DateTime({ description: 'exclusive end of the window' }),
   totalScrobbles: Count,
   totalListeningTimeMinutes: Type.Integer({ minimum: 0, description: 'sum of known track durations, rounded down' }),
-  topArtists: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), picture: Opt(Type.String()), uri: Type.String(), playCount: Count }), { maxItems: 5 }),
+  topArtists: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), picture: Opt(Type.String()), uri: Type.String(), playCount: Count }), {
+    maxItems: 5,
+  }),
   topTracks: Type.Array(
     Type.Object({
       id: Type.String(),

@@ -111,16 +111,37 @@ describeWithApp('Wrapped and charts', (app) => {
     for (const name of ['Cher', 'Dido', 'Enya', 'Fergie']) plays(1, name, `${name} song`, `${name} album`);
     const { did } = await listenerWithHistory(app(), 'ranker', listens);
     const body = (await app().query(WRAPPED, { did, year: 2024 })).body;
-    assert.deepEqual(body.topArtists.map((a: any) => [a.name, a.playCount]), [['Moby', 3], ['Abba', 2], ['Zed', 2], ['Cher', 1], ['Dido', 1]]);
-    assert.deepEqual(body.topTracks.map((t: any) => [t.title, t.playCount]), [['Porcelain', 3], ['Waterloo', 2], ['Zulu', 2], ['Cher song', 1], ['Dido song', 1]]);
-    assert.deepEqual(body.topAlbums.map((a: any) => [a.title, a.playCount]), [
-      ['Play', 3],
-      ['Waterloo', 2],
-      ['Zeta', 2],
-      ['Cher album', 1],
-      ['Dido album', 1],
-      ['Enya album', 1],
-    ]);
+    assert.deepEqual(
+      body.topArtists.map((a: any) => [a.name, a.playCount]),
+      [
+        ['Moby', 3],
+        ['Abba', 2],
+        ['Zed', 2],
+        ['Cher', 1],
+        ['Dido', 1],
+      ],
+    );
+    assert.deepEqual(
+      body.topTracks.map((t: any) => [t.title, t.playCount]),
+      [
+        ['Porcelain', 3],
+        ['Waterloo', 2],
+        ['Zulu', 2],
+        ['Cher song', 1],
+        ['Dido song', 1],
+      ],
+    );
+    assert.deepEqual(
+      body.topAlbums.map((a: any) => [a.title, a.playCount]),
+      [
+        ['Play', 3],
+        ['Waterloo', 2],
+        ['Zeta', 2],
+        ['Cher album', 1],
+        ['Dido album', 1],
+        ['Enya album', 1],
+      ],
+    );
     assert.equal(body.totalScrobbles, 11);
     assert.equal(body.newArtistsCount, 7);
     assert.deepEqual(body.mostActiveDay, { date: '2024-06-01', count: 11 });
@@ -140,7 +161,10 @@ describeWithApp('Wrapped and charts', (app) => {
     assert.equal(body.longestStreak, 4);
     assert.equal(body.totalScrobbles, 6);
     assert.equal(body.totalListeningTimeMinutes, Math.floor((200_000 * 2 + 100_000 * 3 + 59_000) / 60_000));
-    assert.deepEqual(body.topGenres, [{ genre: 'Pop', count: 3 }, { genre: 'Rock', count: 2 }]);
+    assert.deepEqual(body.topGenres, [
+      { genre: 'Pop', count: 3 },
+      { genre: 'Rock', count: 2 },
+    ]);
     assert.equal(body.newArtistsCount, 2, 'Old Friend was first heard in 2023');
     assert.deepEqual(body.scrobblesPerMonth, monthsWith({ 1: 3, 2: 3 }));
     assert.deepEqual(body.scrobblesPerDay, [
@@ -165,7 +189,11 @@ describeWithApp('Wrapped and charts', (app) => {
   test('rolling windows end now', async () => {
     const day = 86_400_000;
     const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
-    const { did } = await listenerWithHistory(app(), 'roller', [play(ago(1), 'Recent', 'Yesterday'), play(ago(10), 'Recent', 'Last week'), play(ago(100), 'Older', 'Spring')]);
+    const { did } = await listenerWithHistory(app(), 'roller', [
+      play(ago(1), 'Recent', 'Yesterday'),
+      play(ago(10), 'Recent', 'Last week'),
+      play(ago(100), 'Older', 'Spring'),
+    ]);
     const totals: Record<string, number> = {};
     for (const period of ['last7days', 'last30days', 'last90days', 'last365days']) {
       const { status, body } = await app().query(WRAPPED, { did, period });

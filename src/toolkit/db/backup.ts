@@ -49,7 +49,8 @@ export async function backupEmbedded(dataDir: string, file: string): Promise<num
 export async function restoreEmbedded(dataDir: string, file: string, replace: boolean): Promise<{ users: number; movedAside: string | null }> {
   const bytes = fs.readFileSync(file);
   // gzip's magic number: anything else is not a backup this command made.
-  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new BackupError(`${file} is not an Earshot backup (a .tar.gz made by \`earshot backup\`)`);
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+    throw new BackupError(`${file} is not an Earshot backup (a .tar.gz made by \`earshot backup\`)`);
   const unlock = lockDataDir(dataDir);
   let movedAside: string | null = null;
   try {
@@ -64,7 +65,10 @@ export async function restoreEmbedded(dataDir: string, file: string, replace: bo
       await (await openPglite(dataDir, new Blob([bytes]))).close();
       const db = await openDatabase({ kind: 'pglite', dataDir });
       try {
-        const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const row = await db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         return { users: Number(row.n), movedAside };
       } finally {
         await db.destroy();

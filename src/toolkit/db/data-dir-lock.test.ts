@@ -13,9 +13,18 @@ const lockModule = new URL('./data-dir-lock.ts', import.meta.url).pathname;
 
 /** Another Earshot-like process (node running this module) that holds the lock on `dir` until killed. */
 async function earshotHolding(dir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import(${JSON.stringify(lockModule)}).then((m) => { m.lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000); })`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `import(${JSON.stringify(lockModule)}).then((m) => { m.lockDataDir(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000); })`,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   assert.match(line.toString(), /locked/);
   return child;
@@ -56,7 +65,10 @@ describe('data directory lock', { skip: process.platform !== 'linux' && 'pid reu
     const dir = path.join(root, 'held', 'db');
     const holder = await earshotHolding(dir);
     children.push(holder);
-    assert.throws(() => lockDataDir(dir), (error: Error) => error instanceof DataDirInUseError && error.message.includes(String(holder.pid)));
+    assert.throws(
+      () => lockDataDir(dir),
+      (error: Error) => error instanceof DataDirInUseError && error.message.includes(String(holder.pid)),
+    );
     // The same holder named by an older pid file without a start time is recognised too.
     fs.writeFileSync(`${dir}.pid`, String(holder.pid));
     assert.throws(() => lockDataDir(dir), DataDirInUseError);

@@ -78,7 +78,8 @@ describe('embedded database durability', () => {
     }
     try {
       const real = fs.realpathSync(dataDir);
-      for (const file of ['PG_VERSION', 'global/pg_control', 'base', '']) assert.ok(synced.has(path.join(real, file)), `${file || 'the data directory'} was not synced`);
+      for (const file of ['PG_VERSION', 'global/pg_control', 'base', ''])
+        assert.ok(synced.has(path.join(real, file)), `${file || 'the data directory'} was not synced`);
       assert.ok(synced.has(path.dirname(real)), 'the directory naming the data directory was not synced');
     } finally {
       fs.rmSync(fresh, { recursive: true, force: true });

@@ -66,7 +66,10 @@ export async function heavyRead<T>(db: Database, key: string, compute: () => Pro
   if (!flight) {
     flight = asHeavyWork(compute).finally(() => reads.inFlight.delete(id));
     reads.inFlight.set(id, flight);
-    flight.then((value) => remember(reads, id, value), () => {});
+    flight.then(
+      (value) => remember(reads, id, value),
+      () => {},
+    );
   }
   return flight;
 }

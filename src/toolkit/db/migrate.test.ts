@@ -14,7 +14,10 @@ for (const backend of testBackends()) {
 
     test('records every migration file once', async () => {
       const rows = await sql<{ version: string }>`select version from schema_migrations order by version`.execute(db);
-      assert.deepEqual(rows.rows.map((row) => row.version), migrationFiles());
+      assert.deepEqual(
+        rows.rows.map((row) => row.version),
+        migrationFiles(),
+      );
     });
 
     test('a second run applies nothing', async () => {

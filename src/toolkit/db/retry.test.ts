@@ -24,7 +24,7 @@ for (const backend of testBackends()) {
     before(async () => ({ db, close } = await backend.open()));
     after(() => close());
 
-    test('a RetryableConflict runs the whole transaction again, and its result is the last attempt\'s', async () => {
+    test("a RetryableConflict runs the whole transaction again, and its result is the last attempt's", async () => {
       let attempts = 0;
       const result = await inTransaction(db, async (tx) => {
         attempts++;

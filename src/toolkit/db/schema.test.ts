@@ -26,7 +26,8 @@ type Columns = Record<string, { nullable: boolean; generated?: boolean }>;
 function readsNull(type: ts.TypeNode): boolean {
   if (ts.isUnionTypeNode(type)) return type.types.some(readsNull);
   if (ts.isLiteralTypeNode(type)) return type.literal.kind === ts.SyntaxKind.NullKeyword;
-  if (ts.isTypeReferenceNode(type) && ['Generated', 'ColumnType'].includes(type.typeName.getText()) && type.typeArguments?.[0]) return readsNull(type.typeArguments[0]);
+  if (ts.isTypeReferenceNode(type) && ['Generated', 'ColumnType'].includes(type.typeName.getText()) && type.typeArguments?.[0])
+    return readsNull(type.typeArguments[0]);
   return false;
 }
 
@@ -88,7 +89,8 @@ for (const backend of testBackends()) {
         assert.deepEqual(sorted(declared[table]!), sorted(migrated[table]!), `${table}: columns`);
         for (const column of sorted(migrated[table]!)) {
           const [inType, inDatabase] = [declared[table]![column]!.nullable, migrated[table]![column]!.nullable];
-          if (inType !== inDatabase && !migrated[table]![column]!.generated) differences.push(`${table}.${column}: ${inDatabase ? 'may be null in the database, not in the type' : 'null in the type, never in the database'}`);
+          if (inType !== inDatabase && !migrated[table]![column]!.generated)
+            differences.push(`${table}.${column}: ${inDatabase ? 'may be null in the database, not in the type' : 'null in the type, never in the database'}`);
         }
       }
       assert.deepEqual(differences, []);

@@ -4,7 +4,10 @@ import { requestJson } from './xrpc.ts';
 import { setSession } from './session.ts';
 
 /** `key` is "METHOD /path"; `:name` segments are filled from `pathParams`. */
-export function route<K extends RouteKey>(key: K, call: { body?: RouteCalls[K]['body']; pathParams?: Record<string, string> } = {}): Promise<RouteCalls[K]['output']> {
+export function route<K extends RouteKey>(
+  key: K,
+  call: { body?: RouteCalls[K]['body']; pathParams?: Record<string, string> } = {},
+): Promise<RouteCalls[K]['output']> {
   const [method, pattern] = key.split(' ') as [string, string];
   const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(call.pathParams?.[name] ?? ''));
   return requestJson(method, path, call.body);

@@ -54,7 +54,11 @@ export async function requestJson<T>(method: string, path: string, body?: unknow
   }
   if (!response.ok) {
     const failure = (parsed ?? {}) as { error?: XrpcErrorName; message?: string };
-    throw new XrpcFailure(response.status, failure.error ?? 'InternalServerError', failure.message ?? `The server answered ${response.status} ${response.statusText}`);
+    throw new XrpcFailure(
+      response.status,
+      failure.error ?? 'InternalServerError',
+      failure.message ?? `The server answered ${response.status} ${response.statusText}`,
+    );
   }
   return parsed as T;
 }

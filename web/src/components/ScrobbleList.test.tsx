@@ -9,12 +9,21 @@ afterEach(() => {
 });
 
 const play = (i: number) =>
-  ({ id: `p${i}`, trackId: `t${i}`, title: `Song ${i}`, artist: 'Artist', handle: 'alice', createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }) as ScrobbleView;
+  ({
+    id: `p${i}`,
+    trackId: `t${i}`,
+    title: `Song ${i}`,
+    artist: 'Artist',
+    handle: 'alice',
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+  }) as ScrobbleView;
 
 /** Two pages over the feed's cursor: 50 plays, then the last 10. */
 function twoPages() {
   return vi.fn(async (cursor: string | undefined) =>
-    cursor === undefined ? { scrobbles: Array.from({ length: 50 }, (_, i) => play(i)), cursor: 'after-49' } : { scrobbles: Array.from({ length: 10 }, (_, i) => play(50 + i)) },
+    cursor === undefined
+      ? { scrobbles: Array.from({ length: 50 }, (_, i) => play(i)), cursor: 'after-49' }
+      : { scrobbles: Array.from({ length: 10 }, (_, i) => play(50 + i)) },
   );
 }
 

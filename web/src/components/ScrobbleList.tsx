@@ -8,7 +8,13 @@ import { Empty, ErrorNote, Loading, formatDate } from './ui.tsx';
 type Page = { scrobbles: Output<'app.svc.actor.getActorScrobbles'>['scrobbles']; cursor?: string | undefined };
 export type ScrobbleView = Page['scrobbles'][number];
 
-export function ScrobbleList({ queryKey, load, empty, showUser = true, actions }: {
+export function ScrobbleList({
+  queryKey,
+  load,
+  empty,
+  showUser = true,
+  actions,
+}: {
   queryKey: readonly unknown[];
   load: (cursor: string | undefined) => Promise<Page>;
   empty: React.ReactNode;

@@ -68,7 +68,13 @@ export function SongPage({ id }: { id: string }) {
           <LikeButton key={s.id} song={s} />
         </div>
       </header>
-      <Counts items={[['Plays', s.playCount], ['Listeners', s.uniqueListeners], ['Likes', s.likesCount]]} />
+      <Counts
+        items={[
+          ['Plays', s.playCount],
+          ['Listeners', s.uniqueListeners],
+          ['Likes', s.likesCount],
+        ]}
+      />
       <h2>Details</h2>
       <SongDetails song={s} />
       {s.artistUri && (
@@ -87,7 +93,10 @@ function SongDetails({ song }: { song: Song }) {
       rows={[
         ['Duration', song.duration === undefined ? undefined : formatDuration(song.duration)],
         ['Album artist', song.albumArtist],
-        ['Track', song.trackNumber === undefined ? undefined : song.discNumber === undefined ? song.trackNumber : `${song.trackNumber} (disc ${song.discNumber})`],
+        [
+          'Track',
+          song.trackNumber === undefined ? undefined : song.discNumber === undefined ? song.trackNumber : `${song.trackNumber} (disc ${song.discNumber})`,
+        ],
         ['Genre', song.genre],
         ['Tags', song.tags.length > 0 ? song.tags.join(', ') : undefined],
         ['Composer', song.composer],
@@ -101,14 +110,19 @@ function SongDetails({ song }: { song: Song }) {
           links.length === 0
             ? undefined
             : links.map((link) => (
-              <span key={link}>
-                <a href={link} rel="noreferrer noopener">
-                  {new URL(link).hostname}
-                </a>{' '}
-              </span>
-            )),
+                <span key={link}>
+                  <a href={link} rel="noreferrer noopener">
+                    {new URL(link).hostname}
+                  </a>{' '}
+                </span>
+              )),
         ],
-        ['In the catalog since', <time key="since" dateTime={song.createdAt}>{formatDate(song.createdAt)}</time>],
+        [
+          'In the catalog since',
+          <time key="since" dateTime={song.createdAt}>
+            {formatDate(song.createdAt)}
+          </time>,
+        ],
       ]}
     />
   );
@@ -129,7 +143,12 @@ export function ArtistPage({ id }: { id: string }) {
           {a.genres.length > 0 && <p className="muted">{a.genres.join(', ')}</p>}
         </div>
       </header>
-      <Counts items={[['Plays', a.playCount], ['Listeners', a.uniqueListeners]]} />
+      <Counts
+        items={[
+          ['Plays', a.playCount],
+          ['Listeners', a.uniqueListeners],
+        ]}
+      />
       <h2>Most played songs</h2>
       {topSongs.length > 0 ? <SongList songs={topSongs} /> : <Empty>No plays of {a.name} yet.</Empty>}
       <p>
@@ -178,14 +197,32 @@ export function AlbumPage({ id }: { id: string }) {
           </p>
         </div>
       </header>
-      <Counts items={[['Plays', a.playCount], ['Listeners', a.uniqueListeners], ['Songs', tracks.length]]} />
-      <Details rows={[['Genre', a.genre], ['Label', a.label], ['Length', total > 0 ? formatDuration(total) : undefined]]} />
+      <Counts
+        items={[
+          ['Plays', a.playCount],
+          ['Listeners', a.uniqueListeners],
+          ['Songs', tracks.length],
+        ]}
+      />
+      <Details
+        rows={[
+          ['Genre', a.genre],
+          ['Label', a.label],
+          ['Length', total > 0 ? formatDuration(total) : undefined],
+        ]}
+      />
       <h2>Tracks</h2>
       {tracks.length > 0 ? (
         <SongList
           songs={tracks}
           showAlbum={false}
-          lead={(track) => (track.trackNumber === undefined ? '–' : discs && track.discNumber !== undefined ? `${track.discNumber}.${track.trackNumber}` : String(track.trackNumber))}
+          lead={(track) =>
+            track.trackNumber === undefined
+              ? '–'
+              : discs && track.discNumber !== undefined
+                ? `${track.discNumber}.${track.trackNumber}`
+                : String(track.trackNumber)
+          }
         />
       ) : (
         <Empty>No songs of this album have been played yet.</Empty>

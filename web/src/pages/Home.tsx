@@ -27,13 +27,7 @@ export function Home() {
       <ScrobbleList
         queryKey={['feed', feed, session?.did]}
         load={(cursor) => query('app.svc.feed.getFeed', { feed: `earshot:feed:${feed}`, limit: 50, cursor })}
-        empty={
-          feed === 'following' ? (
-            <p>No plays from people you follow yet. Find people on their profile pages and follow them.</p>
-          ) : (
-            <FirstPlayHelp />
-          )
-        }
+        empty={feed === 'following' ? <p>No plays from people you follow yet. Find people on their profile pages and follow them.</p> : <FirstPlayHelp />}
       />
     </section>
   );

@@ -65,11 +65,26 @@ function ProfileHead({ user, handle }: { user: ProfileData; handle: string }) {
         )}
       </header>
       <dl className="counts">
-        <div><dt>Plays</dt><dd data-testid="scrobbles-count">{user.scrobblesCount.toLocaleString()}</dd></div>
-        <div><dt>Artists</dt><dd>{user.artistsCount.toLocaleString()}</dd></div>
-        <div><dt>Songs</dt><dd>{user.songsCount.toLocaleString()}</dd></div>
-        <div><dt>Followers</dt><dd>{user.followersCount.toLocaleString()}</dd></div>
-        <div><dt>Following</dt><dd>{user.followingCount.toLocaleString()}</dd></div>
+        <div>
+          <dt>Plays</dt>
+          <dd data-testid="scrobbles-count">{user.scrobblesCount.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>Artists</dt>
+          <dd>{user.artistsCount.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>Songs</dt>
+          <dd>{user.songsCount.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>Followers</dt>
+          <dd>{user.followersCount.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>Following</dt>
+          <dd>{user.followingCount.toLocaleString()}</dd>
+        </div>
       </dl>
       <p>
         <Link href={`/u/${encodeURIComponent(user.handle)}/wrapped`}>{own ? 'Your Wrapped' : `${user.displayName ?? user.handle}'s Wrapped`}</Link>
@@ -99,7 +114,12 @@ function History({ handle }: { handle: string }) {
         actions={
           own
             ? (scrobble) => (
-                <button type="button" className="link danger" aria-label={`Delete the play of ${scrobble.title}`} onClick={() => confirm(`Delete this play of ${scrobble.title}?`) && remove.mutate(scrobble.id)}>
+                <button
+                  type="button"
+                  className="link danger"
+                  aria-label={`Delete the play of ${scrobble.title}`}
+                  onClick={() => confirm(`Delete this play of ${scrobble.title}?`) && remove.mutate(scrobble.id)}
+                >
                   Delete
                 </button>
               )

@@ -115,7 +115,9 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
       </div>
       <p className="muted small">
         Days are counted in {timeZone}.{' '}
-        {period !== 'all' && <Link href={wrappedHref(handle, { period, year: period === 'year' ? year : undefined, tz: timeZone })}>See the full Wrapped for this period</Link>}
+        {period !== 'all' && (
+          <Link href={wrappedHref(handle, { period, year: period === 'year' ? year : undefined, tz: timeZone })}>See the full Wrapped for this period</Link>
+        )}
       </p>
 
       {period !== 'all' && wrapped.data && <Summary data={wrapped.data} />}
@@ -126,7 +128,11 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
       ) : (
         <div className="grid stats-tops" aria-busy={tops.isFetching}>
           <RankedList title="Top artists" items={lists.artists} empty="No plays in this period." />
-          <RankedList title="Top albums" items={lists.albums} empty={lists.songs.length === 0 ? 'No plays in this period.' : 'None of these plays names an album.'} />
+          <RankedList
+            title="Top albums"
+            items={lists.albums}
+            empty={lists.songs.length === 0 ? 'No plays in this period.' : 'None of these plays names an album.'}
+          />
           <RankedList title="Top songs" items={lists.songs} empty="No plays in this period." />
         </div>
       )}
@@ -139,9 +145,25 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
       ) : series.points.every((point) => point.count === 0) ? (
         <p className="muted">No plays to chart in this period. Pick a longer one, or send some plays.</p>
       ) : series.kind === 'month' ? (
-        <CountChart data={series.points} x="month" label={chartLabel(series.points.map((p) => ({ at: p.month, count: p.count })), 'month')} tick={(m) => formatDay(`${m}-01`, { month: 'short', year: '2-digit' })} />
+        <CountChart
+          data={series.points}
+          x="month"
+          label={chartLabel(
+            series.points.map((p) => ({ at: p.month, count: p.count })),
+            'month',
+          )}
+          tick={(m) => formatDay(`${m}-01`, { month: 'short', year: '2-digit' })}
+        />
       ) : (
-        <CountChart data={series.points} x="date" label={chartLabel(series.points.map((p) => ({ at: p.date, count: p.count })), 'day')} tick={(d) => formatDay(d, { month: 'short', day: 'numeric' })} />
+        <CountChart
+          data={series.points}
+          x="date"
+          label={chartLabel(
+            series.points.map((p) => ({ at: p.date, count: p.count })),
+            'day',
+          )}
+          tick={(d) => formatDay(d, { month: 'short', day: 'numeric' })}
+        />
       )}
 
       <h3>Listening clock</h3>
@@ -162,7 +184,11 @@ function Summary({ data }: { data: WrappedData }) {
   const days = data.period === 'year' ? null : ROLLING_DAYS[data.period];
   return (
     <dl className="counts">
-      <Figure label="Plays" value={data.totalScrobbles.toLocaleString()} note={days && data.totalScrobbles > 0 ? `${(data.totalScrobbles / days).toFixed(1)} a day` : undefined} />
+      <Figure
+        label="Plays"
+        value={data.totalScrobbles.toLocaleString()}
+        note={days && data.totalScrobbles > 0 ? `${(data.totalScrobbles / days).toFixed(1)} a day` : undefined}
+      />
       <Figure label="Listening time" value={formatMinutes(data.totalListeningTimeMinutes)} />
       <Figure label="New artists" value={data.newArtistsCount.toLocaleString()} />
       <Figure label="Longest streak" value={`${data.longestStreak} ${data.longestStreak === 1 ? 'day' : 'days'}`} />

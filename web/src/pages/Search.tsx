@@ -35,7 +35,14 @@ function SearchBox({ initial }: { initial: string }) {
       <label className="visually-hidden" htmlFor="search-page-q">
         Search for
       </label>
-      <input id="search-page-q" type="search" value={draft} maxLength={200} onChange={(event) => setDraft(event.target.value)} placeholder="Artist, album, song or person" />
+      <input
+        id="search-page-q"
+        type="search"
+        value={draft}
+        maxLength={200}
+        onChange={(event) => setDraft(event.target.value)}
+        placeholder="Artist, album, song or person"
+      />
       <button type="submit">Search</button>
     </form>
   );
@@ -56,7 +63,12 @@ function Results({ q }: { q: string }) {
       </Empty>
     );
   }
-  const more = (count: number, href: string, label: string) => count >= LIMIT && <p><Link href={href}>{label}</Link></p>;
+  const more = (count: number, href: string, label: string) =>
+    count >= LIMIT && (
+      <p>
+        <Link href={href}>{label}</Link>
+      </p>
+    );
   return (
     <div className="search-results">
       <Group title="Artists" count={artists.length}>
@@ -79,7 +91,10 @@ function Results({ q }: { q: string }) {
               <Art src={album.albumArt} />
               <div className="play-text">
                 <Link href={`/albums/${album.id}`}>{album.title}</Link>
-                <span className="muted"> · <ArtistLink name={album.artist} uri={album.artistUri} /></span>
+                <span className="muted">
+                  {' '}
+                  · <ArtistLink name={album.artist} uri={album.artistUri} />
+                </span>
                 <div className="muted small">{plural(album.playCount, 'play')}</div>
               </div>
             </li>
@@ -94,7 +109,11 @@ function Results({ q }: { q: string }) {
         <ul className="plays">
           {users.map((user) => (
             <li key={user.did} className="play">
-              {user.avatar ? <img className="art avatar-small" src={user.avatar} alt="" width={40} height={40} /> : <span className="art avatar-small" aria-hidden="true" />}
+              {user.avatar ? (
+                <img className="art avatar-small" src={user.avatar} alt="" width={40} height={40} />
+              ) : (
+                <span className="art avatar-small" aria-hidden="true" />
+              )}
               <div className="play-text">
                 <Link href={`/u/${user.handle}`}>{user.displayName ?? user.handle}</Link>
                 <span className="muted"> @{user.handle}</span>

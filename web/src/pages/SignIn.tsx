@@ -32,7 +32,14 @@ export function SignIn({ mode }: { mode: 'signin' | 'signup' }) {
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {error !== null && <ErrorNote error={error} />}
         <button type="submit" disabled={busy}>
@@ -41,9 +48,13 @@ export function SignIn({ mode }: { mode: 'signin' | 'signup' }) {
       </form>
       <p className="muted">
         {mode === 'signup' ? (
-          <>Have an account? <a href="/signin">Sign in</a></>
+          <>
+            Have an account? <a href="/signin">Sign in</a>
+          </>
         ) : (
-          <>New here? <a href="/signup">Create an account</a></>
+          <>
+            New here? <a href="/signup">Create an account</a>
+          </>
         )}
       </p>
     </section>

@@ -52,7 +52,8 @@ export function Songs() {
   // Sent as typed (not trimmed) so the server's positions match the box. One more than a page tells whether a next page exists, without a count.
   const songs = useQuery({
     queryKey: ['catalog', 'songs', view],
-    queryFn: () => query('app.svc.song.getSongs', { filter: view.filter.trim() ? view.filter : undefined, sort: view.sort, limit: PAGE_SIZE + 1, offset: view.offset }),
+    queryFn: () =>
+      query('app.svc.song.getSongs', { filter: view.filter.trim() ? view.filter : undefined, sort: view.sort, limit: PAGE_SIZE + 1, offset: view.offset }),
     placeholderData: keepPreviousData,
     retry: (count, error) => !(error instanceof XrpcFailure && error.status >= 400 && error.status < 500) && count < 1,
   });
@@ -72,7 +73,11 @@ export function Songs() {
             ))}
           </select>
         </label>
-        {songs.isFetching && !songs.isPending && <span className="muted small" role="status">Updating…</span>}
+        {songs.isFetching && !songs.isPending && (
+          <span className="muted small" role="status">
+            Updating…
+          </span>
+        )}
       </div>
       <SongsPage view={view} songs={songs} onPage={(offset) => go({ offset })} />
     </section>
@@ -93,7 +98,9 @@ function SongsPage({ view, songs, onPage }: { view: View; songs: UseQueryResult<
             No songs on this page. <Link href={songsHref({ ...view, offset: 0 })}>Back to the first page</Link>.
           </p>
         ) : view.filter.trim() ? (
-          <p>No songs match this filter. Loosen it (wildcards: <code>title==*love*</code>) or <Link href="/songs">clear it</Link>.</p>
+          <p>
+            No songs match this filter. Loosen it (wildcards: <code>title==*love*</code>) or <Link href="/songs">clear it</Link>.
+          </p>
         ) : (
           <p>The catalog is empty: songs appear here once someone sends a play or adds music to a library.</p>
         )}
@@ -162,8 +169,8 @@ function FilterForm({ filter, error, onSubmit }: { filter: string; error: unknow
           <summary>How to filter</summary>
           <p>
             Compare fields with <code>==</code> <code>!=</code> <code>&lt;</code> <code>&lt;=</code> <code>&gt;</code> <code>&gt;=</code> <code>=in=(a,b)</code>{' '}
-            <code>=out=(a,b)</code>; join with <code>;</code> (and) or <code>,</code> (or); quote values with spaces. <code>*</code> is a wildcard in text. Fields: title,
-            artist, album, albumArtist, genre, composer, label, duration (ms), trackNumber, discNumber, mbId, isrc, createdAt (2025-01-31).
+            <code>=out=(a,b)</code>; join with <code>;</code> (and) or <code>,</code> (or); quote values with spaces. <code>*</code> is a wildcard in text.
+            Fields: title, artist, album, albumArtist, genre, composer, label, duration (ms), trackNumber, discNumber, mbId, isrc, createdAt (2025-01-31).
           </p>
           <p>
             Examples:{' '}

@@ -131,7 +131,15 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
   const save = async () => {
     setSaving('saving');
     try {
-      await saveWrappedImage(data, { title: own ? 'My Wrapped' : `${name}'s Wrapped`, subtitle: `${label} · ${timeZone}`, fileName: `wrapped-${handle}-${data.period === 'year' ? data.year : data.period}.png` }, timeZone);
+      await saveWrappedImage(
+        data,
+        {
+          title: own ? 'My Wrapped' : `${name}'s Wrapped`,
+          subtitle: `${label} · ${timeZone}`,
+          fileName: `wrapped-${handle}-${data.period === 'year' ? data.year : data.period}.png`,
+        },
+        timeZone,
+      );
       setSaving('idle');
     } catch (error) {
       setSaving(error instanceof Error ? error : new Error(String(error)));
@@ -144,7 +152,11 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
         <p>
           <strong>No plays {data.period === 'year' ? `in ${data.year}` : `in the ${label.toLowerCase()}`}</strong> ({span}, {timeZone}).
         </p>
-        <p>{own ? 'Choose a longer period or another year, or send some plays first: Settings shows how to connect a scrobbler.' : 'Choose a longer period or another year.'}</p>
+        <p>
+          {own
+            ? 'Choose a longer period or another year, or send some plays first: Settings shows how to connect a scrobbler.'
+            : 'Choose a longer period or another year.'}
+        </p>
       </Empty>
     );
   }
@@ -175,7 +187,11 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
       </dl>
 
       <div className="grid stats-tops">
-        <RankedList title="Top artists" items={data.topArtists.map((a) => ({ key: a.id, name: a.name, href: `/artists/${a.id}`, art: a.picture, count: a.playCount }))} empty="No artists." />
+        <RankedList
+          title="Top artists"
+          items={data.topArtists.map((a) => ({ key: a.id, name: a.name, href: `/artists/${a.id}`, art: a.picture, count: a.playCount }))}
+          empty="No artists."
+        />
         <RankedList
           title="Top songs"
           items={data.topTracks.map((t) => ({ key: t.id, name: t.title, href: `/songs/${t.id}`, detail: t.artist, art: t.albumArt, count: t.playCount }))}

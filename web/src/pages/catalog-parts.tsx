@@ -70,7 +70,13 @@ export function LikeButton({ song, compact = false }: { song: Pick<Song, 'id' | 
   const state = like.data ?? song;
   const count = plural(state.likesCount, 'like');
   if (!session) {
-    return compact ? <span className="muted small likes">{count}</span> : <p className="muted">{count}. <Link href="/signin">Sign in</Link> to like it.</p>;
+    return compact ? (
+      <span className="muted small likes">{count}</span>
+    ) : (
+      <p className="muted">
+        {count}. <Link href="/signin">Sign in</Link> to like it.
+      </p>
+    );
   }
   return (
     <span className="likes">

@@ -18,7 +18,12 @@ describe('listening clock', () => {
   test('names cells and the busiest one in words', () => {
     expect(cellLabel(0, 21, 3)).toBe('Mon 21:00 – 3 plays');
     expect(cellLabel(6, 7, 1)).toBe('Sun 07:00 – 1 play');
-    expect(busiest([{ weekday: 4, hour: 9, count: 2 }, { weekday: 1, hour: 0, count: 5 }])).toBe('Tue 00:00 – 5 plays');
+    expect(
+      busiest([
+        { weekday: 4, hour: 9, count: 2 },
+        { weekday: 1, hour: 0, count: 5 },
+      ]),
+    ).toBe('Tue 00:00 – 5 plays');
     expect(busiest([])).toBeNull();
     expect(clockGrid([])).toMatchObject({ max: 0, total: 0 });
   });

@@ -50,7 +50,14 @@ export function RankedList({ title, items, empty }: { title: string; items: Rank
  * A bar chart of counts. `label` says in words what it shows (screen readers get it instead of
  * the drawing); `tick` formats the x-axis labels.
  */
-export function CountChart({ data, x, label, tick, height = 220, layout = 'horizontal' }: {
+export function CountChart({
+  data,
+  x,
+  label,
+  tick,
+  height = 220,
+  layout = 'horizontal',
+}: {
   data: readonly ({ count: number } & Record<string, string | number>)[];
   /** The field each bar is labelled by. */
   x: string;

@@ -3,7 +3,16 @@ import { chartRange, fillDays, monthSeries, perMonth, readWrappedView, utcDayRan
 
 describe('day series', () => {
   test('fillDays puts days without plays at zero, across a month end, end exclusive', () => {
-    expect(fillDays([{ date: '2024-02-28', count: 3 }, { date: '2024-03-01', count: 1 }], '2024-02-27', '2024-03-02')).toEqual([
+    expect(
+      fillDays(
+        [
+          { date: '2024-02-28', count: 3 },
+          { date: '2024-03-01', count: 1 },
+        ],
+        '2024-02-27',
+        '2024-03-02',
+      ),
+    ).toEqual([
       { date: '2024-02-27', count: 0 },
       { date: '2024-02-28', count: 3 },
       { date: '2024-02-29', count: 0 },
@@ -11,8 +20,19 @@ describe('day series', () => {
     ]);
   });
   test('perMonth sums days and keeps empty months', () => {
-    const days = fillDays([{ date: '2023-12-31', count: 2 }, { date: '2024-02-01', count: 5 }], '2023-12-30', '2024-02-02');
-    expect(perMonth(days)).toEqual([{ month: '2023-12', count: 2 }, { month: '2024-01', count: 0 }, { month: '2024-02', count: 5 }]);
+    const days = fillDays(
+      [
+        { date: '2023-12-31', count: 2 },
+        { date: '2024-02-01', count: 5 },
+      ],
+      '2023-12-30',
+      '2024-02-02',
+    );
+    expect(perMonth(days)).toEqual([
+      { month: '2023-12', count: 2 },
+      { month: '2024-01', count: 0 },
+      { month: '2024-02', count: 5 },
+    ]);
   });
   test('a rolling window of N days ends with today in the chosen zone', () => {
     const now = new Date('2024-03-01T02:00:00Z'); // still Feb 29 in New York

@@ -92,13 +92,23 @@ function list(ctx: CanvasRenderingContext2D, colors: Palette, x: number, y: numb
 /** Month bars, or for windows of three months or less day bars (UTC days, as scrobblesPerDay counts them). */
 function series(data: WrappedData, timeZone: string): { title: string; points: { label: string; count: number }[] } {
   const months = monthSeries(data.scrobblesPerMonth, data.startDate, timeZone);
-  if (months.length > 3) return { title: 'Plays per month', points: months.map((m) => ({ label: formatDay(`${m.month}-01`, { month: 'short' }), count: m.count })) };
+  if (months.length > 3)
+    return { title: 'Plays per month', points: months.map((m) => ({ label: formatDay(`${m.month}-01`, { month: 'short' }), count: m.count })) };
   const range = utcDayRange(data.startDate, data.endDate);
   const days = fillDays(data.scrobblesPerDay, range.start, range.end);
   return { title: 'Plays per day (UTC)', points: days.map((d) => ({ label: formatDay(d.date, { month: 'short', day: 'numeric' }), count: d.count })) };
 }
 
-function bars(ctx: CanvasRenderingContext2D, colors: Palette, title: string, points: { label: string; count: number }[], x: number, y: number, w: number, h: number) {
+function bars(
+  ctx: CanvasRenderingContext2D,
+  colors: Palette,
+  title: string,
+  points: { label: string; count: number }[],
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+) {
   ctx.fillStyle = colors.accent;
   font(ctx, 28, 700);
   ctx.fillText(title, x, y);
@@ -156,17 +166,50 @@ export function drawWrapped(canvas: HTMLCanvasElement, data: WrappedData, text: 
 
   const column = (WIDTH - 2 * PAD - 48) / 2;
   const right = PAD + column + 48;
-  list(ctx, colors, PAD, 660, column, 'Top artists', data.topArtists.map((a) => ({ name: a.name, count: a.playCount })));
-  list(ctx, colors, right, 660, column, 'Top songs', data.topTracks.map((t) => ({ name: `${t.title} – ${t.artist}`, count: t.playCount })));
-  list(ctx, colors, PAD, 960, column, 'Top albums', data.topAlbums.map((a) => ({ name: `${a.title} – ${a.artist}`, count: a.playCount })));
-  list(ctx, colors, right, 960, column, 'Top genres', data.topGenres.map((g) => ({ name: g.genre, count: g.count })));
+  list(
+    ctx,
+    colors,
+    PAD,
+    660,
+    column,
+    'Top artists',
+    data.topArtists.map((a) => ({ name: a.name, count: a.playCount })),
+  );
+  list(
+    ctx,
+    colors,
+    right,
+    660,
+    column,
+    'Top songs',
+    data.topTracks.map((t) => ({ name: `${t.title} – ${t.artist}`, count: t.playCount })),
+  );
+  list(
+    ctx,
+    colors,
+    PAD,
+    960,
+    column,
+    'Top albums',
+    data.topAlbums.map((a) => ({ name: `${a.title} – ${a.artist}`, count: a.playCount })),
+  );
+  list(
+    ctx,
+    colors,
+    right,
+    960,
+    column,
+    'Top genres',
+    data.topGenres.map((g) => ({ name: g.genre, count: g.count })),
+  );
 
   const chart = series(data, timeZone);
   bars(ctx, colors, chart.title, chart.points, PAD, 1270, WIDTH - 2 * PAD, 280);
 
   ctx.fillStyle = colors.muted;
   font(ctx, 22);
-  if (data.firstScrobble) ctx.fillText(fit(ctx, `First play: ${data.firstScrobble.trackTitle} – ${data.firstScrobble.artistName}`, WIDTH - 2 * PAD), PAD, HEIGHT - 28);
+  if (data.firstScrobble)
+    ctx.fillText(fit(ctx, `First play: ${data.firstScrobble.trackTitle} – ${data.firstScrobble.artistName}`, WIDTH - 2 * PAD), PAD, HEIGHT - 28);
 }
 
 /** Draws the Wrapped and hands the browser a PNG to download. */

@@ -19,7 +19,11 @@ async function rootDirectories(db: Database, userId: string, folderId: number | 
     .selectFrom('library_directories')
     .select('id')
     .where('parent_id', 'is', null)
-    .where('source_id', 'in', folders.map((folder) => folder.id))
+    .where(
+      'source_id',
+      'in',
+      folders.map((folder) => folder.id),
+    )
     .execute();
   return { folders, roots: roots.map((root) => root.id) };
 }

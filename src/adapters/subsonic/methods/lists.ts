@@ -27,19 +27,26 @@ export const getRandomSongs = defineSubsonicMethod('getRandomSongs', async ({ ct
   if (genre) query = query.where(sql<boolean>`lower(t.genre) = ${genre.toLowerCase()}`);
   if (fromYear !== undefined) query = query.where('al.year', '>=', fromYear);
   if (toYear !== undefined) query = query.where('al.year', '<=', toYear);
-  const rows = await query.orderBy(sql`random()`).limit(sizeParam(params, 'size', 10)).execute();
-  return { randomSongs: { song: await songViews(ctx.db, viewer.userId, rows.map((row) => row.id)) } };
+  const rows = await query
+    .orderBy(sql`random()`)
+    .limit(sizeParam(params, 'size', 10))
+    .execute();
+  return {
+    randomSongs: {
+      song: await songViews(
+        ctx.db,
+        viewer.userId,
+        rows.map((row) => row.id),
+      ),
+    },
+  };
 });
 
 /** Genres of the songs the user can play; the name is the element's text in XML. */
 export const getGenres = defineSubsonicMethod('getGenres', async ({ ctx, viewer }) => {
   const rows = await ctx.db
     .selectFrom('tracks as t')
-    .select([
-      't.genre',
-      sql<number>`count(*)::int`.as('song_count'),
-      sql<number>`count(distinct t.album_id)::int`.as('album_count'),
-    ])
+    .select(['t.genre', sql<number>`count(*)::int`.as('song_count'), sql<number>`count(distinct t.album_id)::int`.as('album_count')])
     .where('t.genre', 'is not', null)
     .where(hasPlayableFile(sql.ref('t.id'), viewer.userId))
     .groupBy('t.genre')
@@ -63,5 +70,13 @@ export const getSongsByGenre = defineSubsonicMethod('getSongsByGenre', async ({ 
     .limit(sizeParam(params, 'count', 10))
     .offset(offsetParam(params))
     .execute();
-  return { songsByGenre: { song: await songViews(ctx.db, viewer.userId, rows.map((row) => row.id)) } };
+  return {
+    songsByGenre: {
+      song: await songViews(
+        ctx.db,
+        viewer.userId,
+        rows.map((row) => row.id),
+      ),
+    },
+  };
 });

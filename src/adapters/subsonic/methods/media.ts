@@ -36,7 +36,12 @@ export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, vie
     kind: 'binary',
     status: 200,
     contentType: picture.contentType,
-    headers: { ...FILE_RESPONSE_HEADERS, 'content-length': String(picture.data.length), etag: pictureEtag(picture.data), 'cache-control': 'private, max-age=86400' },
+    headers: {
+      ...FILE_RESPONSE_HEADERS,
+      'content-length': String(picture.data.length),
+      etag: pictureEtag(picture.data),
+      'cache-control': 'private, max-age=86400',
+    },
     body: picture.data,
   };
 });

@@ -59,7 +59,10 @@ async function matchingSongs(search: Search): Promise<string[]> {
   const { db, userId, like, folderId } = search;
   const { limit, offset } = page(search, 'song');
   if (limit === 0) return [];
-  let query = db.selectFrom('tracks as t').select('t.id').where(hasPlayableFile(sql.ref('t.id'), userId, folderId));
+  let query = db
+    .selectFrom('tracks as t')
+    .select('t.id')
+    .where(hasPlayableFile(sql.ref('t.id'), userId, folderId));
   if (like) query = query.where((eb) => eb.or([eb('t.title', 'ilike', like), eb('t.artist', 'ilike', like), eb('t.album', 'ilike', like)]));
   const rows = await query.orderBy('t.title_key').orderBy('t.id').limit(limit).offset(offset).execute();
   return rows.map((row) => row.id);

@@ -8,11 +8,21 @@ import { describeWithApp, scrobbleCount, type TestApp } from '../../../app/testi
 import { libraryStateMethods } from './state.ts';
 import { subsonicCode } from '../error-codes.ts';
 
-const SONGS = ['Alpha', 'Beta', 'Gamma'].map((title, i) => ({ artist: 'Subsonic Trio', title, album: 'Greek', durationMs: 100_000 + i * 1000, trackNumber: i + 1 }));
+const SONGS = ['Alpha', 'Beta', 'Gamma'].map((title, i) => ({
+  artist: 'Subsonic Trio',
+  title,
+  album: 'Greek',
+  durationMs: 100_000 + i * 1000,
+  trackNumber: i + 1,
+}));
 
 async function library(app: TestApp) {
   const ids = await catalogTracks(app, SONGS);
-  await librarySource(app, null, ids.map((trackId, i) => ({ path: `Greek/${i + 1}.mp3`, trackId })));
+  await librarySource(
+    app,
+    null,
+    ids.map((trackId, i) => ({ path: `Greek/${i + 1}.mp3`, trackId })),
+  );
   const row = await app.ctx.db.selectFrom('tracks').select(['album_id', 'artist_id']).where('id', '=', ids[0]!).executeTakeFirstOrThrow();
   return { ids, albumId: row.album_id!, artistId: row.artist_id! };
 }
@@ -36,11 +46,17 @@ describeWithApp('Subsonic library state methods', (app) => {
     const { ids, albumId, artistId } = await library(app());
     assert.deepEqual(await call(alice, 'star', { id: [ids[0]!, ids[1]!], albumId, artistId }), {});
     const starred2 = (await call(alice, 'getStarred2')).starred2;
-    assert.deepEqual([starred2.song.map((s: { id: string }) => s.id).sort(), starred2.album[0].id, starred2.artist[0].id], [[ids[0], ids[1]].sort(), albumId, artistId]);
+    assert.deepEqual(
+      [starred2.song.map((s: { id: string }) => s.id).sort(), starred2.album[0].id, starred2.artist[0].id],
+      [[ids[0], ids[1]].sort(), albumId, artistId],
+    );
     const folders = (await call(alice, 'getStarred')).starred;
     assert.deepEqual([folders.song.length, folders.album[0].title, folders.album[0].isDir], [2, 'Greek', true]);
     const liked = async () =>
-      (await app().query('app.svc.song.getSongs', {}, alice.token)).body.tracks.filter((song: { liked: boolean }) => song.liked).map((song: { id: string }) => song.id).sort();
+      (await app().query('app.svc.song.getSongs', {}, alice.token)).body.tracks
+        .filter((song: { liked: boolean }) => song.liked)
+        .map((song: { id: string }) => song.id)
+        .sort();
     assert.deepEqual(await liked(), [ids[0], ids[1]].sort());
     await call(alice, 'unstar', { id: ids[0]!, albumId });
     assert.deepEqual(await liked(), [ids[1]]);
@@ -69,9 +85,20 @@ describeWithApp('Subsonic library state methods', (app) => {
     await call(alice, 'scrobble', { id: [ids[1]!, ids[2]!], time: [String(Number(time) + 200_000), String(Number(time) + 400_000)] });
     assert.equal(await scrobbleCount(app(), alice.did), 3);
     const feed = (await app().query('app.svc.feed.getFeed', { feed: `earshot:feed:user:${alice.did}` })).body.scrobbles;
-    assert.deepEqual(feed.map((s: { title: string }) => s.title), ['Gamma', 'Beta', 'Alpha']);
-    const stored = await app().ctx.db.selectFrom('scrobbles').select(['source', 'listened_at', 'track_id']).where('user_id', '=', alice.userId).orderBy('listened_at').execute();
-    assert.deepEqual(stored.map((row) => [row.source, row.track_id]), ids.map((id) => ['subsonic', id]));
+    assert.deepEqual(
+      feed.map((s: { title: string }) => s.title),
+      ['Gamma', 'Beta', 'Alpha'],
+    );
+    const stored = await app()
+      .ctx.db.selectFrom('scrobbles')
+      .select(['source', 'listened_at', 'track_id'])
+      .where('user_id', '=', alice.userId)
+      .orderBy('listened_at')
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => [row.source, row.track_id]),
+      ids.map((id) => ['subsonic', id]),
+    );
     assert.equal(stored[0]!.listened_at.getTime(), Number(time));
     const tracks = await app().ctx.db.selectFrom('tracks').select('id').where('artist', '=', 'Subsonic Trio').execute();
     assert.equal(tracks.length, 3, 'plays matched the library songs, creating none');
@@ -81,7 +108,10 @@ describeWithApp('Subsonic library state methods', (app) => {
     const entries = (await call(alice, 'getNowPlaying')).nowPlaying.entry;
     assert.deepEqual(
       entries.map((e: { id: string; username: string; minutesAgo: number; playerId: number }) => [e.id, e.username, e.minutesAgo, e.playerId]).sort(),
-      [[ids[2], 'sc-alice', 0, 0], [ids[1], 'sc-bob', 0, 0]].sort(),
+      [
+        [ids[2], 'sc-alice', 0, 0],
+        [ids[1], 'sc-bob', 0, 0],
+      ].sort(),
     );
     assert.deepEqual(entries.map((e: { title: string }) => e.title).sort(), ['Beta', 'Gamma'], 'each entry is a whole song');
     assert.equal(await scrobbleCount(app(), alice.did), 3, 'now playing stores no play');
@@ -99,20 +129,46 @@ describeWithApp('Subsonic library state methods', (app) => {
     const bob = await listenerWithHistory(app(), 'sp-bob');
     const { ids } = await library(app());
     const created = (await call(alice, 'createPlaylist', { name: 'Greek', songId: [ids[0]!, ids[1]!] })).playlist;
-    assert.deepEqual([created.name, created.owner, created.songCount, created.duration, created.entry.map((s: { id: string }) => s.id)], ['Greek', 'sp-alice', 2, 201, [ids[0], ids[1]]]);
+    assert.deepEqual(
+      [created.name, created.owner, created.songCount, created.duration, created.entry.map((s: { id: string }) => s.id)],
+      ['Greek', 'sp-alice', 2, 201, [ids[0], ids[1]]],
+    );
     const replaced = (await call(alice, 'createPlaylist', { playlistId: created.id, songId: [ids[2]!, ids[0]!, ids[1]!] })).playlist;
     assert.deepEqual([replaced.id, replaced.name, replaced.entry.map((s: { id: string }) => s.id)], [created.id, 'Greek', [ids[2], ids[0], ids[1]]]);
-    assert.deepEqual(await call(alice, 'updatePlaylist', { playlistId: created.id, songIndexToRemove: ['0', '2'], songIdToAdd: [ids[2]!, ids[2]!], public: 'true', comment: 'hi' }), {});
+    assert.deepEqual(
+      await call(alice, 'updatePlaylist', {
+        playlistId: created.id,
+        songIndexToRemove: ['0', '2'],
+        songIdToAdd: [ids[2]!, ids[2]!],
+        public: 'true',
+        comment: 'hi',
+      }),
+      {},
+    );
     const read = async (user = alice) => (await call(user, 'getPlaylist', { id: created.id })).playlist;
     const updated = await read();
     assert.deepEqual([updated.public, updated.comment, updated.entry.map((s: { id: string }) => s.id)], [true, 'hi', [ids[0], ids[2], ids[2]]]);
 
     await call(bob, 'createPlaylist', { name: 'Bob private' });
     const bobsView = (await call(bob, 'getPlaylists')).playlists.playlist.map((p: { name: string; owner: string }) => [p.name, p.owner]);
-    assert.deepEqual(bobsView, [['Bob private', 'sp-bob'], ['Greek', 'sp-alice']], "own first, then others' public ones");
-    assert.deepEqual((await call(alice, 'getPlaylists')).playlists.playlist.map((p: { name: string }) => p.name), ['Greek'], "bob's private one is not listed");
+    assert.deepEqual(
+      bobsView,
+      [
+        ['Bob private', 'sp-bob'],
+        ['Greek', 'sp-alice'],
+      ],
+      "own first, then others' public ones",
+    );
+    assert.deepEqual(
+      (await call(alice, 'getPlaylists')).playlists.playlist.map((p: { name: string }) => p.name),
+      ['Greek'],
+      "bob's private one is not listed",
+    );
     assert.deepEqual((await call(alice, 'getPlaylists', { username: 'sp-bob' })).playlists.playlist, []);
-    assert.deepEqual((await call(bob, 'getPlaylists', { username: 'sp-alice' })).playlists.playlist.map((p: { name: string }) => p.name), ['Greek']);
+    assert.deepEqual(
+      (await call(bob, 'getPlaylists', { username: 'sp-alice' })).playlists.playlist.map((p: { name: string }) => p.name),
+      ['Greek'],
+    );
 
     const before = await read();
     assert.equal(await failure(call(bob, 'updatePlaylist', { playlistId: created.id, name: 'Mine now' })), 50);

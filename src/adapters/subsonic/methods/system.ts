@@ -17,9 +17,7 @@ export const SUPPORTED_EXTENSIONS = [
  * Answers that need no credentials: OpenSubsonic has clients discover the extensions (e.g.
  * whether apiKey sign-in exists) before they sign in. With credentials they are answered alike.
  */
-export const PUBLIC_ANSWERS: ReadonlyMap<string, SubsonicPayload> = new Map([
-  ['getOpenSubsonicExtensions', { openSubsonicExtensions: SUPPORTED_EXTENSIONS }],
-]);
+export const PUBLIC_ANSWERS: ReadonlyMap<string, SubsonicPayload> = new Map([['getOpenSubsonicExtensions', { openSubsonicExtensions: SUPPORTED_EXTENSIONS }]]);
 
 /** Only the caller's own account: there are no administrators over the Subsonic API. */
 export const getUser = defineSubsonicMethod('getUser', async ({ ctx, viewer, params }) => {

@@ -27,14 +27,20 @@ export function mergeOperation<N extends string>(nsid: N, kind: StarKind) {
   });
 }
 
-const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Optional(Type.Union([schema, Type.Null()], { description: `${description}; null clears it` }));
+const Nullable = <T extends TSchema>(schema: T, description: string) =>
+  Type.Optional(Type.Union([schema, Type.Null()], { description: `${description}; null clears it` }));
 const Mbid = (description: string) => Nullable(Type.String(), description);
 const Text = (description: string) => Nullable(Type.String(), description);
 const Int = (description: string) => Nullable(Type.Integer(), description);
 const Name = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 
 const UPDATE_FIELDS = {
-  artist: { name: Name('the corrected name'), mbid: Mbid('MusicBrainz artist id'), picture: Text('picture URL'), genres: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })) },
+  artist: {
+    name: Name('the corrected name'),
+    mbid: Mbid('MusicBrainz artist id'),
+    picture: Text('picture URL'),
+    genres: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
+  },
   album: {
     title: Name('the corrected title'),
     mbid: Mbid('MusicBrainz release id'),

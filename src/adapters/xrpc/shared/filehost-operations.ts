@@ -9,7 +9,9 @@ import { mirroredFolder, syncMirror } from '../../../core/filehost/mirror.ts';
 import { LISTINGS } from '../../../core/filehost/views.ts';
 
 const SyncReport = Type.Object({
-  status: Type.Union([Type.Literal('scanned'), Type.Literal('already-scanning')], { description: 'already-scanning: a sync of this folder was running; this one did nothing' }),
+  status: Type.Union([Type.Literal('scanned'), Type.Literal('already-scanning')], {
+    description: 'already-scanning: a sync of this folder was running; this one did nothing',
+  }),
   folder: Type.String(),
   startedAt: Type.String({ format: 'date-time' }),
   durationMs: Type.Integer(),
@@ -22,7 +24,15 @@ const SyncReport = Type.Object({
   skipped: Type.Array(Type.Object({ path: Type.String(), reason: Type.String() })),
 });
 
-const PROVIDER_ERRORS = ['ProviderNotConfigured', 'NotConnected', 'ConnectionBroken', 'NotFound', 'ProviderRefused', 'RateLimitExceeded', 'ProviderUnavailable'] as const;
+const PROVIDER_ERRORS = [
+  'ProviderNotConfigured',
+  'NotConnected',
+  'ConnectionBroken',
+  'NotFound',
+  'ProviderRefused',
+  'RateLimitExceeded',
+  'ProviderUnavailable',
+] as const;
 
 export function getFilesOperation<N extends string>(nsid: N, host: FileHostName) {
   return defineQuery({
@@ -30,7 +40,13 @@ export function getFilesOperation<N extends string>(nsid: N, host: FileHostName)
     summary: `A folder of the caller's ${host} mirror, from the database: its files, subfolders and parent`,
     auth: 'required',
     params: Type.Object({
-      at: Type.Optional(Type.String({ maxLength: 4096, description: 'the folder: a path at the host (e.g. /Music/Rock) or the host\'s folder id; default the mirrored folder (/Music unless chosen otherwise)' })),
+      at: Type.Optional(
+        Type.String({
+          maxLength: 4096,
+          description:
+            "the folder: a path at the host (e.g. /Music/Rock) or the host's folder id; default the mirrored folder (/Music unless chosen otherwise)",
+        }),
+      ),
     }),
     output: LISTINGS[host],
     errors: ['InvalidRequest', 'ProviderNotConfigured', 'NotConnected', 'NotFound'],
@@ -43,7 +59,9 @@ export function syncOperation<N extends string>(nsid: N, host: FileHostName) {
     nsid,
     summary: `Sync the caller's ${host} mirror now (only the changes since the last sync) and answer what changed; with \`folder\`, mirror that folder instead`,
     auth: 'required',
-    input: Type.Object({ folder: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'a folder at the host to mirror from now on, e.g. /Music' })) }),
+    input: Type.Object({
+      folder: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'a folder at the host to mirror from now on, e.g. /Music' })),
+    }),
     output: SyncReport,
     errors: ['InvalidRequest', ...PROVIDER_ERRORS],
     handler: ({ input, viewer, ctx }) => syncMirror(ctx, viewer.userId, host, input.folder),

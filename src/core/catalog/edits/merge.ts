@@ -72,7 +72,14 @@ export async function addAlias(
   if (!alias.oldId && !keyed) return;
   const row = await tx
     .insertInto('catalog_aliases')
-    .values({ kind: alias.kind, old_id: alias.oldId, survivor_id: alias.survivor, artist_id: alias.artistId, name_key: keyed ? alias.key : null, edit_id: editId })
+    .values({
+      kind: alias.kind,
+      old_id: alias.oldId,
+      survivor_id: alias.survivor,
+      artist_id: alias.artistId,
+      name_key: keyed ? alias.key : null,
+      edit_id: editId,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   recorder.inserted('catalog_aliases', [row]);

@@ -18,11 +18,27 @@ async function account(app: TestApp, handle: string): Promise<Account> {
 }
 
 async function play(app: TestApp, user: Account, listens: Array<Partial<Listen> & { title: string; artist: string; at: string }>) {
-  const outcomes = await ingestListens(app.ctx, user.id, listens.map(({ at, ...listen }) => ({ ...listen, listenedAt: new Date(at) })), 'api');
+  const outcomes = await ingestListens(
+    app.ctx,
+    user.id,
+    listens.map(({ at, ...listen }) => ({ ...listen, listenedAt: new Date(at) })),
+    'api',
+  );
   return outcomes.map((outcome) => (outcome.status === 'ignored' ? assert.fail(outcome.reason) : outcome.trackId));
 }
 
-const SNAPSHOT_TABLES = ['artists', 'albums', 'tracks', 'scrobbles', 'stars', 'song_dislikes', 'playlist_items', 'queue_items', 'library_files', 'catalog_aliases'];
+const SNAPSHOT_TABLES = [
+  'artists',
+  'albums',
+  'tracks',
+  'scrobbles',
+  'stars',
+  'song_dislikes',
+  'playlist_items',
+  'queue_items',
+  'library_files',
+  'catalog_aliases',
+];
 
 /** Every row of the tables an edit may touch, exactly (to_jsonb keeps microseconds). */
 async function snapshot(app: TestApp): Promise<Record<string, string[]>> {
@@ -42,11 +58,25 @@ function ok(result: { status: number; body: any }) {
 /** A library file holding the track, under a fresh local source. */
 async function addFile(app: TestApp, trackId: string, name: string) {
   const db = app.ctx.db;
-  const source = await db.insertInto('library_sources').values({ kind: 'local', name, root: `/music/${name}` }).returning('id').executeTakeFirstOrThrow();
+  const source = await db
+    .insertInto('library_sources')
+    .values({ kind: 'local', name, root: `/music/${name}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const directory = await db.insertInto('library_directories').values({ source_id: source.id, name: '', path: '' }).returning('id').executeTakeFirstOrThrow();
   await db
     .insertInto('library_files')
-    .values({ source_id: source.id, directory_id: directory.id, name: `${name}.mp3`, path: `${name}.mp3`, track_id: trackId, size: 1, modified_at: new Date(), content_type: 'audio/mpeg', suffix: 'mp3' })
+    .values({
+      source_id: source.id,
+      directory_id: directory.id,
+      name: `${name}.mp3`,
+      path: `${name}.mp3`,
+      track_id: trackId,
+      size: 1,
+      modified_at: new Date(),
+      content_type: 'audio/mpeg',
+      suffix: 'mp3',
+    })
     .execute();
 }
 
@@ -60,7 +90,10 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
     admin = await account(app(), 'root');
     bob = await account(app(), 'bob');
     const flags = await app().ctx.db.selectFrom('users').select(['handle', 'admin']).orderBy('handle').execute();
-    assert.deepEqual(flags, [{ handle: 'bob', admin: false }, { handle: 'root', admin: true }]);
+    assert.deepEqual(flags, [
+      { handle: 'bob', admin: false },
+      { handle: 'root', admin: true },
+    ]);
   });
 
   test('a non-admin is refused with 403 and nothing changes', async () => {
@@ -106,16 +139,26 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
 
     const { editId } = ok(await app().procedure('app.svc.song.mergeSongs', { from: typo, into: right }, admin.token));
     const dislikes = await app().ctx.db.selectFrom('song_dislikes').select('track_id').execute();
-    assert.deepEqual(dislikes.map((row) => row.track_id), [right]);
+    assert.deepEqual(
+      dislikes.map((row) => row.track_id),
+      [right],
+    );
     const plays = await app().ctx.db.selectFrom('scrobbles').select(['track_id']).where('track_id', 'in', [typo!, right!]).execute();
-    assert.deepEqual(plays.map((row) => row.track_id), [right, right, right, right]);
+    assert.deepEqual(
+      plays.map((row) => row.track_id),
+      [right, right, right, right],
+    );
     const song = ok(await app().query('app.svc.song.getSong', { id: typo! }, bob.token)).song;
     assert.equal(song.id, right, 'the merged-away id resolves to the survivor');
     assert.equal(song.playCount, 4);
     assert.equal(song.likesCount, 2);
     const items = await app().ctx.db.selectFrom('playlist_items').select('track_id').orderBy('position').execute();
-    assert.deepEqual(items.map((row) => row.track_id), [right, right]);
-    const moved = async (table: 'queue_items' | 'library_files') => (await app().ctx.db.selectFrom(table).select('track_id').execute()).map((row) => row.track_id);
+    assert.deepEqual(
+      items.map((row) => row.track_id),
+      [right, right],
+    );
+    const moved = async (table: 'queue_items' | 'library_files') =>
+      (await app().ctx.db.selectFrom(table).select('track_id').execute()).map((row) => row.track_id);
     assert.deepEqual(await moved('queue_items'), [right]);
     assert.deepEqual(await moved('library_files'), [right]);
     assert.equal(await trackOf(app(), typo!), undefined);
@@ -137,7 +180,11 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
     const [right] = await play(app(), bob, [{ artist: 'Radiohead', title: 'Karma Police', album: 'OK Computer', at: '2024-03-01T11:00:00Z' }]);
     const from = (await trackOf(app(), typo!))!.artist_id!;
     const into = (await trackOf(app(), right!))!.artist_id!;
-    await app().ctx.db.insertInto('stars').values({ user_id: bob.id, subject_kind: 'artist', subject_id: from }).onConflict((oc) => oc.doNothing()).execute();
+    await app()
+      .ctx.db.insertInto('stars')
+      .values({ user_id: bob.id, subject_kind: 'artist', subject_id: from })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     const before = await snapshot(app());
 
     const { editId } = ok(await app().procedure('app.svc.artist.mergeArtists', { from, into }, admin.token));
@@ -148,7 +195,10 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
     assert.equal(artist.id, into);
     assert.equal(artist.name, 'Radiohead');
     const stars = await app().ctx.db.selectFrom('stars').select('subject_id').where('subject_kind', '=', 'artist').execute();
-    assert.deepEqual(stars.map((row) => row.subject_id), [into]);
+    assert.deepEqual(
+      stars.map((row) => row.subject_id),
+      [into],
+    );
     const [again] = await play(app(), bob, [{ artist: 'Radiohaed', title: 'Airbag', at: '2024-03-02T10:00:00Z' }]);
     assert.equal(again, typo, 'the old spelling finds the moved song');
     const [fresh] = await play(app(), bob, [{ artist: 'Radiohaed', title: 'Lucky', at: '2024-03-02T11:00:00Z' }]);
@@ -179,7 +229,13 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
     const [song] = await play(app(), bob, [{ artist: 'Portishaed', title: 'Roads', at: '2024-05-01T10:00:00Z' }]);
     const artistId = (await trackOf(app(), song!))!.artist_id!;
     const before = await snapshot(app());
-    const rename = ok(await app().procedure('app.svc.artist.updateArtist', { id: artistId, name: 'Portishead', mbid: '8f6bd1e4-fbe1-4f50-aa9b-94c450ec0f11', genres: ['trip hop'] }, admin.token));
+    const rename = ok(
+      await app().procedure(
+        'app.svc.artist.updateArtist',
+        { id: artistId, name: 'Portishead', mbid: '8f6bd1e4-fbe1-4f50-aa9b-94c450ec0f11', genres: ['trip hop'] },
+        admin.token,
+      ),
+    );
     assert.equal((await trackOf(app(), song!))!.artist, 'Portishead');
     const [byNewName] = await play(app(), bob, [{ artist: 'portishead', title: 'Roads', at: '2024-05-02T10:00:00Z' }]);
     const [byOldName] = await play(app(), bob, [{ artist: 'Portishaed', title: 'Roads', at: '2024-05-03T10:00:00Z' }]);
@@ -192,7 +248,10 @@ describeWithApp('catalog edits: merge, fix, undo', (app) => {
     assert.match(blocked.body.message, new RegExp(`edit ${retitle.editId}`));
 
     const log = ok(await app().query('app.svc.catalog.getEdits', { limit: 2 }, admin.token));
-    assert.deepEqual(log.edits.map((edit: { id: number }) => edit.id), [retitle.editId, rename.editId]);
+    assert.deepEqual(
+      log.edits.map((edit: { id: number }) => edit.id),
+      [retitle.editId, rename.editId],
+    );
     assert.equal(log.edits[1].handle, 'root');
     assert.equal(log.edits[1].kind, 'updateArtist');
     assert.match(log.edits[1].summary, /"Portishaed" → "Portishead"/);

@@ -11,7 +11,19 @@ import type { DB } from '../../../toolkit/db/index.ts';
 export type Tx = Transaction<DB>;
 
 /** The tables edits write, parents before children: the order rows are restored in. */
-export const EDITED_TABLES = ['artists', 'albums', 'tracks', 'scrobbles', 'stars', 'song_dislikes', 'playlist_items', 'queue_items', 'library_files', 'now_playing', 'catalog_aliases'] as const;
+export const EDITED_TABLES = [
+  'artists',
+  'albums',
+  'tracks',
+  'scrobbles',
+  'stars',
+  'song_dislikes',
+  'playlist_items',
+  'queue_items',
+  'library_files',
+  'now_playing',
+  'catalog_aliases',
+] as const;
 export type EditedTable = (typeof EDITED_TABLES)[number];
 
 const KEYS: Record<EditedTable, readonly string[]> = {
@@ -46,7 +58,10 @@ function add(images: Images, table: EditedTable, rows: RowImage[]): void {
 export const touchedKey = (table: EditedTable, row: RowImage) => `${table}:${KEYS[table].map((key) => String(row[key])).join('/')}`;
 
 const keyMatch = (table: EditedTable, left: string, right: string) =>
-  sql.join(KEYS[table].map((key) => sql`${sql.ref(`${left}.${key}`)} = ${sql.ref(`${right}.${key}`)}`), sql` and `);
+  sql.join(
+    KEYS[table].map((key) => sql`${sql.ref(`${left}.${key}`)} = ${sql.ref(`${right}.${key}`)}`),
+    sql` and `,
+  );
 
 export class EditRecorder {
   readonly changes: Changes = { updated: {}, deleted: {}, inserted: {} };

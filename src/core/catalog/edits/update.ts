@@ -43,7 +43,10 @@ const FIELDS: Record<StarKind, Record<string, Field>> = {
   artist: {
     mbid,
     picture: { column: 'picture', problem: text(MAX_SHORT_TEXT_LENGTH) },
-    genres: { column: 'genres', problem: (field: string, values: string[]) => values.map((value) => textFieldProblem(field, value, MAX_GENRE_LENGTH)).find(Boolean) ?? null },
+    genres: {
+      column: 'genres',
+      problem: (field: string, values: string[]) => values.map((value) => textFieldProblem(field, value, MAX_GENRE_LENGTH)).find(Boolean) ?? null,
+    },
   },
   album: {
     mbid,
@@ -93,8 +96,14 @@ async function renamed(edit: EditContext, kind: StarKind, entry: Record<string, 
   if (problem) throw invalidRequest(problem);
   const clean = cleanText(name);
   const key = MATCH_KEY[kind](clean);
-  let rivals = edit.tx.selectFrom(TABLE_OF[kind] as 'tracks').select('id').where('id', '!=', entry.id as string);
-  rivals = kind === 'artist' ? rivals.where(sql.ref('name_key'), '=', key) : rivals.where('title_key', '=', key).where('artist_id', 'is not distinct from', entry.artist_id as string | null);
+  let rivals = edit.tx
+    .selectFrom(TABLE_OF[kind] as 'tracks')
+    .select('id')
+    .where('id', '!=', entry.id as string);
+  rivals =
+    kind === 'artist'
+      ? rivals.where(sql.ref('name_key'), '=', key)
+      : rivals.where('title_key', '=', key).where('artist_id', 'is not distinct from', entry.artist_id as string | null);
   if (kind === 'song') rivals = rivals.where('album_id', 'is not distinct from', entry.album_id as string | null);
   const rival = await rivals.executeTakeFirst();
   if (rival) throw conflict('EntryExists', `${kind} ${rival.id} already has that ${NAME_FIELD[kind]}: merge the two instead`);
@@ -104,7 +113,12 @@ async function renamed(edit: EditContext, kind: StarKind, entry: Record<string, 
 async function refuseTakenMbid(edit: EditContext, kind: StarKind, id: string, mbidValue: Value | undefined): Promise<void> {
   // Artists and albums have one entry per MBID (unique indexes); songs may share one.
   if (kind === 'song' || typeof mbidValue !== 'string') return;
-  const rival = await edit.tx.selectFrom(TABLE_OF[kind] as 'albums').select('id').where('mbid', '=', mbidValue).where('id', '!=', id).executeTakeFirst();
+  const rival = await edit.tx
+    .selectFrom(TABLE_OF[kind] as 'albums')
+    .select('id')
+    .where('mbid', '=', mbidValue)
+    .where('id', '!=', id)
+    .executeTakeFirst();
   if (rival) throw conflict('EntryExists', `${kind} ${rival.id} already has that MBID: merge the two instead`);
 }
 
@@ -129,7 +143,10 @@ export async function updateEntry(edit: EditContext, kind: StarKind, id: string,
   if (name && name.key !== oldKey) {
     await addAlias(edit, { kind, oldId: null, survivor: id, artistId: kind === 'artist' ? null : (entry!.artist_id as string | null), key: oldKey });
   }
-  const fixed = [...(name && name.clean !== oldName ? [`${nameField} "${oldName}" → "${name.clean}"`] : []), ...Object.keys(changes).filter((field) => field !== nameField && changes[field] !== undefined)];
+  const fixed = [
+    ...(name && name.clean !== oldName ? [`${nameField} "${oldName}" → "${name.clean}"`] : []),
+    ...Object.keys(changes).filter((field) => field !== nameField && changes[field] !== undefined),
+  ];
   return `fixed ${kind} "${oldName}": ${fixed.join(', ') || 'nothing changed'}`;
 }
 

@@ -30,7 +30,10 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
     .onConflict((conflict) => conflict.column('album_id').doUpdateSet({ ...row, created_at: sql<Date>`now()` }))
     .execute();
   const url = albumCoverUrl(publicUrl, albumId);
-  return (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) + (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url));
+  return (
+    (await fillMissing(db, 'albums', sql`t.id = ${albumId}`, 'album_art', url)) +
+    (await fillMissing(db, 'tracks', sql`t.album_id = ${albumId}`, 'album_art', url))
+  );
 }
 
 /** The stored cover of an album, served at /covers/<album id> without credentials (album art is public); null also for stored bytes that are no allowed image. */

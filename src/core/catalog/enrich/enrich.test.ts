@@ -59,19 +59,37 @@ describeWithApp('metadata enrichment against fake MusicBrainz and Cover Art Arch
     admin = await listenerWithHistory(app(), 'curator');
     const userAgent = metadataUserAgent('mailto:admin@example.org');
     clients = {
-      musicbrainz: createMusicBrainzClient({ baseUrl: musicbrainz.url, userAgent, spacer: new RequestSpacer(1_000, recordingClock()), cache: databaseCache(app().ctx.db) }),
+      musicbrainz: createMusicBrainzClient({
+        baseUrl: musicbrainz.url,
+        userAgent,
+        spacer: new RequestSpacer(1_000, recordingClock()),
+        cache: databaseCache(app().ctx.db),
+      }),
       coverart: createCoverArtClient({ baseUrl: coverart.url, userAgent }),
     };
   });
 
-  const withEnrichment = (ctx: AppContext, enabled: boolean): AppContext => ({ ...ctx, config: { ...ctx.config, enrichment: { ...ctx.config.enrichment, enabled } } });
+  const withEnrichment = (ctx: AppContext, enabled: boolean): AppContext => ({
+    ...ctx,
+    config: { ...ctx.config, enrichment: { ...ctx.config.enrichment, enabled } },
+  });
   const enrich = (enabled = true) => enrichCatalog(withEnrichment(app().ctx, enabled), { clients });
   const song = (title: string) =>
     app()
       .ctx.db.selectFrom('tracks as t')
       .leftJoin('albums as al', 'al.id', 't.album_id')
       .innerJoin('artists as ar', 'ar.id', 't.artist_id')
-      .select(['t.mbid', 't.genre', 't.album_art', 't.album_id', 'al.mbid as album_mbid', 'al.genre as album_genre', 'al.album_art as album_cover', 'ar.mbid as artist_mbid', 'ar.genres as artist_genres'])
+      .select([
+        't.mbid',
+        't.genre',
+        't.album_art',
+        't.album_id',
+        'al.mbid as album_mbid',
+        'al.genre as album_genre',
+        'al.album_art as album_cover',
+        'ar.mbid as artist_mbid',
+        'ar.genres as artist_genres',
+      ])
       .where('t.title', '=', title)
       .executeTakeFirstOrThrow();
 
@@ -140,7 +158,7 @@ describeWithApp('metadata enrichment against fake MusicBrainz and Cover Art Arch
     const { publicUrl } = app().ctx.config;
     assert.equal(await fetchAlbumCover(app().ctx.db, answering({ contentType: 'image/jpeg', data: HTML }), publicUrl, albumId!, SOUVLAKI), 0);
     assert.equal((await song('Alison')).album_cover, null, 'nothing filled from bytes that are no image');
-    assert.ok(await fetchAlbumCover(app().ctx.db, answering({ contentType: 'image/jpeg', data: PNG }), publicUrl, albumId!, SOUVLAKI) > 0);
+    assert.ok((await fetchAlbumCover(app().ctx.db, answering({ contentType: 'image/jpeg', data: PNG }), publicUrl, albumId!, SOUVLAKI)) > 0);
     const stored = await app().ctx.db.selectFrom('album_covers').select(['content_type', 'data']).where('album_id', '=', albumId!).executeTakeFirstOrThrow();
     assert.deepEqual({ ...stored, data: Buffer.from(stored.data) }, { content_type: 'image/png', data: PNG });
     assert.equal((await served()).headers.get('content-type'), 'image/png');
@@ -184,7 +202,12 @@ describeWithApp('metadata enrichment against fake MusicBrainz and Cover Art Arch
     await recordListens(app(), admin, [{ at: '2024-05-01T10:00:00Z', artist: 'Lush', title: 'Sweetness & Light' }]);
     await enrich();
     assert.deepEqual(await song('Sweetness & Light').then((row) => [row.mbid, row.genre, row.artist_mbid]), [null, null, null]);
-    const attempt = await app().ctx.db.selectFrom('enrichment_attempts').select('outcome').where('kind', '=', 'song').where('outcome', '=', 'no-match').execute();
+    const attempt = await app()
+      .ctx.db.selectFrom('enrichment_attempts')
+      .select('outcome')
+      .where('kind', '=', 'song')
+      .where('outcome', '=', 'no-match')
+      .execute();
     assert.equal(attempt.length, 1);
     const asked = musicbrainz.requests.length;
     await enrich();
@@ -196,13 +219,22 @@ describeWithApp('metadata enrichment against fake MusicBrainz and Cover Art Arch
     musicbrainz.failNext({ status: 503 }, '/ws/2/recording', 4);
     await assert.rejects(enrich(), /musicbrainz is overloaded/);
     const attempt = () =>
-      app().ctx.db.selectFrom('enrichment_attempts as a').innerJoin('tracks as t', 't.id', 'a.entry_id').select(['a.outcome', 'a.entry_id']).where('t.title', '=', 'Souvlaki Space Station').executeTakeFirstOrThrow();
+      app()
+        .ctx.db.selectFrom('enrichment_attempts as a')
+        .innerJoin('tracks as t', 't.id', 'a.entry_id')
+        .select(['a.outcome', 'a.entry_id'])
+        .where('t.title', '=', 'Souvlaki Space Station')
+        .executeTakeFirstOrThrow();
     assert.equal((await attempt()).outcome, 'failed');
     assert.equal((await app().ctx.db.selectFrom('enrichment_lease').select('holder').executeTakeFirstOrThrow()).holder, null);
     const asked = musicbrainz.requests.length;
     await enrich();
     assert.equal(musicbrainz.requests.length, asked, 'not retried within the hour');
-    await app().ctx.db.updateTable('enrichment_attempts').set({ tried_at: new Date(Date.now() - 2 * 3_600_000) }).where('entry_id', '=', (await attempt()).entry_id).execute();
+    await app()
+      .ctx.db.updateTable('enrichment_attempts')
+      .set({ tried_at: new Date(Date.now() - 2 * 3_600_000) })
+      .where('entry_id', '=', (await attempt()).entry_id)
+      .execute();
     await enrich();
     assert.equal((await attempt()).outcome, 'enriched');
     assert.equal((await song('Souvlaki Space Station')).mbid, SPACE_STATION);

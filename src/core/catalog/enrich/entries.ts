@@ -31,7 +31,13 @@ const genresOf = (entity: MetadataEntity) => entity.genres.map((genre) => genre.
 const outcome = (filled: number): EnrichmentOutcome => (filled > 0 ? 'enriched' : 'unchanged');
 
 /** The entity by MBID, else the search's best result when it scores high enough, looked up in full (searches carry no genres). */
-async function find(musicbrainz: MusicBrainzClient, kind: 'recording' | 'release', mbid: string | null, artist: string, title: string): Promise<MetadataEntity | null> {
+async function find(
+  musicbrainz: MusicBrainzClient,
+  kind: 'recording' | 'release',
+  mbid: string | null,
+  artist: string,
+  title: string,
+): Promise<MetadataEntity | null> {
   if (mbid) return musicbrainz.lookup(kind, mbid);
   const [best] = await musicbrainz.search(kind, artist, title);
   return best && best.score >= MIN_SCORE ? musicbrainz.lookup(kind, best.mbid) : null;

@@ -30,13 +30,20 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
  * column no edit decided; answers how many it filled. Rows are locked in id order first, the
  * order every catalog writer takes them in, so a fill never deadlocks an ingestion.
  */
-export async function fillMissing(db: Database, table: EnrichedTable, where: RawBuilder<unknown>, column: EnrichedColumn, value: string | string[]): Promise<number> {
+export async function fillMissing(
+  db: Database,
+  table: EnrichedTable,
+  where: RawBuilder<unknown>,
+  column: EnrichedColumn,
+  value: string | string[],
+): Promise<number> {
   const newValue = Array.isArray(value) ? sql`array(select jsonb_array_elements_text(${JSON.stringify(value)}::jsonb))` : sql`${value}`;
   const fillable = sql`${where} and ${isMissing(column)} and ${notEdited(table, column)} ${mbidFree(table, column, value)}`;
   try {
     return await inTransaction(db, async (tx) => {
       await sql`select t.id from ${sql.table(table)} t where ${fillable} order by t.id for update`.execute(tx);
-      const { rows } = await sql`update ${sql.table(table)} t set ${sql.ref(column)} = ${newValue}, updated_at = now() where ${fillable} returning t.id`.execute(tx);
+      const { rows } =
+        await sql`update ${sql.table(table)} t set ${sql.ref(column)} = ${newValue}, updated_at = now() where ${fillable} returning t.id`.execute(tx);
       return rows.length;
     });
   } catch (error) {

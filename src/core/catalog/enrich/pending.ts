@@ -33,7 +33,10 @@ export interface PendingArtist {
 type WithAttempt = ExpressionBuilder<DB & { a: DB['enrichment_attempts'] }, 'a'>;
 
 const due = (eb: WithAttempt) =>
-  eb.or([eb('a.entry_id', 'is', null), eb('a.tried_at', '<', sql<Date>`now() - case when a.outcome = 'failed' then interval '1 hour' else interval '30 days' end`)]);
+  eb.or([
+    eb('a.entry_id', 'is', null),
+    eb('a.tried_at', '<', sql<Date>`now() - case when a.outcome = 'failed' then interval '1 hour' else interval '30 days' end`),
+  ]);
 
 export async function pendingSongs(db: Database, limit: number): Promise<PendingSong[]> {
   const rows = await db
@@ -48,7 +51,15 @@ export async function pendingSongs(db: Database, limit: number): Promise<Pending
     .orderBy('t.id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ id: row.id, title: row.title, artistName: row.artist_name, albumTitle: row.album_title, artistId: row.artist_id, albumId: row.album_id, mbid: row.mbid }));
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    artistName: row.artist_name,
+    albumTitle: row.album_title,
+    artistId: row.artist_id,
+    albumId: row.album_id,
+    mbid: row.mbid,
+  }));
 }
 
 export async function pendingAlbums(db: Database, limit: number): Promise<PendingAlbum[]> {

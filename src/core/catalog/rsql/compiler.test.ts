@@ -21,11 +21,15 @@ function compiled(filter: string): { sql: string; parameters: readonly unknown[]
 }
 
 function rejects(filter: string, message: RegExp) {
-  assert.throws(() => compileRsql(filter, SONG_FILTER_FIELDS), (error: unknown) => {
-    assert.ok(error instanceof RsqlError, String(error));
-    assert.match(error.message, message);
-    return true;
-  }, filter);
+  assert.throws(
+    () => compileRsql(filter, SONG_FILTER_FIELDS),
+    (error: unknown) => {
+      assert.ok(error instanceof RsqlError, String(error));
+      assert.match(error.message, message);
+      return true;
+    },
+    filter,
+  );
 }
 
 const TITLE = '"t"."title"';
@@ -45,7 +49,16 @@ describe('compileRsql over the song fields', () => {
   it('compiles every operator', () => {
     assert.deepEqual(compiled('duration==5'), { sql: `${DURATION} = $1`, parameters: [5] });
     assert.equal(compiled('duration!=5').sql, `not coalesce(${DURATION} = $1, false)`);
-    for (const [written, op] of [['<', '<'], ['<=', '<='], ['>', '>'], ['>=', '>='], ['=lt=', '<'], ['=le=', '<='], ['=gt=', '>'], ['=ge=', '>=']]) {
+    for (const [written, op] of [
+      ['<', '<'],
+      ['<=', '<='],
+      ['>', '>'],
+      ['>=', '>='],
+      ['=lt=', '<'],
+      ['=le=', '<='],
+      ['=gt=', '>'],
+      ['=ge=', '>='],
+    ]) {
       assert.deepEqual(compiled(`duration${written}5`), { sql: `${DURATION} ${op} $1`, parameters: [5] }, written);
     }
     assert.deepEqual(compiled('trackNumber=in=(1,+2,-3)'), { sql: '"t"."track_number" in ($1, $2, $3)', parameters: [1, 2, -3] });
@@ -69,7 +82,10 @@ describe('compileRsql over the song fields', () => {
     });
     assert.equal(compiled('createdAt<=2024-01-31').sql, `${CREATED} < ((${day} + interval '1 day') at time zone 'UTC')`);
     assert.equal(compiled('createdAt>2024-01-31').sql, `${CREATED} >= ((${day} + interval '1 day') at time zone 'UTC')`);
-    assert.deepEqual(compiled('createdAt>=2024-01-31t18:30:00.5+02:00'), { sql: `${CREATED} >= cast($1 as timestamptz)`, parameters: ['2024-01-31T18:30:00.5+02:00'] });
+    assert.deepEqual(compiled('createdAt>=2024-01-31t18:30:00.5+02:00'), {
+      sql: `${CREATED} >= cast($1 as timestamptz)`,
+      parameters: ['2024-01-31T18:30:00.5+02:00'],
+    });
     assert.equal(compiled('createdAt<2024-01-31T18:30Z').sql, `${CREATED} < cast($1 as timestamptz)`);
     assert.match(compiled('createdAt=in=(2024-01-01,2024-01-02)').sql, / or /);
   });
@@ -84,7 +100,10 @@ describe('compileRsql over the song fields', () => {
     rejects('duration==2147483648', /duration value 2147483648 is out of range at position 11/);
     rejects('duration==*5*', /wildcard "\*" is only allowed with == and != on text fields at position 11/);
     rejects('title=in=(a*,b)', /wildcard "\*" is only allowed with == and != on text fields at position 11/);
-    rejects('title>a', /operator > orders numbers and dates, but title is text at position 6; ordering applies to duration, trackNumber, discNumber, createdAt/);
+    rejects(
+      'title>a',
+      /operator > orders numbers and dates, but title is text at position 6; ordering applies to duration, trackNumber, discNumber, createdAt/,
+    );
     rejects('createdAt==yesterday', /createdAt takes an ISO 8601 date or date-time, found "yesterday" at position 12/);
     for (const bad of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00', '2024-01-01T10:61Z', '0000-01-01']) {
       rejects(`createdAt==${bad}`, /ISO 8601/);

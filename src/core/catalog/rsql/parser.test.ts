@@ -11,11 +11,15 @@ function shape(expression: RsqlExpression): string {
 }
 
 function rejects(text: string, message: RegExp) {
-  assert.throws(() => parseRsql(text), (error: unknown) => {
-    assert.ok(error instanceof RsqlError, String(error));
-    assert.match(error.message, message);
-    return true;
-  }, text);
+  assert.throws(
+    () => parseRsql(text),
+    (error: unknown) => {
+      assert.ok(error instanceof RsqlError, String(error));
+      assert.match(error.message, message);
+      return true;
+    },
+    text,
+  );
 }
 
 describe('parseRsql', () => {

@@ -26,7 +26,12 @@ export interface DirectoryTarget {
  * Returns the directory id of every walked path. `walked` must list parents before children
  * (the walk's order). A file host's folder ids are kept, so its changes can name folders by id.
  */
-export async function syncDirectories(db: Database, target: DirectoryTarget, walked: readonly string[], folderIds: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+export async function syncDirectories(
+  db: Database,
+  target: DirectoryTarget,
+  walked: readonly string[],
+  folderIds: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
   const existing = await db.selectFrom('library_directories').select(['id', 'path', 'file_id']).where('source_id', '=', target.sourceId).execute();
   const ids = new Map(existing.map((row) => [row.path, row.id]));
   const added = walked.filter((path) => !ids.has(path));

@@ -80,9 +80,7 @@ export async function updateCovers(db: Database, covers: FileDiff['covers']): Pr
     else byCover.set(cover, [id]);
   }
   for (const [cover, ids] of byCover) {
-    await inChunks(ids, 1000, (chunk) =>
-      db.updateTable('library_files').set({ cover, updated_at: new Date() }).where('id', 'in', chunk).execute(),
-    );
+    await inChunks(ids, 1000, (chunk) => db.updateTable('library_files').set({ cover, updated_at: new Date() }).where('id', 'in', chunk).execute());
   }
 }
 
@@ -144,7 +142,11 @@ async function readSlice(ctx: WriteContext, files: WalkedFile[], unreadable: Set
 
 async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile[]): Promise<void> {
   // Files always make catalog entries, whatever UNMATCHED_SCROBBLES says about scrobbles.
-  const tracks = await resolveTracks(tx, read.map((entry) => entry.tags.metadata), true);
+  const tracks = await resolveTracks(
+    tx,
+    read.map((entry) => entry.tags.metadata),
+    true,
+  );
   const now = new Date();
   const rows = read.map(({ file, tags }, i) => ({
     source_id: ctx.sourceId,

@@ -42,7 +42,10 @@ export async function reconcile(ctx: Pick<AppContext, 'db' | 'config'>, target: 
   );
   // A changed file that no longer reads as audio leaves the library, as a removed one does.
   const changedUnreadable = diff.changed.filter((file) => unreadable.has(file.path));
-  await deleteFiles(db, changedUnreadable.map((file) => file.id));
+  await deleteFiles(
+    db,
+    changedUnreadable.map((file) => file.id),
+  );
   // Only writes can open gaps to fill: a rescan that changed nothing skips these queries.
   if (diff.added.length + diff.changed.length + diff.covers.length > 0) {
     await fillTrackArt(db, target.sourceId, ctx.config.publicUrl);
@@ -66,7 +69,20 @@ function failureText(error: unknown): string {
 }
 
 export function emptyReport(sourceId: number, root: string, started: Date): ScanReport {
-  return { status: 'scanned', sourceId, root, startedAt: started.toISOString(), durationMs: 0, added: 0, updated: 0, removed: 0, unchanged: 0, directories: 0, skipped: [], skippedCount: 0 };
+  return {
+    status: 'scanned',
+    sourceId,
+    root,
+    startedAt: started.toISOString(),
+    durationMs: 0,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    directories: 0,
+    skipped: [],
+    skippedCount: 0,
+  };
 }
 
 /**

@@ -19,12 +19,7 @@ function counts(report: ScanReport) {
 }
 
 async function filesOf(app: TestApp, sourceId: number) {
-  return app.ctx.db
-    .selectFrom('library_files')
-    .selectAll()
-    .where('source_id', '=', sourceId)
-    .orderBy('path')
-    .execute();
+  return app.ctx.db.selectFrom('library_files').selectAll().where('source_id', '=', sourceId).orderBy('path').execute();
 }
 
 async function directoriesOf(app: TestApp, sourceId: number) {
@@ -37,8 +32,24 @@ async function trackOfFile(app: TestApp, sourceId: number, path: string) {
     .innerJoin('tracks as t', 't.id', 'f.track_id')
     .leftJoin('albums as al', 'al.id', 't.album_id')
     .select([
-      't.id', 't.title', 't.artist', 't.album', 't.album_artist', 't.genre', 't.composer', 't.label', 't.bpm', 't.key',
-      't.lyrics', 't.album_art', 't.disc_number', 't.track_number', 't.duration', 't.mbid', 't.isrc', 'al.year',
+      't.id',
+      't.title',
+      't.artist',
+      't.album',
+      't.album_artist',
+      't.genre',
+      't.composer',
+      't.label',
+      't.bpm',
+      't.key',
+      't.lyrics',
+      't.album_art',
+      't.disc_number',
+      't.track_number',
+      't.duration',
+      't.mbid',
+      't.isrc',
+      'al.year',
       'al.album_art as album_cover',
     ])
     .where('f.source_id', '=', sourceId)
@@ -119,14 +130,22 @@ describeWithApp('library scan', (app) => {
     );
     assert.ok(files.every((f) => f.duration_ms! > 1900 && f.bit_rate !== null && f.user_id === null));
 
-    const dirs = await app().ctx.db
-      .selectFrom('library_directories as d')
+    const dirs = await app()
+      .ctx.db.selectFrom('library_directories as d')
       .leftJoin('library_directories as p', 'p.id', 'd.parent_id')
       .select(['d.path', 'd.name', 'p.path as parent'])
       .where('d.source_id', '=', report.sourceId)
       .orderBy('d.path')
       .execute();
-    assert.deepEqual(dirs.map((d) => [d.path, d.parent]), [['', null], ['A', ''], ['A/One', 'A'], ['B', '']]);
+    assert.deepEqual(
+      dirs.map((d) => [d.path, d.parent]),
+      [
+        ['', null],
+        ['A', ''],
+        ['A/One', 'A'],
+        ['B', ''],
+      ],
+    );
     const source = await app().ctx.db.selectFrom('library_sources').selectAll().where('id', '=', report.sourceId).executeTakeFirstOrThrow();
     assert.equal(source.kind, 'local');
     assert.equal(source.root, dir);
@@ -177,15 +196,30 @@ describeWithApp('library scan', (app) => {
     const third = await scanLibrary(app().ctx, { musicDir: dir });
     assert.deepEqual(counts(third), { added: 0, updated: 1, removed: 1, unchanged: 1, skippedCount: 0 });
     const after = await filesOf(app(), first.sourceId);
-    assert.deepEqual(after.map((f) => f.path), ['Keep/change.ogg', 'Keep/keep.mp3']);
+    assert.deepEqual(
+      after.map((f) => f.path),
+      ['Keep/change.ogg', 'Keep/keep.mp3'],
+    );
     const idOf = (rows: typeof before, path: string) => rows.find((f) => f.path === path)!.id;
     assert.equal(idOf(after, 'Keep/change.ogg'), idOf(before, 'Keep/change.ogg'), 'a changed file keeps its id');
     assert.equal(idOf(after, 'Keep/keep.mp3'), idOf(before, 'Keep/keep.mp3'));
     assert.equal((await trackOfFile(app(), first.sourceId, 'Keep/change.ogg')).title, 'After');
-    assert.deepEqual(after.map((f) => f.cover), ['Keep/folder.png', 'Keep/folder.png'], 'a new folder image covers unchanged files too');
+    assert.deepEqual(
+      after.map((f) => f.cover),
+      ['Keep/folder.png', 'Keep/folder.png'],
+      'a new folder image covers unchanged files too',
+    );
     const dirs = await directoriesOf(app(), first.sourceId);
-    assert.deepEqual(dirs.map((d) => d.path), ['', 'Keep'], 'the emptied directory is gone');
-    assert.deepEqual(dirs, dirsBefore.filter((d) => d.path !== 'Gone'), 'directories that stay keep their ids');
+    assert.deepEqual(
+      dirs.map((d) => d.path),
+      ['', 'Keep'],
+      'the emptied directory is gone',
+    );
+    assert.deepEqual(
+      dirs,
+      dirsBefore.filter((d) => d.path !== 'Gone'),
+      'directories that stay keep their ids',
+    );
 
     // Touching the modification time alone re-reads the file.
     await utimes(join(dir, 'Keep/keep.mp3'), new Date(), new Date());
@@ -207,7 +241,10 @@ describeWithApp('library scan', (app) => {
     assert.equal(reasons['notes.txt'], 'not an audio file');
     assert.match(reasons.loop!, /already scanned/);
     assert.equal(report.skippedCount, 3);
-    assert.deepEqual((await filesOf(app(), report.sourceId)).map((f) => f.path), ['ok.mp3']);
+    assert.deepEqual(
+      (await filesOf(app(), report.sourceId)).map((f) => f.path),
+      ['ok.mp3'],
+    );
     await rm(dir, { recursive: true });
   });
 
@@ -232,7 +269,11 @@ describeWithApp('library scan', (app) => {
     assert.equal((await running).added, 61);
 
     // A lease left by a crashed scan runs out, and the next scan takes over.
-    await app().ctx.db.updateTable('library_sources').set({ scan_lease_until: new Date(Date.now() - 1000) }).where('id', '=', sourceId).execute();
+    await app()
+      .ctx.db.updateTable('library_sources')
+      .set({ scan_lease_until: new Date(Date.now() - 1000) })
+      .where('id', '=', sourceId)
+      .execute();
     assert.equal((await scanLibrary(app().ctx, { musicDir: dir })).status, 'scanned');
     await rm(dir, { recursive: true });
   });

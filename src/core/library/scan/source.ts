@@ -58,9 +58,11 @@ export class ScanLease {
     private until: Date,
   ) {
     this.timer = setInterval(() => {
-      this.refreshing = this.refreshing.then(() => this.refresh()).catch(() => {
-        // A failed refresh is retried at the next tick; the lease still has time left.
-      });
+      this.refreshing = this.refreshing
+        .then(() => this.refresh())
+        .catch(() => {
+          // A failed refresh is retried at the next tick; the lease still has time left.
+        });
     }, REFRESH_MS);
     this.timer.unref();
   }

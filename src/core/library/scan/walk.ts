@@ -86,11 +86,14 @@ export async function walkTree(root: string): Promise<Walk> {
     const images: string[] = [];
     const visible = entries.filter((entry) => !entry.name.startsWith('.'));
     for (let at = 0; at < visible.length; at += STAT_CONCURRENCY) {
-      await Promise.all(
-        visible.slice(at, at + STAT_CONCURRENCY).map((entry) => visitEntry(root, dir, entry, { walk, realRoot, seen, pending, images })),
-      );
+      await Promise.all(visible.slice(at, at + STAT_CONCURRENCY).map((entry) => visitEntry(root, dir, entry, { walk, realRoot, seen, pending, images })));
     }
-    const best = await firstImage(root, dir.path, images.sort().sort((a, b) => folderImageRank(a) - folderImageRank(b)), walk.skipped);
+    const best = await firstImage(
+      root,
+      dir.path,
+      images.sort().sort((a, b) => folderImageRank(a) - folderImageRank(b)),
+      walk.skipped,
+    );
     if (best !== undefined) walk.folderImages.set(dir.path, childPath(dir.path, best));
   }
   walk.audio.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -25,7 +25,9 @@ describe('Cover Art Archive client against the fake', () => {
 
   test('an answer that is not an image is Unavailable, not stored as a cover', async () => {
     fake.failNext({ status: 200, body: { not: 'an image' } }, '/release/');
-    const error = await client().frontCover(RELEASE).catch((caught: unknown) => caught);
+    const error = await client()
+      .frontCover(RELEASE)
+      .catch((caught: unknown) => caught);
     assert.ok(error instanceof ProviderError && error.failure === 'Unavailable' && error.provider === 'coverart');
   });
 });
@@ -48,7 +50,9 @@ describe('Cover Art Archive client: the bytes, not the declared type, say what a
 
   test('HTML declared as a JPEG and an SVG are Unavailable; a PNG declared as a JPEG comes back as image/png', async () => {
     for (const release of [HTML_RELEASE, SVG_RELEASE]) {
-      const error = await client().frontCover(release).catch((caught: unknown) => caught);
+      const error = await client()
+        .frontCover(release)
+        .catch((caught: unknown) => caught);
       assert.ok(error instanceof ProviderError && error.failure === 'Unavailable', release);
     }
     assert.deepEqual(await client().frontCover(PNG_RELEASE), { contentType: 'image/png', data: PNG });

@@ -109,7 +109,12 @@ export class FakeOAuth {
     } else {
       const code = token('code');
       const method = url.searchParams.get('code_challenge_method');
-      this.codes.set(code, { account: this.account, redirectUri, clientId: this.clientId, challenge: method === 'S256' ? url.searchParams.get('code_challenge') : null });
+      this.codes.set(code, {
+        account: this.account,
+        redirectUri,
+        clientId: this.clientId,
+        challenge: method === 'S256' ? url.searchParams.get('code_challenge') : null,
+      });
       target.searchParams.set('code', code);
     }
     response.writeHead(302, { location: target.toString() });
@@ -135,7 +140,13 @@ export class FakeOAuth {
       const challengeOk = !code?.challenge || (verifier !== null && createHash('sha256').update(verifier).digest('base64url') === code.challenge);
       if (!code || code.redirectUri !== form.get('redirect_uri') || !challengeOk) return sendJson(response, 400, { error: 'invalid_grant' });
       const granted = this.grant(code.account);
-      return sendJson(response, 200, { access_token: granted.accessToken, token_type: 'Bearer', expires_in: granted.expiresIn, refresh_token: granted.refreshToken, scope: 'fake' });
+      return sendJson(response, 200, {
+        access_token: granted.accessToken,
+        token_type: 'Bearer',
+        expires_in: granted.expiresIn,
+        refresh_token: granted.refreshToken,
+        scope: 'fake',
+      });
     }
     if (type === 'refresh_token') {
       this.tokenCalls.refresh_token++;
@@ -149,5 +160,12 @@ export class FakeOAuth {
 
 /** A ProviderConfig pointing every endpoint at a fake on `url` (API and content on one origin). */
 export function fakeProviderConfig(oauth: FakeOAuth, url: string): ProviderConfig {
-  return { clientId: oauth.clientId, clientSecret: oauth.clientSecret, authorizeUrl: `${url}/oauth/authorize`, tokenUrl: `${url}/oauth/token`, apiUrl: url, contentUrl: url };
+  return {
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    authorizeUrl: `${url}/oauth/authorize`,
+    tokenUrl: `${url}/oauth/token`,
+    apiUrl: url,
+    contentUrl: url,
+  };
 }

@@ -49,7 +49,12 @@ export async function startFakeServer(handler: FakeHandler, port = 0): Promise<F
       const entry = failures[index]!;
       if (--entry.times === 0) failures.splice(index, 1);
       if (entry.failure === 'drop') return void request.socket.destroy();
-      return sendJson(response, entry.failure.status, entry.failure.body ?? { error: { status: entry.failure.status, message: 'injected failure' } }, entry.failure.headers);
+      return sendJson(
+        response,
+        entry.failure.status,
+        entry.failure.body ?? { error: { status: entry.failure.status, message: 'injected failure' } },
+        entry.failure.headers,
+      );
     }
     handler(request, response, url).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { status: 500, message: String(error) } });

@@ -81,15 +81,30 @@ test('listTree lists nested folders over small pages, parents before children, s
   const { rootId: listedRoot, entries, cursor } = await client.listTree(token, '/List');
   assert.equal(listedRoot, rootId);
   assert.match(cursor, /\S/);
-  assert.deepEqual(entries.map((entry) => entry.path).sort(), ['Jazz', 'Jazz/d.mp3', 'Rock', 'Rock/Live', 'Rock/Live/c.flac', 'Rock/a.mp3', 'Rock/b.mp3', 'e.mp3']);
+  assert.deepEqual(entries.map((entry) => entry.path).sort(), [
+    'Jazz',
+    'Jazz/d.mp3',
+    'Rock',
+    'Rock/Live',
+    'Rock/Live/c.flac',
+    'Rock/a.mp3',
+    'Rock/b.mp3',
+    'e.mp3',
+  ]);
   entries.forEach((entry, index) => {
     const parent = parentOf(entry.path);
     if (parent !== '') assert.ok(entries.findIndex((other) => other.path === parent) < index, `${entry.path} before its folder`);
   });
   const a = entries.find((entry) => entry.path === 'Rock/a.mp3')!;
   assert.deepEqual({ ...a, id: '' }, { kind: 'file', id: '', path: 'Rock/a.mp3', name: 'a.mp3', size: 4, modifiedAt: modified, serverModified: modified });
-  assert.deepEqual(entries.find((entry) => entry.path === 'Rock'), { kind: 'folder', id: entries.find((entry) => entry.path === 'Rock')!.id, path: 'Rock', name: 'Rock' });
-  assert.ok(host.server.requests.slice(requestsBefore).some((request) => request.startsWith('GET /files?') && request.includes('pageToken=')), 'paged');
+  assert.deepEqual(
+    entries.find((entry) => entry.path === 'Rock'),
+    { kind: 'folder', id: entries.find((entry) => entry.path === 'Rock')!.id, path: 'Rock', name: 'Rock' },
+  );
+  assert.ok(
+    host.server.requests.slice(requestsBefore).some((request) => request.startsWith('GET /files?') && request.includes('pageToken=')),
+    'paged',
+  );
 
   assert.deepEqual((await client.listTree(token, '/List/Rock/')).entries.map((entry) => entry.path).sort(), ['Live', 'Live/c.flac', 'a.mp3', 'b.mp3']);
   const everything = (await client.listTree(token, '/')).entries.map((entry) => entry.path);
@@ -106,7 +121,10 @@ test('listTree: a missing folder, or a file in its place, is FolderNotFound', as
 test("listTree finds folders whose names need escaping in Drive's query language", async () => {
   host.addFile("/Quote/It's a \\ 'test'/x.mp3", bytes('x'));
   const { entries } = await client.listTree(token, "/Quote/It's a \\ 'test'");
-  assert.deepEqual(entries.map((entry) => entry.path), ['x.mp3']);
+  assert.deepEqual(
+    entries.map((entry) => entry.path),
+    ['x.mp3'],
+  );
 });
 
 test('changes one at a time: add, modify, remove, rename a folder, move in, move out', async () => {
@@ -167,7 +185,20 @@ test('changes all at once land in an order safe to apply', async () => {
   const result = await sync('/All', mirror, listed.cursor);
   assert.deepEqual(describe(result.changes.filter((change) => change.kind === 'removed')), ['removed A', 'removed B', 'removed C']);
   assert.equal(mirror.get('A2/Sub/two.mp3')?.size, 2);
-  assert.deepEqual([...mirror.keys()].sort(), ['A', 'A/again.mp3', 'A2', 'A2/Sub', 'A2/Sub/two.mp3', 'A2/one.mp3', 'Album', 'Album/in.mp3', 'N2', 'N2/f.mp3', 'new.mp3', 'top.mp3']);
+  assert.deepEqual([...mirror.keys()].sort(), [
+    'A',
+    'A/again.mp3',
+    'A2',
+    'A2/Sub',
+    'A2/Sub/two.mp3',
+    'A2/one.mp3',
+    'Album',
+    'Album/in.mp3',
+    'N2',
+    'N2/f.mp3',
+    'new.mp3',
+    'top.mp3',
+  ]);
   assert.deepEqual((await sync('/All', mirror, result.cursor)).changes, []);
 });
 
@@ -199,7 +230,10 @@ test('download: whole, a byte range, and a range past the end', async () => {
   await past.body?.cancel();
 
   host.removePath('/Down/song.mp3');
-  await assert.rejects(client.download(token, file, '/Down'), (error: unknown) => failure('FolderNotFound')(error) && /song\.mp3 is no longer at filehostA/.test((error as Error).message));
+  await assert.rejects(
+    client.download(token, file, '/Down'),
+    (error: unknown) => failure('FolderNotFound')(error) && /song\.mp3 is no longer at filehostA/.test((error as Error).message),
+  );
 });
 
 test('provider failures: refused token, rate limit, outage, dropped connection', async () => {
@@ -210,7 +244,10 @@ test('provider failures: refused token, rate limit, outage, dropped connection',
   host.server.failNext('drop', '/changes');
   await assert.rejects(client.listTree(token, '/List'), failure('Unavailable'));
   host.server.failNext({ status: 500 }, '/changes');
-  await assert.rejects(client.changes(token, '/List', '1', async () => null), failure('Unavailable'));
+  await assert.rejects(
+    client.changes(token, '/List', '1', async () => null),
+    failure('Unavailable'),
+  );
 
   host.oauth.expireAccessTokens();
   await assert.rejects(client.account(token), AccessTokenRefused);

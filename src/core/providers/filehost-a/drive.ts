@@ -82,7 +82,15 @@ export function toEntry(file: DriveFile, path: string): RemoteEntry | null {
   if (file.mimeType === FOLDER_MIME) return { kind: 'folder', id: file.id, path, name: file.name };
   if (file.mimeType.startsWith(GOOGLE_APPS_PREFIX)) return null;
   const modified = file.modifiedTime === undefined ? undefined : new Date(file.modifiedTime);
-  return { kind: 'file', id: file.id, path, name: file.name, size: file.size === undefined ? undefined : Number(file.size), modifiedAt: modified, serverModified: modified };
+  return {
+    kind: 'file',
+    id: file.id,
+    path,
+    name: file.name,
+    size: file.size === undefined ? undefined : Number(file.size),
+    modifiedAt: modified,
+    serverModified: modified,
+  };
 }
 
 /**

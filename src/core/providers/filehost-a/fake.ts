@@ -98,9 +98,22 @@ function listChanges(drive: FakeDrive, response: ServerResponse, url: URL, limit
   const changes = drive.log.slice(from - 1, to - 1).flatMap((fileId) => {
     const node = drive.nodes.get(fileId);
     if (!node && !includeRemoved) return [];
-    return [{ kind: 'drive#change', changeType: 'file', fileId, removed: !node, time: new Date().toISOString(), ...(node ? { file: fileResource(drive, node) } : {}) }];
+    return [
+      {
+        kind: 'drive#change',
+        changeType: 'file',
+        fileId,
+        removed: !node,
+        time: new Date().toISOString(),
+        ...(node ? { file: fileResource(drive, node) } : {}),
+      },
+    ];
   });
-  sendJson(response, 200, { kind: 'drive#changeList', changes, ...(to < drive.startPageToken ? { nextPageToken: String(to) } : { newStartPageToken: String(to) }) });
+  sendJson(response, 200, {
+    kind: 'drive#changeList',
+    changes,
+    ...(to < drive.startPageToken ? { nextPageToken: String(to) } : { newStartPageToken: String(to) }),
+  });
 }
 
 /** A single-range Range header as [start, end] inclusive; 'unsatisfiable'; or null to send everything (absent or malformed, as RFC 9110 allows). */
@@ -118,7 +131,11 @@ function byteRange(header: string | undefined, size: number): [number, number] |
 }
 
 export async function startFakeFileHostA(options: FakeFileHostOptions = {}): Promise<FakeFileHost> {
-  const oauth = new FakeOAuth({ clientId: options.clientId ?? 'filehosta-client', clientSecret: options.clientSecret ?? 'filehosta-secret', account: options.account ?? 'fake-user' });
+  const oauth = new FakeOAuth({
+    clientId: options.clientId ?? 'filehosta-client',
+    clientSecret: options.clientSecret ?? 'filehosta-secret',
+    account: options.account ?? 'fake-user',
+  });
   const drive = new FakeDrive();
   const limit = options.pageSize ?? MAX_PAGE;
   let bytesServed = 0;
@@ -127,7 +144,8 @@ export async function startFakeFileHostA(options: FakeFileHostOptions = {}): Pro
     if (node.bytes === null) return driveError(response, 403, 'fileNotDownloadable', 'Only files with binary content can be downloaded.');
     const bytes = node.bytes;
     const range = byteRange(request.headers.range, bytes.length);
-    if (range === 'unsatisfiable') return driveError(response, 416, 'requestedRangeNotSatisfiable', 'Request range not satisfiable', { 'content-range': `bytes */${bytes.length}` });
+    if (range === 'unsatisfiable')
+      return driveError(response, 416, 'requestedRangeNotSatisfiable', 'Request range not satisfiable', { 'content-range': `bytes */${bytes.length}` });
     const [start, end] = range ?? [0, bytes.length - 1];
     const body = bytes.subarray(start, end + 1);
     response.writeHead(range ? 206 : 200, {
@@ -151,12 +169,16 @@ export async function startFakeFileHostA(options: FakeFileHostOptions = {}): Pro
   const server = await startFakeServer(async (request, response, url) => {
     if (await oauth.handle(request, response, url)) return;
     const account = oauth.authenticate(request);
-    if (account === null) return driveError(response, 401, 'authError', 'Invalid Credentials', { 'www-authenticate': 'Bearer realm="https://accounts.google.com/"' });
+    if (account === null)
+      return driveError(response, 401, 'authError', 'Invalid Credentials', { 'www-authenticate': 'Bearer realm="https://accounts.google.com/"' });
     if (request.method !== 'GET') return driveError(response, 405, 'methodNotAllowed', 'The fake serves GET only');
     const path = url.pathname;
     if (path === '/about') {
       const email = account.includes('@') ? account : `${account}@example.com`;
-      return sendJson(response, 200, { kind: 'drive#about', user: { kind: 'drive#user', displayName: account, emailAddress: email, permissionId: `perm-${account}`, me: true } });
+      return sendJson(response, 200, {
+        kind: 'drive#about',
+        user: { kind: 'drive#user', displayName: account, emailAddress: email, permissionId: `perm-${account}`, me: true },
+      });
     }
     if (path === '/files') return listFiles(drive, response, url, limit);
     if (path === '/changes/startPageToken') return sendJson(response, 200, { kind: 'drive#startPageToken', startPageToken: String(drive.startPageToken) });

@@ -32,11 +32,14 @@ function assertParentsFirst(entries: RemoteEntry[]): void {
 const failure = (name: ProviderError['failure']) => (error: unknown) => error instanceof ProviderError && error.failure === name;
 
 test('account: the account id and its email', async () => {
-  await withFake(async (_fake, client, token) => {
-    const account = await client.account(token);
-    assert.match(account.id, /^dbid:/);
-    assert.equal(account.name, 'listener@example.org');
-  }, { account: 'listener@example.org' });
+  await withFake(
+    async (_fake, client, token) => {
+      const account = await client.account(token);
+      assert.match(account.id, /^dbid:/);
+      assert.equal(account.name, 'listener@example.org');
+    },
+    { account: 'listener@example.org' },
+  );
 });
 
 test('listTree: every page, recursive, parents first, display case kept, the folder itself left out', async () => {
@@ -52,9 +55,21 @@ test('listTree: every page, recursive, parents first, display case kept, the fol
     assert.equal(listed.rootId, rootId);
     assert.deepEqual(listed.entries.map((entry) => entry.path).sort(), ['Jazz', 'Jazz/c.flac', 'Rock', 'Rock/Deep', 'Rock/Deep/b.mp3', 'top.mp3']);
     assertParentsFirst(listed.entries);
-    assert.deepEqual(listed.entries.find((entry) => entry.path === 'Rock'), { kind: 'folder', id: rockId, path: 'Rock', name: 'Rock' });
+    assert.deepEqual(
+      listed.entries.find((entry) => entry.path === 'Rock'),
+      { kind: 'folder', id: rockId, path: 'Rock', name: 'Rock' },
+    );
     const file = listed.entries.find((entry) => entry.path === 'Rock/Deep/b.mp3');
-    assert.deepEqual(file, { kind: 'file', id: file?.id, path: 'Rock/Deep/b.mp3', name: 'b.mp3', size: 3, modifiedAt: when, clientModified: when, serverModified: when });
+    assert.deepEqual(file, {
+      kind: 'file',
+      id: file?.id,
+      path: 'Rock/Deep/b.mp3',
+      name: 'b.mp3',
+      size: 3,
+      modifiedAt: when,
+      clientModified: when,
+      serverModified: when,
+    });
     assert.ok(fake.server.requests.filter((request) => request === 'POST /files/list_folder/continue').length >= 3, 'the listing was paged');
   });
 });
@@ -64,7 +79,10 @@ test('listTree: the whole drive is the root, its id the home namespace', async (
     fake.addFile('/Music/a.mp3', bytes('a'));
     const listed = await client.listTree(token, '/');
     assert.match(listed.rootId, /^ns:\d+$/);
-    assert.deepEqual(listed.entries.map((entry) => entry.path), ['Music', 'Music/a.mp3']);
+    assert.deepEqual(
+      listed.entries.map((entry) => entry.path),
+      ['Music', 'Music/a.mp3'],
+    );
   });
 });
 
@@ -99,7 +117,10 @@ test('changes: additions, new content, removals and moves (as removal and additi
     assert.equal(modified.id, before?.id);
     assert.equal(modified.size, 8);
     assert.ok(modified.modifiedAt! > before!.modifiedAt!, 'new content has a later server_modified');
-    assert.deepEqual(result.changes.slice(4).map((change) => (change as RemoteEntry).id), [deepId, bId]);
+    assert.deepEqual(
+      result.changes.slice(4).map((change) => (change as RemoteEntry).id),
+      [deepId, bId],
+    );
 
     const quiet = await client.changes(token, '/Music', result.cursor, noLookup);
     assert.deepEqual(quiet !== 'reset' && quiet.changes, []);
@@ -151,15 +172,24 @@ test('download: whole, a byte range (206, exact bytes), past the end (416), by i
     assert.equal(await (await client.download(token, file, '/Music', 'bytes=-3')).text(), '789');
 
     fake.removePath('/Music/Bjork');
-    await assert.rejects(client.download(token, file, '/Music'), (error: unknown) => failure('FolderNotFound')(error) && /Björk\/Jóga\.mp3 is no longer at filehostB/.test((error as Error).message));
+    await assert.rejects(
+      client.download(token, file, '/Music'),
+      (error: unknown) => failure('FolderNotFound')(error) && /Björk\/Jóga\.mp3 is no longer at filehostB/.test((error as Error).message),
+    );
   });
 });
 
 test('errors: a refused token, rate limiting with Retry-After, 5xx and a dropped connection', async () => {
   await withFake(async (fake, client, token) => {
     fake.addFolder('/Music');
-    fake.server.failNext({ status: 429, headers: { 'retry-after': '7' }, body: { error_summary: 'too_many_requests/..', error: { '.tag': 'too_many_requests' } } }, '/files/list_folder');
-    await assert.rejects(client.listTree(token, '/Music'), (error: unknown) => failure('RateLimited')(error) && (error as ProviderError).retryAfterSeconds === 7);
+    fake.server.failNext(
+      { status: 429, headers: { 'retry-after': '7' }, body: { error_summary: 'too_many_requests/..', error: { '.tag': 'too_many_requests' } } },
+      '/files/list_folder',
+    );
+    await assert.rejects(
+      client.listTree(token, '/Music'),
+      (error: unknown) => failure('RateLimited')(error) && (error as ProviderError).retryAfterSeconds === 7,
+    );
     fake.server.failNext({ status: 500 }, '/files/get_metadata');
     await assert.rejects(client.listTree(token, '/Music'), failure('Unavailable'));
     fake.server.failNext('drop', '/files/download');

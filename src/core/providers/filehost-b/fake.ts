@@ -34,7 +34,11 @@ const HOME_NAMESPACE = '1735209';
 type Endpoint = (request: IncomingMessage, response: ServerResponse, account: string) => Promise<void>;
 
 export async function startFakeFileHostB(options: FakeFileHostOptions = {}): Promise<FakeFileHostB> {
-  const oauth = new FakeOAuth({ clientId: options.clientId ?? 'fake-filehostb-id', clientSecret: options.clientSecret ?? 'fake-filehostb-secret', account: options.account });
+  const oauth = new FakeOAuth({
+    clientId: options.clientId ?? 'fake-filehostb-id',
+    clientSecret: options.clientSecret ?? 'fake-filehostb-secret',
+    account: options.account,
+  });
   const tree = new FakeTree();
   const pageSize = options.pageSize ?? 500;
   const cursors = new Map<string, CursorState>();
@@ -99,7 +103,8 @@ export async function startFakeFileHostB(options: FakeFileHostOptions = {}): Pro
     const endpoint = request.method === 'POST' ? endpoints[url.pathname] : undefined;
     if (!endpoint) return sendText(response, 404, `Unknown API function: ${url.pathname}`);
     const account = oauth.authenticate(request);
-    if (account === null) return sendJson(response, 401, { error_summary: 'invalid_access_token/..', error: { '.tag': 'invalid_access_token' } } satisfies ApiError);
+    if (account === null)
+      return sendJson(response, 401, { error_summary: 'invalid_access_token/..', error: { '.tag': 'invalid_access_token' } } satisfies ApiError);
     await endpoint(request, response, account);
   }, options.port);
 
@@ -154,15 +159,27 @@ async function rpcArgument(request: IncomingMessage, response: ServerResponse, e
   const text = await readBody(request);
   const type = request.headers['content-type'];
   if (text === '' && type === undefined) return null;
-  if (!type?.startsWith('application/json')) return badInput(response, endpoint, `Bad HTTP "Content-Type" header: "${type ?? ''}". Expecting one of "application/json", "application/json; charset=utf-8".`);
+  if (!type?.startsWith('application/json'))
+    return badInput(
+      response,
+      endpoint,
+      `Bad HTTP "Content-Type" header: "${type ?? ''}". Expecting one of "application/json", "application/json; charset=utf-8".`,
+    );
   return parseJson(text, response, endpoint);
 }
 
 /** An argument object with the string field `required`, from the body or (content endpoints) the Dropbox-API-Arg header. */
-async function objectArgument<K extends string>(request: IncomingMessage, response: ServerResponse, endpoint: string, required: K, from: 'body' | 'header' = 'body'): Promise<(Argument & Record<K, string>) | undefined> {
+async function objectArgument<K extends string>(
+  request: IncomingMessage,
+  response: ServerResponse,
+  endpoint: string,
+  required: K,
+  from: 'body' | 'header' = 'body',
+): Promise<(Argument & Record<K, string>) | undefined> {
   const value = from === 'header' ? headerJsonArgument(request, response, endpoint) : await rpcArgument(request, response, endpoint);
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || typeof (value as Argument)[required] !== 'string') return badInput(response, endpoint, `${required}: missing or not a string`);
+  if (typeof value !== 'object' || value === null || typeof (value as Argument)[required] !== 'string')
+    return badInput(response, endpoint, `${required}: missing or not a string`);
   return value as Argument & Record<K, string>;
 }
 
@@ -191,7 +208,11 @@ function sendFile(response: ServerResponse, file: Node & { kind: 'file' }, range
   }
   const [start, end] = range ?? [0, size - 1];
   const body = file.bytes.subarray(start, end + 1);
-  response.writeHead(range ? 206 : 200, { ...headers, 'content-length': String(body.length), ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}) });
+  response.writeHead(range ? 206 : 200, {
+    ...headers,
+    'content-length': String(body.length),
+    ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+  });
   response.end(body);
   return body.length;
 }

@@ -14,7 +14,16 @@ describe('MusicBrainz client against the fake', () => {
   let fake: FakeMusicBrainz;
   before(async () => {
     fake = await startFakeMusicBrainz({
-      recordings: [{ mbid: RECORDING, title: 'Smells Like Teen Spirit', artist: ARTIST, releases: [{ mbid: RELEASE, title: 'Nevermind' }], genres: ['grunge', 'alternative rock'], tags: ['seen live'] }],
+      recordings: [
+        {
+          mbid: RECORDING,
+          title: 'Smells Like Teen Spirit',
+          artist: ARTIST,
+          releases: [{ mbid: RELEASE, title: 'Nevermind' }],
+          genres: ['grunge', 'alternative rock'],
+          tags: ['seen live'],
+        },
+      ],
       releases: [{ mbid: RELEASE, title: 'Nevermind', artist: ARTIST, tags: ['grunge'] }],
       artists: [{ mbid: ARTIST.mbid, title: ARTIST.name, genres: ['grunge', 'rock', 'punk'] }],
     });
@@ -32,8 +41,14 @@ describe('MusicBrainz client against the fake', () => {
     const recording = await musicbrainz.lookup('recording', RECORDING);
     assert.deepEqual(recording?.artists, [ARTIST]);
     assert.deepEqual(recording?.releases, [{ mbid: RELEASE, title: 'Nevermind' }]);
-    assert.deepEqual(recording?.genres.map((genre) => genre.name), ['grunge', 'alternative rock']);
-    assert.deepEqual((await musicbrainz.lookup('release', RELEASE))?.genres.map((genre) => genre.name), ['grunge']);
+    assert.deepEqual(
+      recording?.genres.map((genre) => genre.name),
+      ['grunge', 'alternative rock'],
+    );
+    assert.deepEqual(
+      (await musicbrainz.lookup('release', RELEASE))?.genres.map((genre) => genre.name),
+      ['grunge'],
+    );
     assert.equal((await musicbrainz.lookup('artist', ARTIST.mbid))?.title, 'Nirvana');
     assert.equal(await musicbrainz.lookup('artist', '00000000-0000-4000-8000-000000000000'), null);
     assert.ok(fake.requests.some((request) => request.startsWith(`GET /ws/2/recording/${RECORDING}?inc=artists+releases+genres+tags&fmt=json`)));
@@ -65,13 +80,18 @@ describe('MusicBrainz client against the fake', () => {
     assert.deepEqual(retryAfter.slept, [7_000]);
 
     fake.failNext({ status: 503 }, '/ws/2/artist', 4);
-    const error = await client().lookup('artist', ARTIST.mbid).catch((caught: unknown) => caught);
+    const error = await client()
+      .lookup('artist', ARTIST.mbid)
+      .catch((caught: unknown) => caught);
     assert.ok(error instanceof ProviderError && error.failure === 'Unavailable' && error.provider === 'musicbrainz');
   });
 
   test('a cached answer (a 404 too) is not asked again', async () => {
     const stored = new Map<string, unknown>();
-    const cache: ResponseCache = { get: async (url) => (stored.has(url) ? { body: stored.get(url) } : undefined), put: async (url, body) => void stored.set(url, body) };
+    const cache: ResponseCache = {
+      get: async (url) => (stored.has(url) ? { body: stored.get(url) } : undefined),
+      put: async (url, body) => void stored.set(url, body),
+    };
     const musicbrainz = client(recordingClock(), cache);
     const before = fake.requests.length;
     for (let round = 0; round < 2; round++) {

@@ -69,7 +69,9 @@ function entityOf(wire: WireEntity, kind: MetadataEntityKind): MetadataEntity | 
     artists: credits
       .filter((credit) => typeof credit.artist?.id === 'string')
       .map((credit): CreditedArtist => ({ mbid: credit.artist!.id!.toLowerCase(), name: credit.artist!.name ?? credit.name ?? '' })),
-    releases: (wire.releases ?? []).filter((release) => typeof release.id === 'string').map((release) => ({ mbid: release.id!.toLowerCase(), title: release.title ?? '' })),
+    releases: (wire.releases ?? [])
+      .filter((release) => typeof release.id === 'string')
+      .map((release) => ({ mbid: release.id!.toLowerCase(), title: release.title ?? '' })),
     genres: genres.length > 0 ? genres : votedNames(wire.tags),
   };
 }
@@ -94,7 +96,10 @@ export function createMusicBrainzClient(settings: MusicBrainzSettings): MusicBra
     name: 'musicbrainz',
     async search(kind, artist, title) {
       const query = `${kind}:${phrase(title)} AND artist:${phrase(artist)}`;
-      const body = (await getJson(`${api}/${kind}?query=${encodeURIComponent(query)}&limit=${SEARCH_LIMIT}&fmt=json`)) as Record<string, WireEntity[] | undefined> | null;
+      const body = (await getJson(`${api}/${kind}?query=${encodeURIComponent(query)}&limit=${SEARCH_LIMIT}&fmt=json`)) as Record<
+        string,
+        WireEntity[] | undefined
+      > | null;
       const found = body?.[`${kind}s`] ?? [];
       return found.map((wire) => entityOf(wire, kind)).filter((entity): entity is MetadataEntity => entity !== null);
     },

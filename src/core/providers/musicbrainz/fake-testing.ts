@@ -38,12 +38,21 @@ export interface FakeMusicBrainz extends FakeServer {
 }
 
 const voted = (names: string[] = []) => names.map((name, index) => ({ name, count: names.length - index }));
-const credit = (artist: FakeArtistCredit | undefined) => (artist ? [{ name: artist.name, joinphrase: '', artist: { id: artist.mbid, name: artist.name, 'sort-name': artist.name } }] : []);
+const credit = (artist: FakeArtistCredit | undefined) =>
+  artist ? [{ name: artist.name, joinphrase: '', artist: { id: artist.mbid, name: artist.name, 'sort-name': artist.name } }] : [];
 
 function wire(kind: string, entity: FakeEntity, score?: number) {
   const named = kind === 'artist' ? { name: entity.title, 'sort-name': entity.title } : { title: entity.title, 'artist-credit': credit(entity.artist) };
-  const releases = kind === 'recording' ? { releases: (entity.releases ?? []).map((release) => ({ id: release.mbid, title: release.title, status: 'Official' })) } : {};
-  return { id: entity.mbid, ...(score === undefined ? {} : { score }), ...named, ...releases, genres: voted(entity.genres).map((genre) => ({ ...genre, id: genre.name, disambiguation: '' })), tags: voted(entity.tags) };
+  const releases =
+    kind === 'recording' ? { releases: (entity.releases ?? []).map((release) => ({ id: release.mbid, title: release.title, status: 'Official' })) } : {};
+  return {
+    id: entity.mbid,
+    ...(score === undefined ? {} : { score }),
+    ...named,
+    ...releases,
+    genres: voted(entity.genres).map((genre) => ({ ...genre, id: genre.name, disambiguation: '' })),
+    tags: voted(entity.tags),
+  };
 }
 
 const QUERY = /^(recording|release):"((?:[^"\\]|\\.)*)" AND artist:"((?:[^"\\]|\\.)*)"$/;

@@ -9,7 +9,10 @@ import { startFakeMusicstream, type FakeMusicstream } from './fake.ts';
 const at = (minute: number) => new Date(Date.UTC(2024, 4, 1, 12, minute, 0, 250));
 
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${String(error)}`);
   return error;
 }
@@ -66,18 +69,21 @@ describe('musicstream client against the fake', () => {
     assert.equal(playing?.isPlaying, false);
     assert.equal(playing?.progressMs, 0);
     assert.equal(playing?.device, null);
-    assert.deepEqual({ ...playing?.track, url: undefined, artUrl: undefined }, {
-      title: 'Primavera',
-      artists: ['Mariza'],
-      album: 'Transparente',
-      albumArtist: 'Mariza',
-      durationMs: 150_000,
-      isrc: undefined,
-      trackNumber: 1,
-      discNumber: 1,
-      url: undefined,
-      artUrl: undefined,
-    });
+    assert.deepEqual(
+      { ...playing?.track, url: undefined, artUrl: undefined },
+      {
+        title: 'Primavera',
+        artists: ['Mariza'],
+        album: 'Transparente',
+        albumArtist: 'Mariza',
+        durationMs: 150_000,
+        isrc: undefined,
+        trackNumber: 1,
+        discNumber: 1,
+        url: undefined,
+        artUrl: undefined,
+      },
+    );
     assert.match(playing!.track!.url!, /^https:\/\/open\.spotify\.com\/track\/[A-Za-z0-9]{22}$/);
     await client.next(token);
     assert.equal((await client.currentlyPlaying(token))?.track?.title, 'Desfado');
@@ -91,10 +97,13 @@ describe('musicstream client against the fake', () => {
     fake.addRecentPlay({ title: 'Three', artist: 'A', playedAt: at(3) });
     // No cursor: what the service lists first (a page of two here), as a new connection would.
     const first = await client.recentlyPlayed(token, null);
-    assert.deepEqual(first.plays.map((play) => [play.track.title, play.playedAt.toISOString()]), [
-      ['Two', at(2).toISOString()],
-      ['Three', at(3).toISOString()],
-    ]);
+    assert.deepEqual(
+      first.plays.map((play) => [play.track.title, play.playedAt.toISOString()]),
+      [
+        ['Two', at(2).toISOString()],
+        ['Three', at(3).toISOString()],
+      ],
+    );
     assert.equal(first.cursor, String(at(3).getTime()));
 
     const none = await client.recentlyPlayed(token, first.cursor);
@@ -103,7 +112,10 @@ describe('musicstream client against the fake', () => {
     for (let minute = 4; minute <= 8; minute++) fake.addRecentPlay({ title: `Play ${minute}`, artist: 'B', playedAt: at(minute) });
     const before = fake.server.requests.length;
     const later = await client.recentlyPlayed(token, first.cursor);
-    assert.deepEqual(later.plays.map((play) => play.track.title), ['Play 4', 'Play 5', 'Play 6', 'Play 7', 'Play 8']);
+    assert.deepEqual(
+      later.plays.map((play) => play.track.title),
+      ['Play 4', 'Play 5', 'Play 6', 'Play 7', 'Play 8'],
+    );
     assert.equal(later.cursor, String(at(8).getTime()));
     assert.equal(fake.server.requests.length - before, 3, 'three pages of two');
     assert.deepEqual(

@@ -92,8 +92,13 @@ export function createMusicstreamClient(config: ProviderConfig): StreamingClient
     const response = await providerFetch(PROVIDER, `${config.apiUrl}/me/player/${action}`, { method, headers: authorization(token) }, [404]);
     if (response.status !== 404) return void (await response.body?.cancel());
     const { error } = ((await response.json().catch(() => ({}))) ?? {}) as ApiError;
-    if (error?.reason === 'NO_ACTIVE_DEVICE') throw new ProviderError('NoActiveDevice', PROVIDER, `no active ${PROVIDER} device: start playing on a device first`);
-    throw new ProviderError('Refused', PROVIDER, `${PROVIDER} refused the request (HTTP 404)${error?.message ? `: ${String(error.message).slice(0, 300)}` : ''}`);
+    if (error?.reason === 'NO_ACTIVE_DEVICE')
+      throw new ProviderError('NoActiveDevice', PROVIDER, `no active ${PROVIDER} device: start playing on a device first`);
+    throw new ProviderError(
+      'Refused',
+      PROVIDER,
+      `${PROVIDER} refused the request (HTTP 404)${error?.message ? `: ${String(error.message).slice(0, 300)}` : ''}`,
+    );
   }
 
   async function recentPage(token: string, query: URLSearchParams): Promise<ApiRecentlyPlayed> {
@@ -110,7 +115,10 @@ export function createMusicstreamClient(config: ProviderConfig): StreamingClient
     },
 
     async account(token) {
-      const me = await providerJson<{ id?: string; display_name?: string | null }>(PROVIDER, await providerFetch(PROVIDER, `${config.apiUrl}/me`, { headers: authorization(token) }));
+      const me = await providerJson<{ id?: string; display_name?: string | null }>(
+        PROVIDER,
+        await providerFetch(PROVIDER, `${config.apiUrl}/me`, { headers: authorization(token) }),
+      );
       if (!me.id) throw new ProviderError('Unavailable', PROVIDER, `${PROVIDER} sent an account without an id`);
       return { id: me.id, name: me.display_name || me.id };
     },

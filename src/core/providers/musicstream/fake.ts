@@ -81,7 +81,11 @@ class Player {
 }
 
 export async function startFakeMusicstream(options: FakeMusicstreamOptions = {}): Promise<FakeMusicstream> {
-  const oauth = new FakeOAuth({ clientId: options.clientId ?? 'musicstream-client', clientSecret: options.clientSecret ?? 'musicstream-secret', account: options.account });
+  const oauth = new FakeOAuth({
+    clientId: options.clientId ?? 'musicstream-client',
+    clientSecret: options.clientSecret ?? 'musicstream-secret',
+    account: options.account,
+  });
   const tracks = new Map<string, FakeTrack>();
   /** Newest first, as the service lists them. */
   const history: { track: FakeTrack; playedAt: Date }[] = [];
@@ -99,7 +103,12 @@ export async function startFakeMusicstream(options: FakeMusicstreamOptions = {})
     return track;
   }
 
-  const artistObject = (name: string) => ({ id: `artist-${Buffer.from(name).toString('hex').slice(0, 16)}`, name, type: 'artist', uri: `spotify:artist:${name}` });
+  const artistObject = (name: string) => ({
+    id: `artist-${Buffer.from(name).toString('hex').slice(0, 16)}`,
+    name,
+    type: 'artist',
+    uri: `spotify:artist:${name}`,
+  });
 
   function trackObject(track: FakeTrack) {
     return {
@@ -162,12 +171,19 @@ export async function startFakeMusicstream(options: FakeMusicstreamOptions = {})
     if (after !== null && before !== null) return apiError(response, 400, 'Only one of after and before may be given');
     const size = Math.min(limit, pageSize);
     // After a time the page holds the plays closest to it (paging forward); otherwise the latest before it (paging back).
-    const matching = after !== null ? history.filter((play) => play.playedAt.getTime() > Number(after)) : history.filter((play) => before === null || play.playedAt.getTime() < Number(before));
+    const matching =
+      after !== null
+        ? history.filter((play) => play.playedAt.getTime() > Number(after))
+        : history.filter((play) => before === null || play.playedAt.getTime() < Number(before));
     const page = after !== null ? matching.slice(Math.max(0, matching.length - size)) : matching.slice(0, size);
     const more = matching.length > page.length;
     const newest = page[0]?.playedAt.getTime();
     const oldest = page.at(-1)?.playedAt.getTime();
-    const next = !more ? null : after !== null ? `${url}/me/player/recently-played?after=${newest}&limit=${limit}` : `${url}/me/player/recently-played?before=${oldest}&limit=${limit}`;
+    const next = !more
+      ? null
+      : after !== null
+        ? `${url}/me/player/recently-played?after=${newest}&limit=${limit}`
+        : `${url}/me/player/recently-played?before=${oldest}&limit=${limit}`;
     sendJson(response, 200, {
       href: `${url}/me/player/recently-played?${query}`,
       items: page.map((play) => ({ track: trackObject(play.track), played_at: play.playedAt.toISOString(), context: null })),
@@ -187,10 +203,21 @@ export async function startFakeMusicstream(options: FakeMusicstreamOptions = {})
     if (action) return playerCommand(response, action[2] ?? action[3]!);
     switch (route) {
       case 'GET /me':
-        return sendJson(response, 200, { id: account, display_name: account, email: `${account}@example.invalid`, type: 'user', uri: `spotify:user:${account}` });
+        return sendJson(response, 200, {
+          id: account,
+          display_name: account,
+          email: `${account}@example.invalid`,
+          type: 'user',
+          uri: `spotify:user:${account}`,
+        });
       case 'GET /me/player':
         if (player.device === null || player.current === null) return void response.writeHead(204).end();
-        return sendJson(response, 200, { ...playbackState(), device: { id: 'fake-device', name: player.device, type: 'Speaker', is_active: true, volume_percent: 50 }, shuffle_state: false, repeat_state: 'off' });
+        return sendJson(response, 200, {
+          ...playbackState(),
+          device: { id: 'fake-device', name: player.device, type: 'Speaker', is_active: true, volume_percent: 50 },
+          shuffle_state: false,
+          repeat_state: 'off',
+        });
       case 'GET /me/player/currently-playing':
         if (player.device === null || player.current === null) return void response.writeHead(204).end();
         return sendJson(response, 200, playbackState());

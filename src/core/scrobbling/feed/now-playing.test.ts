@@ -48,15 +48,36 @@ describeWithApp('who is listening now', (app) => {
     const { did } = await app().ctx.db.selectFrom('users').select('did').where('id', '=', alice.userId).executeTakeFirstOrThrow();
     const { since, ...fields } = second;
     assert.match(since, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-    assert.deepEqual(fields, { handle: 'np-alice', did, displayName: 'Alice N.', avatar: 'https://img.example/a.png', title: 'First Song', artist: 'Live Band', album: 'Live Album', trackId: track.id });
-    assert.deepEqual((await listening({ limit: 1 })).map((entry) => entry.handle), ['np-bob']);
+    assert.deepEqual(fields, {
+      handle: 'np-alice',
+      did,
+      displayName: 'Alice N.',
+      avatar: 'https://img.example/a.png',
+      title: 'First Song',
+      artist: 'Live Band',
+      album: 'Live Album',
+      trackId: track.id,
+    });
+    assert.deepEqual(
+      (await listening({ limit: 1 })).map((entry) => entry.handle),
+      ['np-bob'],
+    );
   });
 
   test('an expired report is left out; a new report brings the listener back', async () => {
     await expire(bob);
-    assert.deepEqual((await listening()).map((entry) => entry.handle), ['np-alice']);
+    assert.deepEqual(
+      (await listening()).map((entry) => entry.handle),
+      ['np-alice'],
+    );
     await playingNow(bob, 'Third Song');
-    assert.deepEqual((await listening()).map((entry) => [entry.handle, entry.title]), [['np-bob', 'Third Song'], ['np-alice', 'First Song']]);
+    assert.deepEqual(
+      (await listening()).map((entry) => [entry.handle, entry.title]),
+      [
+        ['np-bob', 'Third Song'],
+        ['np-alice', 'First Song'],
+      ],
+    );
   });
 
   test('the following feed needs auth, like getFeed, and shows only followed listeners', async () => {
@@ -67,7 +88,10 @@ describeWithApp('who is listening now', (app) => {
     assert.deepEqual(await listening({ feed: FOLLOWING }, carol.token), []);
     assert.equal((await app().procedure('app.svc.actor.follow', { did: 'np-alice' }, carol.token)).status, 200);
     await playingNow(carol, 'Own Song');
-    assert.deepEqual((await listening({ feed: FOLLOWING }, carol.token)).map((entry) => entry.handle), ['np-alice']);
+    assert.deepEqual(
+      (await listening({ feed: FOLLOWING }, carol.token)).map((entry) => entry.handle),
+      ['np-alice'],
+    );
   });
 
   test('limits outside 1..50 and unknown feeds are refused', async () => {

@@ -12,13 +12,7 @@ const minute = (n: number) => new Date(Date.UTC(2020, 0, 1, 0, n)).toISOString()
 const play = (at: string, title: string, artist = 'Pager'): TestListen => ({ at, artist, title });
 
 /** Every page of a feed, following cursors; fails on a page that is not 200. */
-async function allPages(
-  app: TestApp,
-  nsid: string,
-  params: Record<string, string | number>,
-  token?: string,
-  between?: (page: number) => Promise<void>,
-) {
+async function allPages(app: TestApp, nsid: string, params: Record<string, string | number>, token?: string, between?: (page: number) => Promise<void>) {
   const pages: { ids: string[]; cursor?: string }[] = [];
   let cursor: string | undefined;
   do {
@@ -38,7 +32,16 @@ describeWithApp('feeds and scrobble views', (app) => {
     const aliceAt = hourAhead.toISOString().replace('.000Z', 'Z');
     const bobAt = new Date(hourAhead.getTime() + 60_000).toISOString();
     const alice = await listenerWithHistory(app(), 'alice', [
-      { at: aliceAt, artist: 'Daft Punk', title: 'Get Lucky', album: 'Random Access Memories', durationMs: 369_000, tags: ['disco'], genre: 'Disco', isrc: 'USQX91300108' },
+      {
+        at: aliceAt,
+        artist: 'Daft Punk',
+        title: 'Get Lucky',
+        album: 'Random Access Memories',
+        durationMs: 369_000,
+        tags: ['disco'],
+        genre: 'Disco',
+        isrc: 'USQX91300108',
+      },
     ]);
     const bob = await listenerWithHistory(app(), 'bob', [play(bobAt, 'Harder', 'Daft Punk')]);
     await app().ctx.db.updateTable('users').set({ display_name: 'Alice A.', avatar: 'https://img.example/alice.png' }).where('id', '=', alice.userId).execute();
@@ -46,8 +49,17 @@ describeWithApp('feeds and scrobble views', (app) => {
     await app().ctx.db.insertInto('stars').values({ user_id: bob.userId, subject_kind: 'song', subject_id: track.id }).execute();
 
     const anonymous = (await app().query(FEED, { limit: 2 })).body;
-    assert.deepEqual(anonymous.scrobbles.map((s: any) => [s.handle, s.title]), [['bob', 'Harder'], ['alice', 'Get Lucky']]);
-    assert.deepEqual(anonymous.feed, anonymous.scrobbles.map((scrobble: any) => ({ scrobble })));
+    assert.deepEqual(
+      anonymous.scrobbles.map((s: any) => [s.handle, s.title]),
+      [
+        ['bob', 'Harder'],
+        ['alice', 'Get Lucky'],
+      ],
+    );
+    assert.deepEqual(
+      anonymous.feed,
+      anonymous.scrobbles.map((scrobble: any) => ({ scrobble })),
+    );
     const aliceScrobbleId = alice.scrobbleIds[0]!;
     const artistId = track.artist_id!;
     const albumId = track.album_id!;
@@ -89,7 +101,13 @@ describeWithApp('feeds and scrobble views', (app) => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     assert.equal((await app().query(GET_SCROBBLE, { id: unknown })).status, 404);
     assert.equal((await app().query(GET_SCROBBLE, { uri: `earshot:scrobble:${unknown}` })).body.error, 'NotFound');
-    const badReferences: Record<string, string>[] = [{}, { id: 'nope' }, { uri: `earshot:song:${unknown}` }, { uri: 'x' }, { uri: `earshot:scrobble:${unknown}`, id: '10000000-0000-4000-8000-000000000000' }];
+    const badReferences: Record<string, string>[] = [
+      {},
+      { id: 'nope' },
+      { uri: `earshot:song:${unknown}` },
+      { uri: 'x' },
+      { uri: `earshot:scrobble:${unknown}`, id: '10000000-0000-4000-8000-000000000000' },
+    ];
     for (const params of badReferences) {
       const result = await app().query(GET_SCROBBLE, params);
       assert.equal(result.status, 400, JSON.stringify(params));
@@ -109,12 +127,16 @@ describeWithApp('feeds and scrobble views', (app) => {
     const all = before.flatMap((page) => page.ids);
     assert.equal(all.length, 9);
     assert.equal(new Set(all).size, 9);
-    assert.deepEqual(before.map((page) => page.ids.length), [2, 2, 2, 2, 1]);
+    assert.deepEqual(
+      before.map((page) => page.ids.length),
+      [2, 2, 2, 2, 1],
+    );
     assert.equal(before.at(-1)!.cursor, undefined, 'no cursor on the last page');
 
     const inserted: string[] = [];
     const during = await allPages(app(), ACTOR_SCROBBLES, { did: pager.did, limit: 3 }, undefined, async (page) => {
-      if (page === 1) inserted.push(...(await recordListens(app(), pager, [play(minute(1000), 'Newer than the cursor'), play(minute(1), 'Older than the cursor')])));
+      if (page === 1)
+        inserted.push(...(await recordListens(app(), pager, [play(minute(1000), 'Newer than the cursor'), play(minute(1), 'Older than the cursor')])));
     });
     const seen = during.flatMap((page) => page.ids);
     assert.equal(new Set(seen).size, seen.length, 'no duplicates');
@@ -122,7 +144,13 @@ describeWithApp('feeds and scrobble views', (app) => {
   });
 
   test('cursor and limit are validated', async () => {
-    const badPages: Record<string, string | number>[] = [{ cursor: 'garbage' }, { cursor: Buffer.from('2020-01-01|x').toString('base64url') }, { limit: 0 }, { limit: 101 }, { limit: 'ten' }];
+    const badPages: Record<string, string | number>[] = [
+      { cursor: 'garbage' },
+      { cursor: Buffer.from('2020-01-01|x').toString('base64url') },
+      { limit: 0 },
+      { limit: 101 },
+      { limit: 'ten' },
+    ];
     for (const params of badPages) {
       const result = await app().query(FEED, params);
       assert.equal(result.status, 400, JSON.stringify(params));
@@ -157,9 +185,15 @@ describeWithApp('feeds and scrobble views', (app) => {
     assert.deepEqual((await app().query(FEED, { feed: 'earshot:feed:following' }, fan.token)).body, { feed: [], scrobbles: [] });
     assert.equal((await app().procedure('app.svc.actor.follow', { did: idol.handle }, fan.token)).status, 200);
     const following = (await app().query(FEED, { feed: 'earshot:feed:following', limit: 1 }, fan.token)).body;
-    assert.deepEqual(following.scrobbles.map((s: any) => s.title), ['Idol two']);
+    assert.deepEqual(
+      following.scrobbles.map((s: any) => s.title),
+      ['Idol two'],
+    );
     const rest = (await app().query(FEED, { feed: 'earshot:feed:following', cursor: following.cursor }, fan.token)).body;
-    assert.deepEqual(rest.scrobbles.map((s: any) => s.title), ['Idol one']);
+    assert.deepEqual(
+      rest.scrobbles.map((s: any) => s.title),
+      ['Idol one'],
+    );
     assert.equal(rest.cursor, undefined);
   });
 });

@@ -39,12 +39,7 @@ function toStatus(fingerprint: string, row: CheckpointRow | undefined): ImportSt
 const CHECKPOINT_COLUMNS = ['fingerprint', 'format', 'records_consumed', 'stored', 'duplicate', 'ignored', 'completed_at'] as const;
 
 async function readCheckpoint(db: Pick<Database, 'selectFrom'>, userId: string, fingerprint: string): Promise<CheckpointRow | undefined> {
-  return db
-    .selectFrom('import_checkpoints')
-    .select(CHECKPOINT_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('fingerprint', '=', fingerprint)
-    .executeTakeFirst();
+  return db.selectFrom('import_checkpoints').select(CHECKPOINT_COLUMNS).where('user_id', '=', userId).where('fingerprint', '=', fingerprint).executeTakeFirst();
 }
 
 /** How far the user's import of the file with this fingerprint got. */
@@ -100,7 +95,9 @@ function tally(batch: ImportBatch, outcomes: readonly (ListenOutcome | PreviewOu
   const count = (status: ListenOutcome['status']) => outcomes.filter((outcome) => outcome.status === status).length;
   const stored = count('stored');
   const duplicate = count('duplicate');
-  const ignoredListens = outcomes.flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : [])).slice(0, REPORTED_IGNORED);
+  const ignoredListens = outcomes
+    .flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : []))
+    .slice(0, REPORTED_IGNORED);
   return { stored, duplicate, ignored: batch.records - stored - duplicate, ignoredListens };
 }
 
@@ -120,7 +117,15 @@ async function previewBatch(db: Database, config: Pick<Config, 'unmatchedScrobbl
   const current = await readCheckpoint(db, userId, batch.fingerprint);
   if (current?.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
   const converted = batch.listens.map(toListen);
-  const outcomes = inOrder(converted, await previewListens(db, config, userId, converted.filter((listen): listen is Listen => typeof listen !== 'string')));
+  const outcomes = inOrder(
+    converted,
+    await previewListens(
+      db,
+      config,
+      userId,
+      converted.filter((listen): listen is Listen => typeof listen !== 'string'),
+    ),
+  );
   const claims = outcomes.flatMap((outcome) => (outcome.status === 'stored' ? [{ key: outcome.key, newSong: outcome.newSong }] : []));
   const newSongs = claims.filter((claim) => claim.newSong).length;
   return { ...tally(batch, outcomes), newSongs, claims, status: toStatus(batch.fingerprint, current) };

@@ -14,7 +14,10 @@ const lastfmTrack = (uts?: string) => ({
   ...(uts ? { date: { uts, '#text': '15 Apr 2022, 05:20' } } : { '@attr': { nowplaying: 'true' } }),
 });
 const lastfmPage = { recenttracks: { track: [lastfmTrack(), lastfmTrack('1650000000')], '@attr': { user: 'someone', page: '1' } } };
-const maloja = { maloja: { export_time: 1_700_000_000 }, scrobbles: [{ time: 1_650_000_000, track: { artists: ['Air', 'Beck'], title: 'Song', album: { albumtitle: 'Album' }, length: 200 }, duration: 180 }] };
+const maloja = {
+  maloja: { export_time: 1_700_000_000 },
+  scrobbles: [{ time: 1_650_000_000, track: { artists: ['Air', 'Beck'], title: 'Song', album: { albumtitle: 'Album' }, length: 200 }, duration: 180 }],
+};
 
 const SAMPLES: [string, string | Buffer, ImportFormat | 'zip' | undefined][] = [
   ['ListenBrainz JSON Lines', `${JSON.stringify(lb)}\n${JSON.stringify(lb)}\n`, 'listenbrainz'],
@@ -55,12 +58,10 @@ describe('new import formats', () => {
   it('Last.fm JSON: tracks of every page, now-playing ignored, cover links not kept', async () => {
     const text = JSON.stringify([lastfmPage, lastfmPage]);
     const records = await read('lastfm', text);
-    assert.deepEqual(records.map((record) => ('ignored' in record ? record.ignored : record.listenedAt)), [
-      'playing now, not a scrobble yet',
-      '2022-04-15T05:20:00.000Z',
-      'playing now, not a scrobble yet',
-      '2022-04-15T05:20:00.000Z',
-    ]);
+    assert.deepEqual(
+      records.map((record) => ('ignored' in record ? record.ignored : record.listenedAt)),
+      ['playing now, not a scrobble yet', '2022-04-15T05:20:00.000Z', 'playing now, not a scrobble yet', '2022-04-15T05:20:00.000Z'],
+    );
     for await (const { result } of readImportRecords('lastfm', chunks(text))) if ('listen' in result) assert.equal('image' in result.listen.submitted, false);
   });
 
@@ -83,12 +84,21 @@ describe('new import formats', () => {
     ]);
   });
 
-  it('scrobbler log: skipped plays ignored; #TZ/UTC is unix time, #TZ/UNKNOWN the importing computer\'s wall time', async () => {
+  it("scrobbler log: skipped plays ignored; #TZ/UTC is unix time, #TZ/UNKNOWN the importing computer's wall time", async () => {
     const line = 'Air\tMoon Safari\tSexy Boy\t2\t298\tL\t1650000000\t5a7c6b6c-2d4e-4a7e-9f0e-2b1b8c2f3a11';
     const skipped = 'Air\tMoon Safari\tKelly\t3\t300\tS\t1650000400\t';
     const utc = await read('scrobbler-log', `#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Rockbox\n${line}\n${skipped}\n`);
     assert.deepEqual(utc, [
-      { artist: 'Air', title: 'Sexy Boy', album: 'Moon Safari', trackNumber: 2, durationMs: 298_000, mbid: '5a7c6b6c-2d4e-4a7e-9f0e-2b1b8c2f3a11', listenedAt: '2022-04-15T05:20:00.000Z', submitted: undefined },
+      {
+        artist: 'Air',
+        title: 'Sexy Boy',
+        album: 'Moon Safari',
+        trackNumber: 2,
+        durationMs: 298_000,
+        mbid: '5a7c6b6c-2d4e-4a7e-9f0e-2b1b8c2f3a11',
+        listenedAt: '2022-04-15T05:20:00.000Z',
+        submitted: undefined,
+      },
       { ignored: 'skipped on the device (rating S)' },
     ]);
     const [unknown] = await read('scrobbler-log', `#AUDIOSCROBBLER/1.1\n#TZ/UNKNOWN\n${line}\n`);

@@ -52,7 +52,10 @@ async function isLastfmCsv(text: string): Promise<boolean> {
 /** The kind of export whose first bytes these are, or undefined when nothing known fits. */
 export async function detectKind(head: Buffer): Promise<DetectedKind | undefined> {
   if (ZIP_MAGIC.some((magic) => head.subarray(0, 4).equals(magic))) return 'zip';
-  const text = new TextDecoder('utf-8').decode(head).replace(/^\ufeff/, '').trimStart();
+  const text = new TextDecoder('utf-8')
+    .decode(head)
+    .replace(/^\ufeff/, '')
+    .trimStart();
   if (/^#AUDIOSCROBBLER\//i.test(text)) return 'scrobbler-log';
   if (text.startsWith('{') || text.startsWith('[')) {
     const key = TELLING_KEY.exec(text)?.[1];

@@ -30,7 +30,9 @@ function record(rng: Random): { text: string; depth: number } {
   const inner = value(rng, 5);
   const wraps = rng.next() < 0.15 ? rng.pick([MAX_RECORD_DEPTH, 100, 5000, 50_000]) : 0;
   const open = Array.from({ length: wraps }, (_, i) => (i % 2 ? '[' : '{"d":')).join('');
-  const close = Array.from({ length: wraps }, (_, i) => (i % 2 ? ']' : '}')).reverse().join('');
+  const close = Array.from({ length: wraps }, (_, i) => (i % 2 ? ']' : '}'))
+    .reverse()
+    .join('');
   return { text: `${open}${inner.text}${close}`, depth: inner.depth + wraps };
 }
 

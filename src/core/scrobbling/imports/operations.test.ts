@@ -25,8 +25,15 @@ const listen = (n: number, fields: Partial<ImportListen> = {}): ImportListen => 
   ...fields,
 });
 
-const batch = (fields: Partial<ImportBatch>): ImportBatch => ({ fingerprint: fingerprint('a'), format: 'listenbrainz', from: 0, records: 0, listens: [], complete: false, ...fields });
-
+const batch = (fields: Partial<ImportBatch>): ImportBatch => ({
+  fingerprint: fingerprint('a'),
+  format: 'listenbrainz',
+  from: 0,
+  records: 0,
+  listens: [],
+  complete: false,
+  ...fields,
+});
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-import-ops-'));
 after(() => fs.rmSync(workDir, { recursive: true, force: true }));
@@ -34,7 +41,10 @@ after(() => fs.rmSync(workDir, { recursive: true, force: true }));
 function jsonlFile(name: string, count: number): string {
   const file = path.join(workDir, name);
   const lines = Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ listened_at: 1_700_000_000 + i * 240, track_metadata: { artist_name: `Band ${i % 7}`, track_name: i % 10 === 9 ? '' : `Tune ${i % 40}` } }),
+    JSON.stringify({
+      listened_at: 1_700_000_000 + i * 240,
+      track_metadata: { artist_name: `Band ${i % 7}`, track_name: i % 10 === 9 ? '' : `Tune ${i % 40}` },
+    }),
   );
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
@@ -59,38 +69,79 @@ describeWithApp('history import', (app) => {
     const { token, did } = await app().signup('import-batch');
     const stored = await app().procedure(IMPORT, batch({ records: 5, listens: [listen(1), listen(2), listen(2), listen(3, { artist: ' ' })] }), token);
     assert.equal(stored.status, 200, JSON.stringify(stored.body));
-    assert.deepEqual({ ...stored.body, status: undefined }, {
+    assert.deepEqual(
+      { ...stored.body, status: undefined },
+      {
+        stored: 2,
+        duplicate: 1,
+        ignored: 2,
+        ignoredListens: [{ index: 3, reason: 'artist is empty' }],
+        status: undefined,
+      },
+    );
+    assert.deepEqual(stored.body.status, {
+      fingerprint: fingerprint('a'),
+      format: 'listenbrainz',
+      recordsConsumed: 5,
       stored: 2,
       duplicate: 1,
       ignored: 2,
-      ignoredListens: [{ index: 3, reason: 'artist is empty' }],
-      status: undefined,
+      complete: false,
     });
-    assert.deepEqual(stored.body.status, { fingerprint: fingerprint('a'), format: 'listenbrainz', recordsConsumed: 5, stored: 2, duplicate: 1, ignored: 2, complete: false });
     const status = await app().query(STATUS, { fingerprint: fingerprint('a') }, token);
     assert.deepEqual(status.body, stored.body.status);
     assert.equal(await scrobbleCount(app(), did), 2);
-    const source = await app().ctx.db.selectFrom('scrobbles').select('source').distinct().innerJoin('users', 'users.id', 'scrobbles.user_id').where('users.did', '=', did).execute();
+    const source = await app()
+      .ctx.db.selectFrom('scrobbles')
+      .select('source')
+      .distinct()
+      .innerJoin('users', 'users.id', 'scrobbles.user_id')
+      .where('users.did', '=', did)
+      .execute();
     assert.deepEqual(source, [{ source: 'import:listenbrainz' }]);
   });
 
   it('matches known catalog tracks by name, preferring the same album, without creating any', async () => {
     const { token } = await app().signup('import-albums');
     const db = app().ctx.db;
-    const artist = await db.insertInto('artists').values({ name: 'Nina', name_key: artistKey('Nina') }).returning('id').executeTakeFirstOrThrow();
+    const artist = await db
+      .insertInto('artists')
+      .values({ name: 'Nina', name_key: artistKey('Nina') })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const trackOn = async (album: string) => {
-      const albumRow = await db.insertInto('albums').values({ title: album, title_key: albumKey(album), artist: 'Nina', artist_id: artist.id }).returning('id').executeTakeFirstOrThrow();
+      const albumRow = await db
+        .insertInto('albums')
+        .values({ title: album, title_key: albumKey(album), artist: 'Nina', artist_id: artist.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const values = { title: 'Home', title_key: titleKey('Home'), artist: 'Nina', artist_id: artist.id, album, album_id: albumRow.id };
       return (await db.insertInto('tracks').values(values).returning('id').executeTakeFirstOrThrow()).id;
     };
     const first = await trackOn('First');
     const second = await trackOn('Second');
-    const listens = [listen(1, { artist: 'NINA', title: 'home', album: 'second' }), listen(2, { artist: 'Nina', title: 'Home (feat. X)' }), listen(3, { artist: 'Nina', title: 'Home', album: 'First' })];
+    const listens = [
+      listen(1, { artist: 'NINA', title: 'home', album: 'second' }),
+      listen(2, { artist: 'Nina', title: 'Home (feat. X)' }),
+      listen(3, { artist: 'Nina', title: 'Home', album: 'First' }),
+    ];
     const result = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('e'), records: 3, listens }), token);
     assert.equal(result.body.stored, 3);
-    const stored = await db.selectFrom('scrobbles').select(['track_id', 'listened_at']).where('track_id', 'in', [first, second]).orderBy('listened_at').execute();
-    assert.deepEqual(stored.map((row) => row.track_id), [second, first, first]);
-    const tracks = await db.selectFrom('tracks').select((eb) => eb.fn.countAll<number>().as('n')).where('artist_id', '=', artist.id).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('scrobbles')
+      .select(['track_id', 'listened_at'])
+      .where('track_id', 'in', [first, second])
+      .orderBy('listened_at')
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => row.track_id),
+      [second, first, first],
+    );
+    const tracks = await db
+      .selectFrom('tracks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('artist_id', '=', artist.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(tracks.n), 2);
   });
 
@@ -126,7 +177,11 @@ describeWithApp('history import', (app) => {
 
   it('a completed file takes no more batches', async () => {
     const { token } = await app().signup('import-complete');
-    const done = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('c'), format: 'spotify', records: 1, listens: [listen(1)], complete: true }), token);
+    const done = await app().procedure(
+      IMPORT,
+      batch({ fingerprint: fingerprint('c'), format: 'spotify', records: 1, listens: [listen(1)], complete: true }),
+      token,
+    );
     assert.equal(done.body.status.complete, true);
     assert.match(done.body.status.completedAt, /^\d{4}-\d\d-\d\dT/);
     const again = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('c'), format: 'spotify', from: 1, records: 1, listens: [listen(2)] }), token);
@@ -192,14 +247,21 @@ describeWithApp('history import', (app) => {
       const result = await app().procedure(IMPORT, body, token);
       assert.equal(result.status, 200, JSON.stringify(result.body).slice(0, 500));
       assert.deepEqual([result.body.stored, result.body.ignored], [3, odd.length]);
-      assert.deepEqual(result.body.ignoredListens.map(({ index }: { index: number }) => index), odd.map((_, i) => 2 + i));
+      assert.deepEqual(
+        result.body.ignoredListens.map(({ index }: { index: number }) => index),
+        odd.map((_, i) => 2 + i),
+      );
       result.body.ignoredListens.forEach(({ reason }: { reason: string }, i: number) => assert.match(reason, odd[i]![1], `poison ${start + i}`));
       from += listens.length;
       stored += 3;
     }
     assert.equal(await scrobbleCount(app(), did), stored);
     // A name the rules allow is stored, however many bytes it takes: match keys are bounded.
-    const long = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('f'), from, records: 3, listens: [listen(2000), listen(2001, { artist: cjk }), listen(2002)] }), token);
+    const long = await app().procedure(
+      IMPORT,
+      batch({ fingerprint: fingerprint('f'), from, records: 3, listens: [listen(2000), listen(2001, { artist: cjk }), listen(2002)] }),
+      token,
+    );
     assert.equal(long.status, 200, JSON.stringify(long.body).slice(0, 500));
     assert.deepEqual([long.body.stored, long.body.ignored], [3, 0]);
     assert.equal(await scrobbleCount(app(), did), stored + 3);
@@ -220,15 +282,33 @@ describeWithApp('history import', (app) => {
     assert.equal(await scrobbleCount(app(), did), 207);
   });
 
-  it('resumes one entry of a zip after a stop; the archive\'s other entries keep their own checkpoints', async () => {
+  it("resumes one entry of a zip after a stop; the archive's other entries keep their own checkpoints", async () => {
     const { token, did } = await app().signup('import-zip-resume');
-    const lines = (from: number, count: number) => fs.readFileSync(jsonlFile(`zip-${from}.jsonl`, from + count), 'utf8').split('\n').slice(from, from + count).join('\n');
+    const lines = (from: number, count: number) =>
+      fs
+        .readFileSync(jsonlFile(`zip-${from}.jsonl`, from + count), 'utf8')
+        .split('\n')
+        .slice(from, from + count)
+        .join('\n');
     const archive = path.join(workDir, 'listenbrainz_someone_1700000000.zip');
-    fs.writeFileSync(archive, zipArchive([{ name: 'user.json', content: '{}' }, { name: 'listens/2023/11.jsonl', content: lines(0, 120) }, { name: 'listens/2023/12.jsonl', content: lines(120, 40) }]));
+    fs.writeFileSync(
+      archive,
+      zipArchive([
+        { name: 'user.json', content: '{}' },
+        { name: 'listens/2023/11.jsonl', content: lines(0, 120) },
+        { name: 'listens/2023/12.jsonl', content: lines(120, 40) },
+      ]),
+    );
     const zip = await openZipArchive(archive);
     const [november, december] = zip.members;
     let batches = 0;
-    const stopped = await runImport({ source: november!.source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50, stopRequested: () => ++batches > 1 });
+    const stopped = await runImport({
+      source: november!.source,
+      format: 'listenbrainz',
+      sink: apiSink(app(), token),
+      batchSize: 50,
+      stopRequested: () => ++batches > 1,
+    });
     assert.deepEqual([stopped.interrupted, stopped.records], [true, 55]);
     assert.equal(await scrobbleCount(app(), did), 50);
     const resumed = await runImport({ source: november!.source, format: 'listenbrainz', sink: apiSink(app(), token), batchSize: 50 });
@@ -268,7 +348,10 @@ describeWithApp('history import', (app) => {
   it('a zip whose second entry is damaged is refused whole before anything is sent, naming the entry', async () => {
     const { token, did } = await app().signup('import-zip-second-damaged');
     const content = (name: string) => fs.readFileSync(jsonlFile(name, 200), 'utf8');
-    const archive = zipArchive([{ name: 'listens/2024/1.jsonl', content: content('first.jsonl') }, { name: 'listens/2024/2.jsonl', content: content('second.jsonl') }]);
+    const archive = zipArchive([
+      { name: 'listens/2024/1.jsonl', content: content('first.jsonl') },
+      { name: 'listens/2024/2.jsonl', content: content('second.jsonl') },
+    ]);
     // Flip bytes inside the second entry's deflated data, past its local header and name.
     const second = archive.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 1) + 30 + 'listens/2024/2.jsonl'.length;
     for (let i = second + 100; i < second + 120; i++) archive[i] = archive[i]! ^ 0xff;
@@ -280,7 +363,10 @@ describeWithApp('history import', (app) => {
       return true;
     });
     assert.equal(await scrobbleCount(app(), did), 0);
-    assert.equal((await app().query(STATUS, { fingerprint: await sourceFingerprint(fileSource(jsonlFile('first.jsonl', 200))) }, token)).body.recordsConsumed, 0);
+    assert.equal(
+      (await app().query(STATUS, { fingerprint: await sourceFingerprint(fileSource(jsonlFile('first.jsonl', 200))) }, token)).body.recordsConsumed,
+      0,
+    );
   });
 
   // The open count, not the entry count, shows the reading is linear: a few years of months keep the
@@ -325,7 +411,8 @@ describeWithApp('history import', (app) => {
 
   it('a dry run counts what would be stored, duplicate and ignored, and writes nothing', async () => {
     const { token, did } = await app().signup('import-dry-run');
-    const listenLine = (seconds: number, artist: string, track: string) => JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track } });
+    const listenLine = (seconds: number, artist: string, track: string) =>
+      JSON.stringify({ listened_at: seconds, track_metadata: { artist_name: artist, track_name: track } });
     const first = path.join(workDir, 'dry-first.jsonl');
     fs.writeFileSync(first, [listenLine(1_600_000_000, 'Dry Known', 'Known Song'), listenLine(1_600_000_300, 'Dry Known', 'Known Song')].join('\n'));
     await runImport({ source: fileSource(first), format: 'listenbrainz', sink: apiSink(app(), token) });
@@ -340,7 +427,18 @@ describeWithApp('history import', (app) => {
     fs.writeFileSync(file, records.join('\n'));
     const db = app().ctx.db;
     const counts = async () =>
-      Promise.all((['scrobbles', 'tracks', 'artists', 'albums', 'import_checkpoints'] as const).map(async (table) => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)));
+      Promise.all(
+        (['scrobbles', 'tracks', 'artists', 'albums', 'import_checkpoints'] as const).map(async (table) =>
+          Number(
+            (
+              await db
+                .selectFrom(table)
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          ),
+        ),
+      );
     const before = await counts();
     const tracksBefore = await db.selectFrom('tracks').selectAll().orderBy('id').execute();
     const dry = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: apiSink(app(), token), dryRun: true });
@@ -362,7 +460,13 @@ describeWithApp('history import', (app) => {
       return fileSource(file);
     };
     await runImport({ source: write('repeat-known.jsonl', [line(1_610_000_000, 'Known')]), format: 'listenbrainz', sink: apiSink(app(), token) });
-    const [known, a, b, c, d] = [line(1_610_000_100, 'Known'), line(1_610_000_200, 'A'), line(1_610_000_300, 'B'), line(1_610_000_400, 'C'), line(1_610_000_500, 'D')];
+    const [known, a, b, c, d] = [
+      line(1_610_000_100, 'Known'),
+      line(1_610_000_200, 'A'),
+      line(1_610_000_300, 'B'),
+      line(1_610_000_400, 'C'),
+      line(1_610_000_500, 'D'),
+    ];
     // Two listens a batch: batch 3 repeats batch 1, a known song's play and a new song's.
     const first = write('repeat-first.jsonl', [known, a, b, c, known, a]);
     const second = write('repeat-second.jsonl', [b, d]);

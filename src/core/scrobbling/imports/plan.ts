@@ -2,7 +2,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DETECTION_TRIED, detectKind, fileHead } from './detect.ts';
 import type { ImportFormat } from './schemas.ts';
-import { fileSource, naturalOrder, openZipArchive, openZipFile, verifiedMembers, ZIP_ENTRIES_LOOKED_FOR, type ImportSource, type ZipArchive, type ZipOpener } from './sources.ts';
+import {
+  fileSource,
+  naturalOrder,
+  openZipArchive,
+  openZipFile,
+  verifiedMembers,
+  ZIP_ENTRIES_LOOKED_FOR,
+  type ImportSource,
+  type ZipArchive,
+  type ZipOpener,
+} from './sources.ts';
 
 export interface PlannedImport {
   source: ImportSource;

@@ -39,7 +39,14 @@ const lbListen = (seconds: number, track: string, extra: object = {}) => ({
     artist_name: 'Portishead',
     track_name: track,
     release_name: 'Dummy',
-    additional_info: { tags: ['trip hop', ' ', 'bristol'], duration_ms: 300000, tracknumber: 2, spotify_id: 'https://open.spotify.com/track/3Ty7OTBNSigGEpeW2PqcsC', isrc: 'gbaaa9400001', ...extra },
+    additional_info: {
+      tags: ['trip hop', ' ', 'bristol'],
+      duration_ms: 300000,
+      tracknumber: 2,
+      spotify_id: 'https://open.spotify.com/track/3Ty7OTBNSigGEpeW2PqcsC',
+      isrc: 'gbaaa9400001',
+      ...extra,
+    },
     mbid_mapping: { recording_mbid: 'A1B2C3D4-0000-4000-8000-000000000001', artist_mbids: ['8f6bd1e4-fbe1-4f50-aa9b-94c450ec0f11'] },
   },
 });
@@ -48,7 +55,10 @@ describe('ListenBrainz export', () => {
   it('reads a JSON array in small chunks, mapping metadata and ids', async () => {
     const text = JSON.stringify([lbListen(1_600_000_000, 'Sour Times, "live"'), lbListen(1_600_000_300, 'Roads [2] {x}')], null, 2);
     const records = await read('listenbrainz', text, 5);
-    assert.deepEqual(records.map((r) => r.record), [1, 2]);
+    assert.deepEqual(
+      records.map((r) => r.record),
+      [1, 2],
+    );
     const [first, second] = listens(records);
     assert.equal(first!.title, 'Sour Times, "live"');
     assert.equal(second!.title, 'Roads [2] {x}');
@@ -65,9 +75,18 @@ describe('ListenBrainz export', () => {
   });
 
   it('reads JSON Lines with CRLF endings and blank lines; bad records are ignored with a reason', async () => {
-    const lines = [JSON.stringify(lbListen(1_600_000_000, 'One')), '', '{not json', JSON.stringify({ listened_at: 1_600_000_100, track_metadata: { artist_name: '', track_name: 'x' } }), JSON.stringify(lbListen(1_600_000_200, 'Two', { duration_ms: -5, isrc: 'nope' }))];
+    const lines = [
+      JSON.stringify(lbListen(1_600_000_000, 'One')),
+      '',
+      '{not json',
+      JSON.stringify({ listened_at: 1_600_000_100, track_metadata: { artist_name: '', track_name: 'x' } }),
+      JSON.stringify(lbListen(1_600_000_200, 'Two', { duration_ms: -5, isrc: 'nope' })),
+    ];
     const records = await read('listenbrainz', `${lines.join('\r\n')}\r\n`, 3);
-    assert.deepEqual(listens(records).map((l) => l.title), ['One', 'Two']);
+    assert.deepEqual(
+      listens(records).map((l) => l.title),
+      ['One', 'Two'],
+    );
     assert.deepEqual(ignored(records), ['2: a record is not valid JSON', '3: no artist']);
     const two = listens(records)[1]!;
     assert.equal(two.durationMs, undefined);
@@ -85,7 +104,11 @@ describe('ListenBrainz export', () => {
   });
 
   it('refuses a file that is not an export, naming the record', async () => {
-    await rejects(read('listenbrainz', '{"ts":"2020-01-01T00:00:00Z","ms_played":1}\n'), 1, /not a ListenBrainz export .*: a record has neither listened_at nor track_metadata/);
+    await rejects(
+      read('listenbrainz', '{"ts":"2020-01-01T00:00:00Z","ms_played":1}\n'),
+      1,
+      /not a ListenBrainz export .*: a record has neither listened_at nor track_metadata/,
+    );
     await rejects(read('listenbrainz', 'hello\n'), 1, /not valid JSON/);
     await rejects(read('listenbrainz', `[${JSON.stringify(lbListen(1, 'a'))},${JSON.stringify(lbListen(2, 'b'))}`), 2, /not closed/);
   });
@@ -128,7 +151,11 @@ describe('Spotify Extended Streaming History', () => {
     ];
     const records = await read('spotify', JSON.stringify(streams), 11);
     assert.equal(listens(records).length, 1);
-    assert.deepEqual(ignored(records), ['1: a podcast episode, not a track', '2: not a track (podcast, audiobook or video)', '3: played for less than 30 seconds']);
+    assert.deepEqual(ignored(records), [
+      '1: a podcast episode, not a track',
+      '2: not a track (podcast, audiobook or video)',
+      '3: played for less than 30 seconds',
+    ]);
   });
 
   it('refuses JSON Lines and other formats', async () => {
@@ -148,7 +175,10 @@ describe('Last.fm CSV', () => {
     ].join('\r\n');
     const records = await read('lastfm', csv, 4);
     const [first, second] = listens(records);
-    assert.deepEqual(records.map((r) => r.record), [1, 2]);
+    assert.deepEqual(
+      records.map((r) => r.record),
+      [1, 2],
+    );
     assert.equal(first!.artist, 'Crosby, Stills & Nash');
     assert.equal(first!.album, 'Album "Deluxe"');
     assert.equal(first!.title, 'Line\r\nBreak');
@@ -158,12 +188,16 @@ describe('Last.fm CSV', () => {
   });
 
   it('reads the headerless artist,album,track,date form; bad rows are ignored', async () => {
-    const csv = 'Radiohead,OK Computer,Airbag,31 Jan 2021 18:30\nRadiohead,,No Album,01 Feb 2021 09:05\nRadiohead,OK Computer,Bad Date,yesterday\nonly,three,cells\n';
+    const csv =
+      'Radiohead,OK Computer,Airbag,31 Jan 2021 18:30\nRadiohead,,No Album,01 Feb 2021 09:05\nRadiohead,OK Computer,Bad Date,yesterday\nonly,three,cells\n';
     const records = await read('lastfm', csv, 6);
-    assert.deepEqual(listens(records).map((l) => [l.title, l.album, l.listenedAt]), [
-      ['Airbag', 'OK Computer', '2021-01-31T18:30:00.000Z'],
-      ['No Album', undefined, '2021-02-01T09:05:00.000Z'],
-    ]);
+    assert.deepEqual(
+      listens(records).map((l) => [l.title, l.album, l.listenedAt]),
+      [
+        ['Airbag', 'OK Computer', '2021-01-31T18:30:00.000Z'],
+        ['No Album', undefined, '2021-02-01T09:05:00.000Z'],
+      ],
+    );
     assert.deepEqual(ignored(records), ['3: no valid listen time', '4: expected 4 columns (artist,album,track,date), found 3']);
   });
 
@@ -182,7 +216,12 @@ describe('file chunks', () => {
     const row = 'Sigur Rós,Ágætis byrjun,Svefn-g-englar,01 Jan 2020 00:00\n';
     fs.writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(row.repeat(10_000))]));
     let bytes = 0;
-    const records = await collect(readImportRecords('lastfm', fileTextChunks(file, (n) => (bytes += n))));
+    const records = await collect(
+      readImportRecords(
+        'lastfm',
+        fileTextChunks(file, (n) => (bytes += n)),
+      ),
+    );
     assert.equal(bytes, fs.statSync(file).size);
     assert.equal(records.length, 10_000);
     assert.ok(records.every(({ result }) => 'listen' in result && result.listen.artist === 'Sigur Rós' && result.listen.album === 'Ágætis byrjun'));

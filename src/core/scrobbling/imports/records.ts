@@ -27,11 +27,14 @@ export function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-
 /** The id from a bare id, a `spotify:track:` URI or an open.spotify.com URL. */
 export function spotifyId(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const id = value.trim().split(/[:/?]/).filter(Boolean).find((part) => SPOTIFY_ID.test(part));
+  const id = value
+    .trim()
+    .split(/[:/?]/)
+    .filter(Boolean)
+    .find((part) => SPOTIFY_ID.test(part));
   return id;
 }
 

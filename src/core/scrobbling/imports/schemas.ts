@@ -38,14 +38,20 @@ export const ImportBatch = Type.Object({
   fingerprint: Fingerprint,
   format: Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))),
   from: Type.Integer({ minimum: 0, description: 'records of the file consumed before this batch; must equal the checkpoint' }),
-  records: Type.Integer({ minimum: 0, maximum: 100_000, description: 'records of the file this batch covers; those without a listen were ignored by the client' }),
+  records: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    description: 'records of the file this batch covers; those without a listen were ignored by the client',
+  }),
   // Each listen is checked against ImportListen by the handler, not here: one odd listen is ignored with its reason instead of failing the batch.
   listens: Type.Array(Type.Unknown({ description: 'ImportListen objects; one that does not fit is counted as ignored, with the reason' }), {
     maxItems: MAX_IMPORT_BATCH,
   }),
   complete: Type.Boolean({ description: 'the file ends with this batch' }),
   dryRun: Type.Optional(
-    Type.Boolean({ description: 'match and count the listens as the import would, writing nothing (no scrobbles, catalog entries or checkpoint; `from` is not checked)' }),
+    Type.Boolean({
+      description: 'match and count the listens as the import would, writing nothing (no scrobbles, catalog entries or checkpoint; `from` is not checked)',
+    }),
   ),
 });
 export type ImportBatch = Static<typeof ImportBatch>;
@@ -69,7 +75,8 @@ export const ImportBatchResult = Type.Object({
   newSongs: Type.Optional(Type.Integer({ description: 'dry run: of the listens counted as stored, those of songs the catalog does not have yet' })),
   claims: Type.Optional(
     Type.Array(Type.Object({ key: Type.String({ description: 'the play (song and instant), hashed' }), newSong: Type.Boolean() }), {
-      description: 'dry run: a key per listen counted as stored, so a client previewing a file batch by batch counts a play repeated in a later batch (or file) as a duplicate',
+      description:
+        'dry run: a key per listen counted as stored, so a client previewing a file batch by batch counts a play repeated in a later batch (or file) as a duplicate',
     }),
   ),
   ignoredListens: Type.Array(Type.Object({ index: Type.Integer({ description: 'position in the batch listens' }), reason: Type.String() }), {

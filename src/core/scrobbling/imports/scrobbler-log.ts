@@ -70,7 +70,9 @@ function scrobblerLogRecord(cells: string[], utc: boolean): ImportRecord | Forei
  * Rockbox writes it): `#` lines are headers (`#AUDIOSCROBBLER/1.1`,
  * `#TZ/UTC` or `#TZ/UNKNOWN`, `#CLIENT/...`), every other line one play.
  */
-export async function* scrobblerLogRecords(chunks: AsyncIterable<string>): AsyncGenerator<{ record: number; result: ImportRecord | ForeignRecord | UnreadRecord }> {
+export async function* scrobblerLogRecords(
+  chunks: AsyncIterable<string>,
+): AsyncGenerator<{ record: number; result: ImportRecord | ForeignRecord | UnreadRecord }> {
   let header = false;
   let utc = false;
   let record = 0;

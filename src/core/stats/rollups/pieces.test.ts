@@ -37,7 +37,11 @@ test('weighted pieces count exactly the plays of any window', () => {
     const aligned = pick([0, 1]) ? Math.floor(start / 900_000) * 900_000 : start;
     const [s, e] = [aligned, aligned + length];
     const expected = plays.filter((ms) => ms >= s && ms < e).length;
-    assert.equal(weightedCount(windowPieces(new Date(s), new Date(e)), plays), expected, `seed ${seed}: [${new Date(s).toISOString()}, ${new Date(e).toISOString()})`);
+    assert.equal(
+      weightedCount(windowPieces(new Date(s), new Date(e)), plays),
+      expected,
+      `seed ${seed}: [${new Date(s).toISOString()}, ${new Date(e).toISOString()})`,
+    );
   }
 });
 
@@ -70,7 +74,10 @@ test('an edge costs a bounded number of rows however long the history', () => {
 test('quarter spans: whole quarter hours from the rollup, the partial ones raw', () => {
   const span = quarterSpan(new Date('2026-03-01T10:07:00Z'), new Date('2026-03-02T18:45:00Z'));
   assert.deepEqual([span.from.toISOString(), span.to.toISOString()], ['2026-03-01T10:15:00.000Z', '2026-03-02T18:45:00.000Z']);
-  assert.deepEqual(span.raw.map((piece) => [piece.from.toISOString(), piece.to.toISOString()]), [['2026-03-01T10:07:00.000Z', '2026-03-01T10:15:00.000Z']]);
+  assert.deepEqual(
+    span.raw.map((piece) => [piece.from.toISOString(), piece.to.toISOString()]),
+    [['2026-03-01T10:07:00.000Z', '2026-03-01T10:15:00.000Z']],
+  );
   const inside = quarterSpan(new Date('2026-03-01T10:01:00Z'), new Date('2026-03-01T10:14:00Z'));
   assert.equal(inside.from.getTime(), inside.to.getTime());
   assert.equal(inside.raw.length, 1);

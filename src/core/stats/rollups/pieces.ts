@@ -81,12 +81,7 @@ export function windowPieces(start: Date, end: Date): Piece[] {
   };
   const startYear = edgeYear(s, -1);
   const endYear = edgeYear(e, 1);
-  return [
-    ...signedRange('y', startYear, endYear, 1),
-    ...toPieces('m', monthUnits, months),
-    ...toPieces('d', dayUnits, days),
-    ...raw,
-  ];
+  return [...signedRange('y', startYear, endYear, 1), ...toPieces('m', monthUnits, months), ...toPieces('d', dayUnits, days), ...raw];
 }
 
 const QUARTER_MS = 15 * 60_000;

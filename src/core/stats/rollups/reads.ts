@@ -82,7 +82,9 @@ export function localPlays(userId: string | null, window: PlaysWindow, zone: str
   const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
     sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser('user_id')} and ${within(sql`listened_at`, from, to)}`;
   const branches = [
-    ...(span.from < span.to ? [sql`select * from (${hourRows(ofUser('h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)] : []),
+    ...(span.from < span.to
+      ? [sql`select * from (${hourRows(ofUser('h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)]
+      : []),
     ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];
   if (branches.length === 0) return sql`select null::timestamptz as at, null::timestamp as local_at, 0 as plays where false`;

@@ -22,7 +22,17 @@ import { ALL_TIME, trackPlays } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
 
 // Zones offset by :30 and :45, with and without DST, both hemispheres.
-const ZONES = ['UTC', 'Europe/Berlin', 'America/Los_Angeles', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham', 'Australia/Adelaide'];
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/Los_Angeles',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Australia/Lord_Howe',
+  'America/St_Johns',
+  'Pacific/Chatham',
+  'Australia/Adelaide',
+];
 const FIRST = Date.UTC(2022, 0, 1);
 const SPAN = 4 * 365 * 86_400_000;
 
@@ -42,7 +52,11 @@ async function seedCatalog(db: Database): Promise<string[]> {
 }
 
 async function createUser(db: Database, handle: string): Promise<string> {
-  const row = await db.insertInto('users').values({ did: `did:plc:${handle}`, handle }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('users')
+    .values({ did: `did:plc:${handle}`, handle })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -54,8 +68,14 @@ async function randomChange(db: Database, random: ReturnType<typeof seededPicker
     const plays = Array.from({ length: 1 + int(60) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(FIRST + int(SPAN)) }));
     // Clustered plays (same quarter hour, same day) as well as spread ones.
     const cluster = new Date(FIRST + int(SPAN));
-    plays.push(...Array.from({ length: int(20) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(cluster.getTime() + int(3_600_000)) })));
-    await db.insertInto('scrobbles').values(plays).onConflict((oc) => oc.doNothing()).execute();
+    plays.push(
+      ...Array.from({ length: int(20) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(cluster.getTime() + int(3_600_000)) })),
+    );
+    await db
+      .insertInto('scrobbles')
+      .values(plays)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     return;
   }
   const victims = await sql<{ id: string }>`select id from scrobbles order by md5(id::text || ${int(1e9)}::text) limit ${1 + int(15)}`.execute(db);
@@ -69,9 +89,14 @@ async function randomChange(db: Database, random: ReturnType<typeof seededPicker
         if (error.code !== '23505') throw error; // Moved onto an existing play: the database refuses it, as it should.
       });
   } else {
-    await db.updateTable('scrobbles').set({ track_id: pick(tracks) }).where('id', '=', ids[0]!).execute().catch((error: { code?: string }) => {
-      if (error.code !== '23505') throw error;
-    });
+    await db
+      .updateTable('scrobbles')
+      .set({ track_id: pick(tracks) })
+      .where('id', '=', ids[0]!)
+      .execute()
+      .catch((error: { code?: string }) => {
+        if (error.code !== '23505') throw error;
+      });
   }
 }
 
@@ -81,7 +106,10 @@ async function randomWindow(db: Database, random: ReturnType<typeof seededPicker
   const shape = pick(['year', 'rolling', 'range']);
   if (shape === 'year') {
     const year = 2022 + int(4);
-    const { rows } = await sql<{ start: Date; end: Date }>`select make_timestamptz(${year}, 1, 1, 0, 0, 0, ${zone}) as start, make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, ${zone}) as end`.execute(db);
+    const { rows } = await sql<{
+      start: Date;
+      end: Date;
+    }>`select make_timestamptz(${year}, 1, 1, 0, 0, 0, ${zone}) as start, make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, ${zone}) as end`.execute(db);
     return { period: 'year', year, ...rows[0]! };
   }
   const end = new Date(FIRST + int(SPAN) + int(1000) * 1000);
@@ -93,7 +121,9 @@ async function randomWindow(db: Database, random: ReturnType<typeof seededPicker
 /** Per-day and per-hour statistics and the all-time top lists, straight from the raw plays. */
 async function rawTimeStats(db: Database, userId: string, zone: string) {
   const { rows: days } = await sql<{ date: string; count: number }>`
-    select to_char((listened_at at time zone ${zone})::date, 'YYYY-MM-DD') as date, count(*)::int as count from scrobbles where user_id = ${userId} group by 1 order by 1`.execute(db);
+    select to_char((listened_at at time zone ${zone})::date, 'YYYY-MM-DD') as date, count(*)::int as count from scrobbles where user_id = ${userId} group by 1 order by 1`.execute(
+    db,
+  );
   const { rows: clock } = await sql<{ weekday: number; hour: number; count: number }>`
     select extract(isodow from listened_at at time zone ${zone})::int - 1 as weekday, extract(hour from listened_at at time zone ${zone})::int as hour, count(*)::int as count
     from scrobbles where user_id = ${userId} group by 1, 2 order by 1, 2`.execute(db);
@@ -101,7 +131,10 @@ async function rawTimeStats(db: Database, userId: string, zone: string) {
 }
 
 async function rawTrackCounts(db: Database, userId: string) {
-  const { rows } = await sql<{ track_id: string; plays: number }>`select track_id, count(*)::int as plays from scrobbles where user_id = ${userId} group by 1 order by 1`.execute(db);
+  const { rows } = await sql<{
+    track_id: string;
+    plays: number;
+  }>`select track_id, count(*)::int as plays from scrobbles where user_id = ${userId} group by 1 order by 1`.execute(db);
   return rows;
 }
 
@@ -188,9 +221,15 @@ for (const backend of testBackends()) {
 
     test("a deleted account's rollups and queued changes go with it", async () => {
       const gone = await createUser(db, 'gone');
-      await db.insertInto('scrobbles').values({ user_id: gone, track_id: tracks[0]!, listened_at: new Date('2024-02-02T02:02:00Z') }).execute();
+      await db
+        .insertInto('scrobbles')
+        .values({ user_id: gone, track_id: tracks[0]!, listened_at: new Date('2024-02-02T02:02:00Z') })
+        .execute();
       await foldAll(db);
-      await db.insertInto('scrobbles').values({ user_id: gone, track_id: tracks[1]!, listened_at: new Date('2024-02-03T02:02:00Z') }).execute();
+      await db
+        .insertInto('scrobbles')
+        .values({ user_id: gone, track_id: tracks[1]!, listened_at: new Date('2024-02-03T02:02:00Z') })
+        .execute();
       await db.deleteFrom('users').where('id', '=', gone).execute();
       await foldAll(db);
       for (const table of ['stats_track_counts', 'stats_hours', 'stats_first_plays'] as const) {

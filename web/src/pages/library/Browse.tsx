@@ -46,8 +46,8 @@ function PagedList<T>({ pages, label, empty, row }: { pages: ReturnType<typeof u
 
 const NOTHING_PLAYABLE = (
   <p>
-    Nothing to play yet: the server's music folder is empty or not scanned, and no file host is connected. Connect one in{' '}
-    <Link href="/settings">Settings</Link>, or browse <Link href="/library/folders">Folders</Link>.
+    Nothing to play yet: the server's music folder is empty or not scanned, and no file host is connected. Connect one in <Link href="/settings">Settings</Link>
+    , or browse <Link href="/library/folders">Folders</Link>.
   </p>
 );
 
@@ -101,7 +101,12 @@ function AlbumIndex({ artistId }: { artistId?: string }) {
           {artist && <h2>{artist}</h2>}
         </>
       )}
-      <PagedList pages={pages} label="albums" empty={artistId ? <p>None of this artist's albums is in your library.</p> : NOTHING_PLAYABLE} row={(album) => <AlbumRow key={album.id} album={album} />} />
+      <PagedList
+        pages={pages}
+        label="albums"
+        empty={artistId ? <p>None of this artist's albums is in your library.</p> : NOTHING_PLAYABLE}
+        row={(album) => <AlbumRow key={album.id} album={album} />}
+      />
     </>
   );
 }

@@ -51,7 +51,8 @@ export function Folders({ onPlay }: { onPlay: PlayAt }) {
           )}
           {host && connection?.status === 'broken' && (
             <p className="error" role="alert">
-              The {host} connection is broken{connection.statusReason ? ` (${connection.statusReason})` : ''}. Reconnect it in <Link href="/settings">Settings</Link>.
+              The {host} connection is broken{connection.statusReason ? ` (${connection.statusReason})` : ''}. Reconnect it in{' '}
+              <Link href="/settings">Settings</Link>.
             </p>
           )}
           {host && connection && <HostBrowser key={host} host={host} onPlay={onPlay} />}
@@ -109,7 +110,15 @@ function MusicFolderBrowser({ onPlay }: { onPlay: PlayAt }) {
 type Listing = Output<'app.svc.library.getDirectory'>;
 
 /** A folder at a time: up, into subfolders, play or queue the folder (with its subfolders), or queue one song. */
-function FolderBrowser({ name, listKey, load, onPlay, emptyHint, actions, note }: {
+function FolderBrowser({
+  name,
+  listKey,
+  load,
+  onPlay,
+  emptyHint,
+  actions,
+  note,
+}: {
   name: string;
   listKey: unknown[];
   load: (at: string | undefined) => Promise<Listing>;
@@ -135,8 +144,7 @@ function FolderBrowser({ name, listKey, load, onPlay, emptyHint, actions, note }
   const { directory, parentDirectory, directories, files } = listing.data;
   const here = 'id' in directory ? directory : null;
   const play = (start: boolean) =>
-    here &&
-    queueFolder.mutate(here.id, { onSuccess: (answer) => start && answer.added.length > 0 && onPlay(answer.queue.entry, answer.position) });
+    here && queueFolder.mutate(here.id, { onSuccess: (answer) => start && answer.added.length > 0 && onPlay(answer.queue.entry, answer.position) });
   return (
     <div className="stack">
       <h2 className="library-path">

@@ -39,7 +39,15 @@ export function Player({ session, entries, playing, onPlay }: { session: SignedI
         </p>
       )}
       {key ? (
-        <Deck key={key} session={session} apiKey={key} entries={entries} playing={playing} onPlay={onPlay} onKeyRefused={(problem) => chooseKey(null, `The player's API key stopped working: ${problem} Pick or create one again.`)} />
+        <Deck
+          key={key}
+          session={session}
+          apiKey={key}
+          entries={entries}
+          playing={playing}
+          onPlay={onPlay}
+          onKeyRefused={(problem) => chooseKey(null, `The player's API key stopped working: ${problem} Pick or create one again.`)}
+        />
       ) : (
         <KeySetup handle={session.handle} onKey={(chosen) => chooseKey(chosen)} />
       )}
@@ -74,8 +82,8 @@ function KeySetup({ handle, onKey }: { handle: string; onKey: (key: string) => v
   return (
     <div className="stack">
       <p>
-        To play music here, the player needs one of your API keys: the music server's stream (Subsonic's <code>/rest/stream</code>) cannot use your sign-in.
-        The key is kept in this browser only; remove it in <Link href="/settings">Settings</Link> to sign this player out.
+        To play music here, the player needs one of your API keys: the music server's stream (Subsonic's <code>/rest/stream</code>) cannot use your sign-in. The
+        key is kept in this browser only; remove it in <Link href="/settings">Settings</Link> to sign this player out.
       </p>
       <div>
         <button type="button" onClick={() => create.mutate()} disabled={create.isPending}>
@@ -97,7 +105,14 @@ function KeySetup({ handle, onKey }: { handle: string; onKey: (key: string) => v
   );
 }
 
-function Deck({ session, apiKey, entries, playing, onPlay, onKeyRefused }: {
+function Deck({
+  session,
+  apiKey,
+  entries,
+  playing,
+  onPlay,
+  onKeyRefused,
+}: {
   session: SignedIn;
   apiKey: string;
   entries: readonly Song[];
@@ -109,7 +124,9 @@ function Deck({ session, apiKey, entries, playing, onPlay, onKeyRefused }: {
   const run = useRef({ play: -1, tracker: new PlayTracker(), startedAt: null as Date | null });
   const [streamError, setStreamError] = useState<string | null>(null);
   const nowPlaying = useMutation({ mutationFn: (id: string) => procedure('app.svc.library.updateNowPlaying', { id }) });
-  const scrobble = useMutation({ mutationFn: (input: Parameters<typeof scrobbleInput>) => procedure('app.svc.scrobble.createScrobble', scrobbleInput(...input)) });
+  const scrobble = useMutation({
+    mutationFn: (input: Parameters<typeof scrobbleInput>) => procedure('app.svc.scrobble.createScrobble', scrobbleInput(...input)),
+  });
   const play = playing?.play;
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new play starts over; `scrobble` is a new object every render
   useEffect(() => {

@@ -25,8 +25,8 @@ function PlaylistIndex() {
       ) : playlists.data.playlists.playlist.length === 0 ? (
         <Empty>
           <p>
-            No playlists yet. Put songs in the queue (from <Link href="/library/folders">Folders</Link>), then create a playlist above from them; or
-            create an empty one and add the queue to it from <Link href="/library/queue">Queue</Link>.
+            No playlists yet. Put songs in the queue (from <Link href="/library/folders">Folders</Link>), then create a playlist above from them; or create an
+            empty one and add the queue to it from <Link href="/library/queue">Queue</Link>.
           </p>
         </Empty>
       ) : (
@@ -136,8 +136,7 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
   const own = list.owner === session?.handle;
   const ids = list.entry.map((song) => song.id);
   /** Appends the playlist to the queue and, with `start`, plays its first song there. */
-  const queueIt = (start: boolean) =>
-    enqueue.mutate(ids, { onSuccess: ({ queue, position }) => start && onPlay(queue.entry, position) });
+  const queueIt = (start: boolean) => enqueue.mutate(ids, { onSuccess: ({ queue, position }) => start && onPlay(queue.entry, position) });
   const move = (from: number, to: number, rowKey: string) => {
     const [same, other] = to < from ? ['up', 'down'] : ['down', 'up'];
     focusNext.current = [`${same}-${rowKey}`, `${other}-${rowKey}`];
@@ -170,7 +169,12 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
         </button>
         {own && <Rename name={list.name} onRename={(name) => update.mutate({ change: { name } })} />}
         {own && (
-          <button type="button" className="secondary danger" disabled={remove.isPending} onClick={() => confirm(`Delete the playlist “${list.name}”?`) && remove.mutate()}>
+          <button
+            type="button"
+            className="secondary danger"
+            disabled={remove.isPending}
+            onClick={() => confirm(`Delete the playlist “${list.name}”?`) && remove.mutate()}
+          >
             Delete playlist
           </button>
         )}
@@ -199,13 +203,33 @@ function PlaylistDetail({ id, onPlay }: { id: string; onPlay: PlayAt }) {
                 </div>
                 {own && (
                   <div className="library-row-actions">
-                    <button type="button" className="link" id={`up-${rowKey}`} aria-label={`Move ${label} up`} disabled={index === 0} onClick={() => move(index, index - 1, rowKey)}>
+                    <button
+                      type="button"
+                      className="link"
+                      id={`up-${rowKey}`}
+                      aria-label={`Move ${label} up`}
+                      disabled={index === 0}
+                      onClick={() => move(index, index - 1, rowKey)}
+                    >
                       ↑
                     </button>
-                    <button type="button" className="link" id={`down-${rowKey}`} aria-label={`Move ${label} down`} disabled={index === ids.length - 1} onClick={() => move(index, index + 1, rowKey)}>
+                    <button
+                      type="button"
+                      className="link"
+                      id={`down-${rowKey}`}
+                      aria-label={`Move ${label} down`}
+                      disabled={index === ids.length - 1}
+                      onClick={() => move(index, index + 1, rowKey)}
+                    >
                       ↓
                     </button>
-                    <button type="button" className="link danger" aria-label={`Remove ${label} from the playlist`} id={`remove-${rowKey}`} onClick={() => removeAt(index)}>
+                    <button
+                      type="button"
+                      className="link danger"
+                      aria-label={`Remove ${label} from the playlist`}
+                      id={`remove-${rowKey}`}
+                      onClick={() => removeAt(index)}
+                    >
                       Remove
                     </button>
                   </div>
@@ -234,10 +258,14 @@ function Rename({ name, onRename }: { name: string; onRename: (name: string) => 
   const [value, setValue] = useState(name);
   if (!editing) {
     return (
-      <button type="button" className="secondary" onClick={() => {
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => {
           setValue(name);
           setEditing(true);
-        }}>
+        }}
+      >
         Rename
       </button>
     );

@@ -25,14 +25,24 @@ export function QueueView({ playing, onPlay }: { playing: Playing | null; onPlay
       </Empty>
     );
   }
-  const current = playing ? locate(entries.map((entry) => entry.id), { index: playing.index, id: playing.song.id }) : null;
+  const current = playing
+    ? locate(
+        entries.map((entry) => entry.id),
+        { index: playing.index, id: playing.song.id },
+      )
+    : null;
   return (
     <>
       <div className="library-inline">
         <p className="muted">
           {entries.length} {entries.length === 1 ? 'song' : 'songs'}
         </p>
-        <button type="button" className="secondary danger" disabled={clear.isPending} onClick={() => confirm('Remove every song from the queue?') && clear.mutate(undefined)}>
+        <button
+          type="button"
+          className="secondary danger"
+          disabled={clear.isPending}
+          onClick={() => confirm('Remove every song from the queue?') && clear.mutate(undefined)}
+        >
           Clear the queue
         </button>
       </div>
@@ -52,7 +62,13 @@ export function QueueView({ playing, onPlay }: { playing: Playing | null; onPlay
             <button type="button" className="link" aria-label={`Play ${song.title}`} onClick={() => onPlay(entries, index)}>
               Play
             </button>
-            <button type="button" className="link danger" aria-label={`Remove ${song.title} from the queue`} disabled={remove.isPending} onClick={() => remove.mutate(index)}>
+            <button
+              type="button"
+              className="link danger"
+              aria-label={`Remove ${song.title} from the queue`}
+              disabled={remove.isPending}
+              onClick={() => remove.mutate(index)}
+            >
               Remove
             </button>
           </li>

@@ -16,7 +16,9 @@ export function useLibraryKey(): (...parts: unknown[]) => unknown[] {
 const QUEUE_PAGE = 1000;
 
 /** The player moves through the whole queue, so it is read whole, a page at a time. */
-const readQueue = async () => ({ queue: await wholeQueue((offset) => query('app.svc.player.getPlaybackQueue', { offset, limit: QUEUE_PAGE }).then((answer) => answer.queue)) });
+const readQueue = async () => ({
+  queue: await wholeQueue((offset) => query('app.svc.player.getPlaybackQueue', { offset, limit: QUEUE_PAGE }).then((answer) => answer.queue)),
+});
 
 export function useQueue() {
   const key = useLibraryKey();

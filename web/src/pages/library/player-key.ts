@@ -21,7 +21,8 @@ export function storeKey(did: string, key: string | null): void {
 }
 
 /** A /rest URL: the Subsonic API's own paths, not an XRPC operation. */
-const restUrl = (method: string, key: string, params: Record<string, string>) => `/rest/${method}?${new URLSearchParams({ ...params, apiKey: key, ...SUBSONIC })}`;
+const restUrl = (method: string, key: string, params: Record<string, string>) =>
+  `/rest/${method}?${new URLSearchParams({ ...params, apiKey: key, ...SUBSONIC })}`;
 
 export const streamUrl = (key: string, songId: string) => restUrl('stream', key, { id: songId });
 export const coverUrl = (key: string, coverId: string) => restUrl('getCoverArt', key, { id: coverId });

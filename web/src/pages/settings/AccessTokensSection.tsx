@@ -69,7 +69,10 @@ export function AccessTokensSection() {
                 type="button"
                 className="secondary danger"
                 disabled={revoke.isPending}
-                onClick={() => confirm(`Revoke "${token.name}"? Whatever uses it is refused from now on, and so are the tokens and API keys it created.`) && revoke.mutate(token.id)}
+                onClick={() =>
+                  confirm(`Revoke "${token.name}"? Whatever uses it is refused from now on, and so are the tokens and API keys it created.`) &&
+                  revoke.mutate(token.id)
+                }
               >
                 Revoke
               </button>

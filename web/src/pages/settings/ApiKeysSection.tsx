@@ -33,8 +33,8 @@ export function ApiKeysSection({ session }: { session: SignedIn }) {
   return (
     <SettingsSection id="api-keys" title="API keys for scrobblers and players">
       <p className="muted">
-        One key per app: scrobblers (ListenBrainz, Last.fm, Audioscrobbler) and Subsonic players sign in with it. A key can scrobble and read, never manage
-        your account.
+        One key per app: scrobblers (ListenBrainz, Last.fm, Audioscrobbler) and Subsonic players sign in with it. A key can scrobble and read, never manage your
+        account.
       </p>
       {create.data && (
         <SecretOnce title={`API key "${create.data.name}" created`} onDone={() => create.reset()}>
@@ -50,7 +50,14 @@ export function ApiKeysSection({ session }: { session: SignedIn }) {
         <div className="inline-form">
           <label>
             Name
-            <input required maxLength={100} pattern=".*\S.*" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Pano Scrobbler on my phone" />
+            <input
+              required
+              maxLength={100}
+              pattern=".*\S.*"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. Pano Scrobbler on my phone"
+            />
           </label>
           <label>
             Description (optional)

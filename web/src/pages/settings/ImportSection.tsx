@@ -35,8 +35,9 @@ function FileReport({ run }: { run: FileRun }) {
           </span>
           {progress.phase === 'importing' && <progress max={progress.bytes || 1} value={progress.bytesRead} aria-label={`${run.name} read so far`} />}
           <p className="small" aria-live="polite">
-            {number(progress.records)} records: {number(progress.stored)} {progress.phase === 'already imported' ? 'stored' : 'new plays'}, {number(progress.duplicate)} already
-            there, {number(progress.ignored)} ignored{progress.newSongs > 0 && `; ${number(progress.newSongs)} songs new to the catalog`}.
+            {number(progress.records)} records: {number(progress.stored)} {progress.phase === 'already imported' ? 'stored' : 'new plays'},{' '}
+            {number(progress.duplicate)} already there, {number(progress.ignored)} ignored
+            {progress.newSongs > 0 && `; ${number(progress.newSongs)} songs new to the catalog`}.
             {progress.resumedFrom > 0 && ` Resumed after the ${number(progress.resumedFrom)} records imported before.`}
           </p>
           {progress.phase === 'already imported' && <p className="small muted">This file was imported completely before; nothing was sent.</p>}
@@ -106,14 +107,21 @@ export function ImportSection() {
       <p className="muted">
         Choose one or more exports: ListenBrainz (the <code>listens/…jsonl</code> files of its zip, or a JSON array), Spotify (the{' '}
         <code>Streaming_History_Audio_*.json</code> or <code>StreamingHistory_music_*.json</code> files of its zip), Last.fm (CSV or recenttracks JSON), a{' '}
-        <code>.scrobbler.log</code>, or a Maloja export. Unzip archives first, or give the zip to <code>earshot import</code> on the command line. Plays you already
-        have are not stored twice. Keep this page open while it runs: if it closes or you stop it, choose the same files again and the import continues where
-        it stopped.
+        <code>.scrobbler.log</code>, or a Maloja export. Unzip archives first, or give the zip to <code>earshot import</code> on the command line. Plays you
+        already have are not stored twice. Keep this page open while it runs: if it closes or you stop it, choose the same files again and the import continues
+        where it stopped.
       </p>
       <form className="stack" onSubmit={(event) => void start(event)}>
         <label>
           Export files
-          <input type="file" multiple required accept=".json,.jsonl,.csv,.log,.txt" disabled={running} onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
+          <input
+            type="file"
+            multiple
+            required
+            accept=".json,.jsonl,.csv,.log,.txt"
+            disabled={running}
+            onChange={(e) => setFiles(Array.from(e.target.files ?? []))}
+          />
         </label>
         <label>
           Format
@@ -141,7 +149,13 @@ export function ImportSection() {
           )}
         </div>
       </form>
-      {runs.length > 0 && <ul className="settings-list imports">{runs.map((run, index) => <FileReport key={index} run={run} />)}</ul>}
+      {runs.length > 0 && (
+        <ul className="settings-list imports">
+          {runs.map((run, index) => (
+            <FileReport key={index} run={run} />
+          ))}
+        </ul>
+      )}
     </SettingsSection>
   );
 }

@@ -32,7 +32,12 @@ function ConnectionState({ connection }: { connection: Connection }) {
           Connected{connection.accountName ? ` as ${connection.accountName}` : ''} since {formatDate(connection.connectedAt)}.
         </p>
       )}
-      {connection.folder && <p className="muted">Mirrors {connection.folder}{connection.lastSyncAt ? `; last synced ${formatDate(connection.lastSyncAt)}` : '; not synced yet'}.</p>}
+      {connection.folder && (
+        <p className="muted">
+          Mirrors {connection.folder}
+          {connection.lastSyncAt ? `; last synced ${formatDate(connection.lastSyncAt)}` : '; not synced yet'}.
+        </p>
+      )}
       {connection.lastSyncError && <p className="error">The last sync failed: {connection.lastSyncError}</p>}
       {connection.lastPolledAt && <p className="muted">Plays last read {formatDate(connection.lastPolledAt)}.</p>}
       {connection.lastPollError && <p className="error">Reading plays failed: {connection.lastPollError}</p>}

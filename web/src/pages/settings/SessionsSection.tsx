@@ -44,7 +44,9 @@ export function SessionsSection() {
                 type="button"
                 className="secondary danger"
                 disabled={end.isPending}
-                onClick={() => (!session.current || confirm('End this session? You will be signed out here.')) && end.mutate({ id: session.id, current: session.current })}
+                onClick={() =>
+                  (!session.current || confirm('End this session? You will be signed out here.')) && end.mutate({ id: session.id, current: session.current })
+                }
               >
                 {session.current ? 'Sign out here' : 'End'}
               </button>

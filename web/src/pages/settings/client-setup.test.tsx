@@ -13,8 +13,12 @@ const INFO = { apiUrl: 'https://music.example.com', scrobblerUrl: 'https://scrob
 /** The values listed under one client's heading, by label. */
 async function valuesOf(client: string): Promise<Record<string, string>> {
   const box = (await screen.findByRole('heading', { name: client })).parentElement!;
-  const labels = within(box).getAllByRole('term').map((term) => term.textContent!);
-  const values = within(box).getAllByRole('definition').map((definition) => definition.querySelector('code')?.textContent ?? definition.textContent!);
+  const labels = within(box)
+    .getAllByRole('term')
+    .map((term) => term.textContent!);
+  const values = within(box)
+    .getAllByRole('definition')
+    .map((definition) => definition.querySelector('code')?.textContent ?? definition.textContent!);
   return Object.fromEntries(labels.map((label, i) => [label, values[i]!]));
 }
 

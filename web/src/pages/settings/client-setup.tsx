@@ -58,7 +58,10 @@ export function ClientSetup({ handle, secrets }: { handle: string; secrets?: Sec
   const urls = clientUrls(info.data);
   return (
     <div className="clients">
-      <Client name="ListenBrainz clients" note="Navidrome, Pano Scrobbler, Web Scrobbler, multi-scrobbler: their custom ListenBrainz server setting. Some ask for the address without /1/.">
+      <Client
+        name="ListenBrainz clients"
+        note="Navidrome, Pano Scrobbler, Web Scrobbler, multi-scrobbler: their custom ListenBrainz server setting. Some ask for the address without /1/."
+      >
         <CopyValue label="Server URL (API root)" value={urls.listenBrainz} />
         <Value label="User token" value={secrets?.key} hint={KEY_HINT} />
       </Client>
@@ -67,7 +70,10 @@ export function ClientSetup({ handle, secrets }: { handle: string; secrets?: Sec
         <Value label="API key" value={secrets?.key} hint={KEY_HINT} />
         <Value label="Shared secret" value={secrets?.sharedSecret} hint={SECRET_HINT} />
       </Client>
-      <Client name="Audioscrobbler 1.2 players" note="Older players (Rockbox, foobar2000, Amarok 1, cmus scripts): the handshake hands out the other addresses.">
+      <Client
+        name="Audioscrobbler 1.2 players"
+        note="Older players (Rockbox, foobar2000, Amarok 1, cmus scripts): the handshake hands out the other addresses."
+      >
         <CopyValue label="Handshake URL" value={urls.audioscrobbler} />
         <CopyValue label="Username" value={handle} />
         <Value label="Password" value={secrets?.key} hint={KEY_HINT} />

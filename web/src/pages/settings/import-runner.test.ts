@@ -56,13 +56,22 @@ describe('importFile', () => {
     return { api, sent };
   }
 
-  const file = () => blob([...Array.from({ length: 1200 }, (_, i) => lb(i)), { listened_at: 1_700_000_000 }].map((listen) => JSON.stringify(listen)).join('\n'));
+  const file = () =>
+    blob([...Array.from({ length: 1200 }, (_, i) => lb(i)), { listened_at: 1_700_000_000 }].map((listen) => JSON.stringify(listen)).join('\n'));
 
   it('sends batches from the checkpoint on, counts what the file lacks as ignored with its reason, and ends with a complete batch', async () => {
     const { api, sent } = fakeServer(700);
     const reports: number[] = [];
     const done = await importFile(file(), { api, onProgress: (progress) => reports.push(progress.records) });
-    expect(done).toMatchObject({ phase: 'done', format: 'listenbrainz', resumedFrom: 700, records: 1201, stored: 500, ignored: 1, reasons: { 'no artist': 1 } });
+    expect(done).toMatchObject({
+      phase: 'done',
+      format: 'listenbrainz',
+      resumedFrom: 700,
+      records: 1201,
+      stored: 500,
+      ignored: 1,
+      reasons: { 'no artist': 1 },
+    });
     expect(sent).toEqual([
       { from: 700, records: 500, listens: 500, complete: false },
       { from: 1200, records: 1, listens: 0, complete: true },

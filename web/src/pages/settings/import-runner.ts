@@ -123,7 +123,17 @@ const emptyBatch = (): Pending => ({ records: 0, listens: [], bytes: 0 });
 export async function importFile(file: Blob, options: ImportOptions): Promise<FileProgress> {
   const { api } = options;
   const progress: FileProgress = {
-    phase: 'reading', format: options.format, bytes: file.size, bytesRead: 0, records: 0, resumedFrom: 0, stored: 0, duplicate: 0, ignored: 0, newSongs: 0, reasons: {},
+    phase: 'reading',
+    format: options.format,
+    bytes: file.size,
+    bytesRead: 0,
+    records: 0,
+    resumedFrom: 0,
+    stored: 0,
+    duplicate: 0,
+    ignored: 0,
+    newSongs: 0,
+    reasons: {},
   };
   const report = () => options.onProgress({ ...progress, reasons: { ...progress.reasons } });
   report();
@@ -131,7 +141,14 @@ export async function importFile(file: Blob, options: ImportOptions): Promise<Fi
   const status = await api.status(fingerprint);
   if (status.complete) {
     const format = isFormat(status.format) ? status.format : undefined;
-    Object.assign(progress, { phase: 'already imported', format, records: status.recordsConsumed, stored: status.stored, duplicate: status.duplicate, ignored: status.ignored });
+    Object.assign(progress, {
+      phase: 'already imported',
+      format,
+      records: status.recordsConsumed,
+      stored: status.stored,
+      duplicate: status.duplicate,
+      ignored: status.ignored,
+    });
     return progress;
   }
   const format = options.format ?? (isFormat(status.format) ? status.format : await detectFormat(file));
@@ -151,7 +168,10 @@ export async function importFile(file: Blob, options: ImportOptions): Promise<Fi
     report();
   };
   let batch = emptyBatch();
-  for await (const { record, result } of readImportRecords(format, blobText(file, (bytes) => (progress.bytesRead += bytes)))) {
+  for await (const { record, result } of readImportRecords(
+    format,
+    blobText(file, (bytes) => (progress.bytesRead += bytes)),
+  )) {
     if (record <= status.recordsConsumed) continue;
     // Only between batches: what was sent is committed, and the next run starts right after it.
     if (batch.records === 0 && options.stopRequested?.()) {

@@ -17,7 +17,12 @@ export const playMethods = [
     if (params.boolean('submission') === false) {
       await setNowPlaying(ctx, viewer.userId, ids[0]!, client);
     } else {
-      await recordPlays(ctx, viewer.userId, ids.map((songId, i) => ({ songId, at: times.length > 0 ? new Date(times[i]!) : undefined })), client);
+      await recordPlays(
+        ctx,
+        viewer.userId,
+        ids.map((songId, i) => ({ songId, at: times.length > 0 ? new Date(times[i]!) : undefined })),
+        client,
+      );
     }
     return {};
   }),
