@@ -56,7 +56,14 @@ if (tierFlag !== -1 && !['unit', 'app', 'e2e'].includes(tier)) {
   process.exit(2);
 }
 const named = args.length > 0 ? args : ['src', 'loadtest'].flatMap(testFiles).sort();
-const files = tier ? named.filter((file) => tierOf(file) === tier) : named;
+// Longest first, so the last minutes are not one long file on one core while the other idles: the
+// runner starts files in the order given, and end-to-end files (processes, browsers) are the long
+// ones, unit files the short ones that fill the gaps.
+const TIER_ORDER = ['e2e', 'app', 'unit'];
+const files = (tier ? named.filter((file) => tierOf(file) === tier) : named)
+  .map((file) => ({ file, rank: TIER_ORDER.indexOf(tierOf(file)) }))
+  .sort((a, b) => a.rank - b.rank)
+  .map(({ file }) => file);
 
 // Some tests spawn the real bin/earshot.js, which runs the compiled dist/: bring it up to date
 // first, so a test file run by hand (`node scripts/run-tests.mjs src/cli/cli.test.ts`) never
