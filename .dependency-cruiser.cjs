@@ -6,7 +6,7 @@
  *
  * Tests (*.test.ts) and test support may import anything (a core test starts the whole app with
  * src/app/testing.ts); the layer rules bind production code. Test support is a module whose file is named
- * `testing.ts` or ends in `-testing.ts` (fixtures, fakes and helpers only tests import); tsconfig.build.json
+ * `testing.ts` or ends in `-testing.ts` (fixtures, fakes and helpers only tests import); scripts/build-server.mjs
  * leaves those and *.test.ts out of dist/.
  */
 const TEST_FILE = '\\.test\\.ts$';
