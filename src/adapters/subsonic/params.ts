@@ -2,6 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import { invalidParameter, missingParameter } from '../../core/library/errors.ts';
 import type { SubsonicParams } from './method.ts';
 
+/**
+ * Booleans as the servers players are written against read them (Go's strconv.ParseBool):
+ * desktop clients written in Python send `True`/`False`, others `1`/`0`.
+ */
+const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((text) => [text, true] as const),
+  ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((text) => [text, false] as const),
+]);
+
 /** The parameters of one request: the query string first, then a form body's (POST, the formPost extension). */
 export function subsonicParams(query: string, form: string | undefined): SubsonicParams {
   const values = new Map<string, string[]>();
@@ -30,8 +39,9 @@ export function subsonicParams(query: string, form: string | undefined): Subsoni
     boolean(name) {
       const value = get(name);
       if (value === undefined || value === '') return undefined;
-      if (value === 'true' || value === 'false') return value === 'true';
-      throw invalidParameter(`parameter ${name} must be true or false`);
+      const parsed = BOOLEANS.get(value.trim());
+      if (parsed === undefined) throw invalidParameter(`parameter ${name} must be true or false (or 1 or 0)`);
+      return parsed;
     },
   };
 }

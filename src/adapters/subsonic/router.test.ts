@@ -112,6 +112,34 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     const other = await client.getUser({ username: 'someone-else' });
     assert.equal(errorCode(other), 50);
   });
+
+  test("booleans as Go's ParseBool reads them: a Python player's public=True renames and shares in one edit", async () => {
+    const auth = { u: user.handle, p: user.key };
+    const created = await restJson(app(), 'createPlaylist', { ...auth, name: 'Road' });
+    const playlistId: string = created.playlist.id;
+    const edit = (params: Record<string, string>) => restJson(app(), 'updatePlaylist', { ...auth, playlistId, ...params });
+    const shown = async () => (await restJson(app(), 'getPlaylist', { ...auth, id: playlistId })).playlist;
+    for (const [text, shared] of [
+      ['True', true],
+      ['0', false],
+      ['T', true],
+      ['FALSE', false],
+      ['1', true],
+      ['f', false],
+      ['true', true],
+      ['False', false],
+    ] as const) {
+      const name = `Road ${text}`;
+      assert.equal((await edit({ name, public: text })).status, 'ok', `public=${text}`);
+      assert.deepEqual({ name: (await shown()).name, public: (await shown()).public }, { name, public: shared }, `public=${text}`);
+    }
+    for (const text of ['yes', 'tRuE', '2']) {
+      const refused = await edit({ name: 'Not this', public: text });
+      assert.equal(errorCode(refused), 0, `public=${text}`);
+      assert.match(refused.error.message, /parameter public must be true or false/);
+    }
+    assert.equal((await shown()).name, 'Road False', 'a refused edit changes nothing');
+  });
 });
 
 test('every registered method has its own name', async () => {
