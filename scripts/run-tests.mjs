@@ -78,7 +78,9 @@ if (files.some((file) => tierOf(file) === 'e2e')) {
 const concurrency = process.env.EARSHOT_TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  // A file whose tests are done exits even if something it opened is still listening, and no test runs
+  // past five minutes (the longest take seconds): either would otherwise hold the whole run until CI's limit.
+  ['--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=300000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   // Hundreds of accounts are signed up: scrypt at OWASP's N=2^17 would add minutes, so tests hash at 2^12
   // (passwords.test.ts checks the production cost itself). A value already set wins.
   { stdio: 'inherit', env: { EARSHOT_SCRYPT_LOG2_N: '12', ...process.env } },

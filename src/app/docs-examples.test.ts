@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from '../toolkit/free-port-testing.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, testBackends } from './testing.ts';
@@ -72,20 +72,6 @@ function runBash(code: string, options: { cwd: string; env: NodeJS.ProcessEnv; t
       clearTimeout(timer);
       resolve({ status, signal, stdout, stderr });
     });
-  });
-}
-
-/**
- * A port free right now, so the server's public URLs (which the Audioscrobbler handshake hands out)
- * can name the port it listens on; ephemeral ports are known only after listening.
- */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
   });
 }
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freePort } from '../toolkit/free-port-testing.ts';
 import { runCli, seedEmbeddedDatabase, startServe, stopServe } from './testing.ts';
 
 /** The real CLI against a real `earshot serve`, each with its own data and config directories. */
@@ -13,16 +14,17 @@ describe('earshot CLI end to end', () => {
     ...process.env,
     EARSHOT_DATA_DIR: path.join(home, 'data'),
     XDG_CONFIG_HOME: path.join(home, 'config'),
-    PORT: String(20000 + (process.pid % 20000)),
+    PORT: '',
     EARSHOT_URL: '',
   };
-  env.EARSHOT_URL = `http://127.0.0.1:${env.PORT}`;
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   let server: ChildProcess;
 
   const earshot = (args: string[], input = '') => runCli(env, args, input);
 
   before(async () => {
+    env.PORT = String(await freePort());
+    env.EARSHOT_URL = `http://127.0.0.1:${env.PORT}`;
     // The commands are the point here, not the embedded database's first start.
     await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR);
     const started = await startServe(env);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startFakeMusicstream } from '../../core/providers/musicstream/fake.ts';
+import { freePort } from '../../toolkit/free-port-testing.ts';
 import { runCli, seedEmbeddedDatabase, spawnCli, startServe, stopServe } from '../testing.ts';
 
 /** `earshot provider connect` as a real process against a real `earshot serve` and the streaming service's fake. */
@@ -16,7 +17,7 @@ describe('earshot provider connect', () => {
     timeout: 120_000,
   }, async () => {
     const fake = await startFakeMusicstream({ account: 'cli-listener' });
-    const port = String(20000 + ((process.pid + 1) % 20000));
+    const port = String(await freePort());
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       EARSHOT_DATA_DIR: path.join(home, 'data'),
@@ -32,8 +33,10 @@ describe('earshot provider connect', () => {
     delete env.DATABASE_URL;
     // The command is the point here, not the embedded database's first start.
     await seedEmbeddedDatabase(env.EARSHOT_DATA_DIR!);
-    const { server } = await startServe(env);
+    // Whatever fails, the fake closes: an open listener would keep this file's process alive.
+    let server: Awaited<ReturnType<typeof startServe>>['server'] | undefined;
     try {
+      server = (await startServe(env)).server;
       assert.equal((await runCli(env, ['user', 'create', 'connector'], 'connector password\n')).status, 0);
       assert.equal((await runCli(env, ['login', 'connector'], 'connector password\n')).status, 0);
       const command = spawnCli(env, ['provider', 'connect', 'musicstream']);
@@ -60,7 +63,7 @@ describe('earshot provider connect', () => {
       const [connection] = JSON.parse((await runCli(env, ['provider', 'list', '--json'])).stdout).connections;
       assert.deepEqual([connection.provider, connection.status, connection.accountName], ['musicstream', 'connected', 'cli-listener']);
     } finally {
-      await stopServe(server);
+      if (server) await stopServe(server);
       await fake.close();
     }
   });
