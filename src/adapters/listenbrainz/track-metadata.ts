@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../toolkit/errors.ts';
 import { isrcOrUndefined, type TrackMetadata } from '../../core/catalog/track-metadata.ts';
-import { longerThan, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/scrobbling/listen-rules.ts';
+import { longerThan, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/catalog/field-rules.ts';
 import { isJsonObject, withoutUndefined, type JsonObject } from '../../core/scrobbling/listen-json.ts';
 
 /** ListenBrainz's limits on a listen's tags (api_tools.MAX_TAGS_PER_LISTEN, MAX_TAG_SIZE), which listen-rules adopts. */

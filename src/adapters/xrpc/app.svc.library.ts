@@ -7,7 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../http/operation.ts';
-import { listing, FileA } from '../../core/filehost/views.ts';
+import { FileA, listing } from '../../core/library/directory-listing.ts';
 import { libraryAlbum, libraryAlbums, libraryArtists } from '../../core/library/browse.ts';
 import { localDirectory } from '../../core/library/local-directory.ts';
 import { setNowPlaying } from '../../core/library/now-playing.ts';

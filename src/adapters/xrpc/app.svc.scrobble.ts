@@ -7,7 +7,7 @@ import { ISRC, MBID, SPOTIFY_ID } from '../../core/catalog/track-metadata.ts';
 import { importStatus } from '../../core/scrobbling/imports/batch.ts';
 import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus, MAX_IMPORT_BATCH } from '../../core/scrobbling/imports/schemas.ts';
 import { storeImportBatch } from '../../core/scrobbling/imports/store-batch.ts';
-import { MAX_GENRE_LENGTH, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/scrobbling/listen-rules.ts';
+import { MAX_GENRE_LENGTH, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/catalog/field-rules.ts';
 import { recordPlay } from '../../core/scrobbling/record-play.ts';
 import { correctScrobble, deleteScrobble as deleteOwnScrobble, findScrobble } from '../../core/scrobbling/scrobble-by-id.ts';
 import { NameText as Text, Scrobble } from '../../core/scrobbling/schemas.ts';

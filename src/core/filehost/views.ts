@@ -21,8 +21,6 @@ const FileB = Type.Object({
   clientModified: Type.String({ format: 'date-time' }),
   serverModified: Type.String({ format: 'date-time' }),
 });
-// browse-operations.ts declares the music folder's listing with these (until it leaves core).
-export { FileA, listing };
 export const LISTINGS = { filehostA: listing(FileA), filehostB: listing(FileB) } as const;
 
 /** The host's path of a path below the mirrored folder. */

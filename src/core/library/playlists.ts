@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
-import { MAX_NAME_LENGTH } from '../scrobbling/listen-rules.ts';
+import { MAX_NAME_LENGTH } from '../catalog/field-rules.ts';
 import { invalidParameter, libraryNotFound, notAuthorized } from './errors.ts';
 import { knownSongs } from './known-ids.ts';
 import { isUuid } from '../../toolkit/uuid.ts';

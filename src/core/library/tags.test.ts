@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { MAX_GENRE_LENGTH, MAX_NAME_LENGTH } from '../scrobbling/listen-rules.ts';
+import { MAX_GENRE_LENGTH, MAX_NAME_LENGTH } from '../catalog/field-rules.ts';
 import { MAX_LYRICS_LENGTH, UNKNOWN_ARTIST, isAudioFile, readFileTags } from './tags.ts';
 import { testPng, writeTestTrack, type TestFormat } from './test-music.ts';
 

@@ -7,7 +7,8 @@ import { basename, extname } from 'node:path';
 import { parseFile, parseFromTokenizer, type IAudioMetadata } from 'music-metadata';
 import { artistCredit, isrcOrUndefined, mbidOrUndefined, type TrackMetadata } from '../catalog/track-metadata.ts';
 import { imageType } from '../../toolkit/image-type.ts';
-import { MAX_DURATION_MS, MAX_GENRE_LENGTH, MAX_INT4, MAX_NAME_LENGTH, MAX_TAG_LENGTH, longerThan, metadataProblem } from '../scrobbling/listen-rules.ts';
+import { metadataProblem } from '../scrobbling/listen-rules.ts';
+import { MAX_DURATION_MS, MAX_GENRE_LENGTH, MAX_INT4, MAX_NAME_LENGTH, MAX_TAG_LENGTH, longerThan } from '../catalog/field-rules.ts';
 
 /** Lyrics longer than this are cut: a song's words, not a book. */
 export const MAX_LYRICS_LENGTH = 32_768;

@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-testing.ts';
-import {
-  listenProblem,
-  longerThan,
-  MAX_GENRE_LENGTH,
-  MAX_NAME_LENGTH,
-  MAX_SUBMITTED_DEPTH,
-  MAX_TAG_LENGTH,
-  metadataProblem,
-  submissionProblem,
-  submittedProblem,
-  utf8Length,
-} from './listen-rules.ts';
+import { listenProblem, MAX_SUBMITTED_DEPTH, metadataProblem, submissionProblem, submittedProblem, utf8Length } from './listen-rules.ts';
+import { longerThan, MAX_GENRE_LENGTH, MAX_NAME_LENGTH, MAX_TAG_LENGTH } from '../catalog/field-rules.ts';
 
 const track = { artist: 'Air', title: 'Playground Love' };
 

@@ -14,18 +14,6 @@ import {
   integerProblem,
 } from '../catalog/field-rules.ts';
 
-// A listen meets the catalog's field rules (catalog/field-rules.ts) first: the limits a listen's
-// readers check are found here too.
-export {
-  longerThan,
-  MAX_DURATION_MS,
-  MAX_GENRE_LENGTH,
-  MAX_INT4,
-  MAX_NAME_LENGTH,
-  MAX_TAG_LENGTH,
-  MAX_TAGS,
-} from '../catalog/field-rules.ts';
-
 /**
  * The one set of rules every submitted listen meets before it reaches the
  * database, whatever protocol or import format it came through. A protocol

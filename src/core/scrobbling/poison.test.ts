@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { randomText, seededRandom, type Utf8Width } from '../../toolkit/fuzz-testing.ts';
 import { describeWithApp, jsonRequest, type HttpResult, type TestApp } from '../../app/testing.ts';
 import { createClientAccount, lastfmCall, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
-import { MAX_GENRE_LENGTH, MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from './listen-rules.ts';
+import { MAX_GENRE_LENGTH, MAX_NAME_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from '../catalog/field-rules.ts';
 
 /**
  * Poison metadata through every write path, on every backend: a value within

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../../toolkit/schemas.ts';
 import { TrackFields } from '../catalog/schemas.ts';
-import { MAX_NAME_LENGTH } from './listen-rules.ts';
+import { MAX_NAME_LENGTH } from '../catalog/field-rules.ts';
 
 const Opt = Type.Optional;
 

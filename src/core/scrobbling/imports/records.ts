@@ -1,4 +1,5 @@
-import { listenProblem, MAX_DURATION_MS, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from '../listen-rules.ts';
+import { listenProblem } from '../listen-rules.ts';
+import { MAX_DURATION_MS, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from '../../catalog/field-rules.ts';
 import type { ImportListen } from './schemas.ts';
 
 /** What one record of an export file turned into: a listen, or why it was skipped. */
