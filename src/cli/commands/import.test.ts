@@ -289,8 +289,12 @@ for (const storage of storages()) {
       });
     })();
 
+    // What the CLI reads, batches and reports is the same whatever stores the listens, so the poison files, the
+    // body limit and the usage errors run on the embedded database only; the app tier's poison suite stores the
+    // same odd records on both backends.
+    const onEmbeddedOnly = storage.name === 'pglite' ? it : () => {};
     for (const { format, files } of poisonFiles) {
-      it(`300 good records, one odd record, 300 good: every odd record is ignored with its reason, in ${format.name}`, async () => {
+      onEmbeddedOnly(`300 good records, one odd record, 300 good: every odd record is ignored with its reason, in ${format.name}`, async () => {
         // The files hold distinct listens, so they are imported side by side.
         await Promise.all(
           files.map(async ({ odd, records, name, content, rerun }) => {
@@ -312,7 +316,7 @@ for (const storage of storages()) {
       });
     }
 
-    it('keeps every request under the API body limit, however large the records (batches by bytes, not characters)', async () => {
+    onEmbeddedOnly('keeps every request under the API body limit, however large the records (batches by bytes, not characters)', async () => {
       // 60 KB of UTF-8 each (20,000 three-byte characters): within the listen rules, so all must be stored.
       const note = Array.from({ length: 20_000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 31) % 20000))).join('');
       const lines = Array.from({ length: 40 }, (_, i) => lbText(goodSeconds(200_000 + i), 'Large', `Song ${i}`, JSON.stringify({ note })));
@@ -321,7 +325,7 @@ for (const storage of storages()) {
       assert.match(result.stdout, /40 records; this run stored 40, 0 duplicate, 0 ignored\./);
     });
 
-    it('names the file, record and problem for a file of the wrong format; usage errors exit 2', async () => {
+    onEmbeddedOnly('names the file, record and problem for a file of the wrong format; usage errors exit 2', async () => {
       const jsonl = file('wrong.jsonl', `${lbLine(1)}\n`);
       const [wrong, missing, unknownFormat, noFile] = await Promise.all([
         earshot(['import', 'spotify', jsonl]),
@@ -507,7 +511,7 @@ for (const storage of storages()) {
       const archive = file(
         'listenbrainz_interrupted.zip',
         zipArchive(
-          [0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 3000, 3000, `Interrupted ${month}`) })),
+          [0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 1500, 1500, `Interrupted ${month}`) })),
         ),
       );
       const child = spawn(process.execPath, [path.resolve('bin/earshot.js'), 'import', archive], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -532,7 +536,7 @@ for (const storage of storages()) {
       const stored = [stdout, resumed.stdout].join('\n').matchAll(/^Imported .*this run stored (\d+)/gm);
       assert.equal(
         [...stored].reduce((total, match) => total + Number(match[1]), 0),
-        9000,
+        4500,
       );
     });
 
