@@ -105,10 +105,11 @@ export async function readTokenizerTags(
 ): Promise<FileTags> {
   const parsed = await parseFromTokenizer(tokenizer, { skipCovers: true });
   if (!lacksDuration(parsed) || !wholeFile) return fileTags(parsed, name);
-  // A failed download throws: the file is skipped and read again at the next sync.
-  const stream = await wholeFile();
   const { size, mimeType } = tokenizer.fileInfo;
-  return fileTags(await wholeStreamParse(parsed, () => parseWebStream(stream, { size, mimeType }, { duration: true, skipCovers: true })), name);
+  return fileTags(
+    await wholeStreamParse(parsed, async () => parseWebStream(await wholeFile(), { size, mimeType }, { duration: true, skipCovers: true })),
+    name,
+  );
 }
 
 /** Whether a parse found audio but not its length: only then is the whole stream worth reading. */
@@ -117,8 +118,9 @@ function lacksDuration(parsed: IAudioMetadata): boolean {
 }
 
 /**
- * The parse of a whole stream, or the cheap parse when it fails (a damaged tail, say): the file
- * still plays, without a duration, as it did before.
+ * The parse of a whole stream, or the cheap parse when reading it fails (a damaged tail, a host
+ * failing mid-download): the file is still added, and plays, without a duration, as before. (A
+ * file host's next sync takes only changes, so a file left out would stay out until it changed.)
  */
 async function wholeStreamParse(cheap: IAudioMetadata, whole: () => Promise<IAudioMetadata>): Promise<IAudioMetadata> {
   try {
