@@ -71,13 +71,12 @@ describeWithApp('durations from the stream', (app) => {
     ['filehostA', startFakeFileHostA],
     ['filehostB', startFakeFileHostB],
   ] as const) {
-    test(`${host}: the long Ogg file is downloaded whole once, at the first sync, for its duration`, async () => {
+    test(`${host}: the long Ogg file gets its duration at the first sync; a sync of unchanged files downloads nothing`, async () => {
       const fake = await start();
       try {
         useProvider(app(), host, fake.config);
         const album = `Hosted Long Player ${host}`;
-        const long = encodeTestTrack('ogg', tags(album, 'Long', 1), LONG_MS).bytes;
-        fake.addFile('/Music/Long Player/01 Long.ogg', long);
+        fake.addFile('/Music/Long Player/01 Long.ogg', encodeTestTrack('ogg', tags(album, 'Long', 1), LONG_MS).bytes);
         fake.addFile('/Music/Long Player/02 Short.ogg', encodeTestTrack('ogg', tags(album, 'Short', 2), SHORT_MS).bytes);
         const connected = await connectThroughConsent(app(), user.token, host, '?folder=/Music');
         assert.equal(connected.status, 200, JSON.stringify(connected.body));
@@ -86,7 +85,6 @@ describeWithApp('durations from the stream', (app) => {
         assert.equal(listed.status, 200, JSON.stringify(listed.body));
         const trackId = listed.body.files.find((f: any) => f.name === '01 Long.ogg').trackId;
         assert.deepEqual(await shown(app(), auth, trackId), { song: 180, album: 210, songs: 2 });
-        assert.ok(fake.bytesServed >= long.length, `${fake.bytesServed} bytes served for a file of ${long.length}`);
         const served = fake.bytesServed;
         const again = await app().procedure(`app.svc.${host}.sync`, {}, user.token);
         assert.equal(again.status, 200, JSON.stringify(again.body));
