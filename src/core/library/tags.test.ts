@@ -94,6 +94,17 @@ describe('file tags', () => {
     assert.equal(linked.metadata.title, 'Shown Name');
   });
 
+  test('an Ogg file whose first pages end before its audio gets its duration from the whole stream, up to the size cap', async () => {
+    // Three minutes of Opus is 36 pages: the parser's quick look stops after 13, short of the last page's granule position.
+    const written = await writeTestTrack(dir, 'long.ogg', 'ogg', { title: 'Long', artist: 'Band' }, { durationMs: 180_000 });
+    const tags = await readFileTags(written.path);
+    assert.equal(tags.durationMs, written.durationMs);
+    assert.equal(tags.metadata.durationMs, written.durationMs);
+    const capped = await readFileTags(written.path, written.path, written.bytes.length - 1);
+    assert.equal(capped.durationMs, undefined, 'a file over the cap is not read through');
+    assert.equal(capped.metadata.title, 'Long', 'and is still read for its tags');
+  });
+
   test('several artists read as the first featuring the rest', async () => {
     const written = await writeTestTrack(dir, 'multi.mp3', 'mp3', { title: 'Duet', artist: ['One', 'Two', 'Three'] });
     assert.equal((await readFileTags(written.path)).metadata.artist, 'One feat. Two, Three');

@@ -3,8 +3,9 @@
  * scrobble meets: a value over a limit is cut (names) or dropped (identifiers, numbers), so any
  * file a tag editor can write is storable and never fails a scan.
  */
+import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { parseFile, parseFromTokenizer, type IAudioMetadata } from 'music-metadata';
+import { parseFile, parseFromTokenizer, parseWebStream, type IAudioMetadata } from 'music-metadata';
 import { artistCredit, isrcOrUndefined, mbidOrUndefined, type TrackMetadata } from '../catalog/track-metadata.ts';
 import { imageType } from '../../toolkit/image-type.ts';
 import { metadataProblem } from '../scrobbling/listen-rules.ts';
@@ -71,18 +72,62 @@ export interface FileTags {
   hasPicture: boolean;
 }
 
-/** Reads one file; throws when it is not audio its type can parse. `name` (the file's name in the library, say a link's) gives the suffix and the fallback title. */
-export async function readFileTags(path: string, name = path): Promise<FileTags> {
-  return fileTags(await parseFile(path), name);
+/**
+ * Largest local file whose duration is computed from its whole stream when its headers give none
+ * (an Ogg file's length is on its last page; a VBR MP3 without a Xing header has one only by
+ * counting its frames). A disk read done once per file at scan; the cap keeps a stray recording
+ * of many gigabytes from stalling the scan (it shows no duration instead).
+ */
+export const LOCAL_DURATION_READ_LIMIT = 1024 ** 3;
+
+/**
+ * Reads one file; throws when it is not audio its type can parse. `name` (the file's name in the
+ * library, say a link's) gives the suffix and the fallback title. A file whose headers give no
+ * duration, up to `durationReadLimit` bytes, is parsed a second time through its whole stream.
+ */
+export async function readFileTags(path: string, name = path, durationReadLimit = LOCAL_DURATION_READ_LIMIT): Promise<FileTags> {
+  const parsed = await parseFile(path);
+  if (!lacksDuration(parsed) || (await stat(path)).size > durationReadLimit) return fileTags(parsed, name);
+  return fileTags(await wholeStreamParse(parsed, () => parseFile(path, { duration: true })), name);
 }
 
 /**
  * Reads a file through a tokenizer (a file host's, fetching byte ranges): the parser asks for
  * the bytes it needs, so tags and length come without the whole file. Pictures are skipped
  * (no bytes fetched for them; such files show no embedded cover). `name` is the file's name.
+ * When the headers give no duration and `wholeFile` is given, the file's whole stream (what it
+ * resolves to, one download) is parsed for it.
  */
-export async function readTokenizerTags(tokenizer: Parameters<typeof parseFromTokenizer>[0], name: string): Promise<FileTags> {
-  return fileTags(await parseFromTokenizer(tokenizer, { skipCovers: true }), name);
+export async function readTokenizerTags(
+  tokenizer: Parameters<typeof parseFromTokenizer>[0],
+  name: string,
+  wholeFile?: () => Promise<ReadableStream<Uint8Array>>,
+): Promise<FileTags> {
+  const parsed = await parseFromTokenizer(tokenizer, { skipCovers: true });
+  if (!lacksDuration(parsed) || !wholeFile) return fileTags(parsed, name);
+  const { size, mimeType } = tokenizer.fileInfo;
+  return fileTags(
+    await wholeStreamParse(parsed, async () => parseWebStream(await wholeFile(), { size, mimeType }, { duration: true, skipCovers: true })),
+    name,
+  );
+}
+
+/** Whether a parse found audio but not its length: only then is the whole stream worth reading. */
+function lacksDuration(parsed: IAudioMetadata): boolean {
+  return parsed.format.codec !== undefined && parsed.format.duration === undefined;
+}
+
+/**
+ * The parse of a whole stream, or the cheap parse when reading it fails (a damaged tail, a host
+ * failing mid-download): the file is still added, and plays, without a duration, as before. (A
+ * file host's next sync takes only changes, so a file left out would stay out until it changed.)
+ */
+async function wholeStreamParse(cheap: IAudioMetadata, whole: () => Promise<IAudioMetadata>): Promise<IAudioMetadata> {
+  try {
+    return await whole();
+  } catch {
+    return cheap;
+  }
 }
 
 function fileTags(parsed: IAudioMetadata, path: string): FileTags {
