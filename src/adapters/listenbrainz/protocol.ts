@@ -32,7 +32,8 @@ export const USER_TOKEN: CredentialCheck<ApiKeyOwner> = {
 };
 
 type Declaration<C> = Omit<Endpoint<C>, 'host' | 'protocol' | 'openapi'> & {
-  openapi: { operationId: string; parameters?: unknown[]; body?: string; answer: string; noContent?: boolean };
+  /** noUser: the route reads no user (sitewide statistics), so an unknown one is no answer of it. */
+  openapi: { operationId: string; parameters?: unknown[]; body?: string; answer: string; noContent?: boolean; noUser?: boolean };
 };
 
 const JSON_ANSWER = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
@@ -45,7 +46,7 @@ const ERROR_ANSWER = (description: string) => ({
 
 /** A ListenBrainz endpoint on the scrobbler host, documented with ListenBrainz's answers and error body. */
 export function listenBrainzEndpoint<C = undefined>({ openapi, ...declaration }: Declaration<C>): Endpoint<C> {
-  const { operationId, parameters = [], body, answer, noContent } = openapi;
+  const { operationId, parameters = [], body, answer, noContent, noUser } = openapi;
   return {
     ...declaration,
     host: 'scrobbler',
@@ -58,9 +59,10 @@ export function listenBrainzEndpoint<C = undefined>({ openapi, ...declaration }:
       ...(body ? { requestBody: { required: true, description: body, content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
       responses: {
         '200': JSON_ANSWER(answer),
-        ...(noContent ? { '204': { description: 'The user has no statistics for the range' } } : {}),
+        ...(noContent ? { '204': { description: 'No plays in the range, so no statistics' } } : {}),
         '400': ERROR_ANSWER('A malformed request'),
-        ...(declaration.credentials ? { '401': ERROR_ANSWER('A missing or invalid token') } : { '404': ERROR_ANSWER('No such user') }),
+        ...(declaration.credentials ? { '401': ERROR_ANSWER('A missing or invalid token') } : {}),
+        ...(declaration.credentials || noUser ? {} : { '404': ERROR_ANSWER('No such user') }),
         '405': ERROR_ANSWER('Another method than the path takes'),
         '500': ERROR_ANSWER('Something went wrong'),
       },

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { heavyRead } from '../../toolkit/db/heavy-read.ts';
 import { invalidRequest } from '../../toolkit/errors.ts';
 import type { AnyEndpoint } from '../http/endpoint.ts';
 import { parseFeedback, recordFeedback, userFeedback } from './feedback.ts';
@@ -15,7 +16,7 @@ const userNameOf = (request: FastifyRequest) => (request.params as { user_name: 
 
 const bodyText = (request: FastifyRequest) => (typeof request.body === 'string' ? request.body : '');
 
-/** ListenBrainz answers 204 with no body when a user has no statistics for the range. */
+/** ListenBrainz answers 204 with no body when there are no statistics for the range. */
 const orNoContent = (reply: FastifyReply, body: object | null) => body ?? reply.code(204).send();
 
 function pageFrom(query: Query) {
@@ -68,6 +69,44 @@ export const statsEndpoints: readonly AnyEndpoint[] = [
     handler: async ({ request, reply, ctx }) => {
       const user = await userNamed(ctx, userNameOf(request));
       return orNoContent(reply, await dailyActivity(ctx.db, user, statsRangeFrom(firstQueryValue(queryOf(request).range))));
+    },
+  }),
+];
+
+/**
+ * /1/stats/sitewide/…: the same lists and activity over every user's plays, read without a token.
+ * They read the whole instance's rollups, so identical requests share one answer (heavyRead).
+ */
+export const sitewideStatsEndpoints: readonly AnyEndpoint[] = [
+  ...(['artists', 'releases', 'recordings'] as Entity[]).map((entity) =>
+    listenBrainzEndpoint({
+      method: 'GET',
+      path: `/1/stats/sitewide/${entity}`,
+      summary: `The top ${entity} of every user over a range`,
+      openapi: {
+        operationId: `getSitewideTop${entity}`,
+        parameters: [rangeParameter, ...pageParameters],
+        answer: `The top ${entity}`,
+        noContent: true,
+        noUser: true,
+      },
+      handler: async ({ request, reply, ctx }) => {
+        const range = statsRangeFrom(firstQueryValue(queryOf(request).range));
+        const page = pageFrom(queryOf(request));
+        const key = JSON.stringify(['lb-sitewide', entity, range, page.count, page.offset]);
+        return orNoContent(reply, await heavyRead(ctx.db, key, () => entityStats(ctx.db, 'sitewide', entity, range, page)));
+      },
+    }),
+  ),
+  listenBrainzEndpoint({
+    method: 'GET',
+    path: '/1/stats/sitewide/listening-activity',
+    summary: "Every user's listen counts over the range's periods",
+    openapi: { operationId: 'getSitewideListeningActivity', parameters: [rangeParameter], answer: 'Listen counts by period', noContent: true, noUser: true },
+    handler: async ({ request, reply, ctx }) => {
+      const range = statsRangeFrom(firstQueryValue(queryOf(request).range));
+      const key = JSON.stringify(['lb-sitewide', 'listening-activity', range]);
+      return orNoContent(reply, await heavyRead(ctx.db, key, () => listeningActivity(ctx.db, 'sitewide', range)));
     },
   }),
 ];

@@ -10,7 +10,7 @@ import { parseDeleteListen } from './delete-listen.ts';
 import { firstQueryValue, listenCount, listensPage, listensWindowFrom, listenTimestamps, playingNow, type QueryValue } from './listens.ts';
 import { listensPayload, playingNowPayload, type SubmissionPayload } from './outcomes.ts';
 import { LISTENBRAINZ, listenBrainzEndpoint, queryParameter, sendListenBrainzError, USER_TOKEN, userNameParameter } from './protocol.ts';
-import { feedbackEndpoints, latestImportEndpoints, statsEndpoints } from './read-routes.ts';
+import { feedbackEndpoints, latestImportEndpoints, sitewideStatsEndpoints, statsEndpoints } from './read-routes.ts';
 import { MAX_LISTEN_PAYLOAD_SIZE, parseSubmission, type Submission } from './submission.ts';
 import { tokenFromHeader } from './token.ts';
 import { userNamed } from './users.ts';
@@ -126,12 +126,18 @@ const listensEndpoints: readonly AnyEndpoint[] = [
 ];
 
 /** Every ListenBrainz endpoint, each path written in full. */
-export const listenBrainzEndpoints: readonly AnyEndpoint[] = [...listensEndpoints, ...latestImportEndpoints, ...statsEndpoints, ...feedbackEndpoints];
+export const listenBrainzEndpoints: readonly AnyEndpoint[] = [
+  ...listensEndpoints,
+  ...latestImportEndpoints,
+  ...statsEndpoints,
+  ...sitewideStatsEndpoints,
+  ...feedbackEndpoints,
+];
 
 /**
  * ListenBrainz API v1 under /1: submission, deletion, feedback and latest-import with an
  * Earshot API key as the user token, and the public reads of a user's listens, count,
- * current track, statistics, feedback and latest import.
+ * current track, statistics, feedback and latest import, and of the sitewide statistics.
  */
 export function registerListenBrainz(app: FastifyInstance, ctx: AppContext): void {
   app.register(

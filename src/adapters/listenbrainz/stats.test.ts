@@ -214,6 +214,7 @@ describeWithApp(
       const results = {
         stats: await lb(app(), 'GET', `/stats/user/${user.handle}/artists`),
         activity: await lb(app(), 'GET', `/stats/user/${user.handle}/daily-activity?range=week`),
+        sitewide: await lb(app(), 'GET', '/stats/sitewide/listening-activity?range=week'),
         feedback: await lb(app(), 'GET', `/feedback/user/${user.handle}/get-feedback`),
         latestImport: await lb(app(), 'GET', `/latest-import?user_name=${user.handle}`),
         setLatestImport: await lbAs(app(), user, 'POST', '/latest-import', { ts: 1_700_000_000 }),

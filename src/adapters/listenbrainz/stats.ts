@@ -5,11 +5,18 @@ import { ALL_TIME, localPlays, type PlaysWindow } from '../../core/stats/rollups
 import { activitySegments, rangeWindow, WEEKDAYS, type RangeWindow, type StatsRange } from './stats-ranges.ts';
 
 /**
- * ListenBrainz's user statistics (/1/stats/user/{user}/…), live from the same rollups as
- * Wrapped and the actor lists: top lists from actorPlays, activity from localPlays in UTC.
- * Each answer is null when the user has no plays in the range, which the route sends as
- * ListenBrainz's 204.
+ * ListenBrainz's user and sitewide statistics (/1/stats/user/{user}/…, /1/stats/sitewide/…), live
+ * from the same rollups as Wrapped and the actor lists: top lists from actorPlays, activity from
+ * localPlays in UTC. Each answer is null when there are no plays in the range, which the route
+ * sends as ListenBrainz's 204.
  */
+
+/**
+ * Whose plays: one user's, or the whole instance's. Sitewide counts every account: Earshot has no
+ * private listening history (every user's listens are public through /1/user/{user}/listens).
+ */
+export type Listeners = { id: string; handle: string } | 'sitewide';
+const userIdOf = (listeners: Listeners) => (listeners === 'sitewide' ? null : listeners.id);
 
 export type Entity = 'artists' | 'releases' | 'recordings';
 /** The total each entity list reports, under ListenBrainz's name. */
@@ -29,7 +36,7 @@ const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.e
 /** Ranked as Wrapped ranks its top lists: by plays, then the name, then the id. */
 const total = sql<number>`(count(*) over ())::int`.as('total');
 
-function artistRows(db: Database, userId: string, window: PlaysWindow, page: Page) {
+function artistRows(db: Database, userId: string | null, window: PlaysWindow, page: Page) {
   return db
     .selectFrom('artists as ar')
     .innerJoin(actorPlays(userId, window, 'artist'), 'ap.subject_id', 'ar.id')
@@ -43,7 +50,7 @@ function artistRows(db: Database, userId: string, window: PlaysWindow, page: Pag
     .then((rows) => rows.map((row) => ({ artist_mbids: mbids(row.mbid), artist_name: row.name, listen_count: row.play_count, total: row.total })));
 }
 
-function releaseRows(db: Database, userId: string, window: PlaysWindow, page: Page) {
+function releaseRows(db: Database, userId: string | null, window: PlaysWindow, page: Page) {
   return db
     .selectFrom('albums as al')
     .innerJoin(actorPlays(userId, window, 'album'), 'ap.subject_id', 'al.id')
@@ -67,7 +74,7 @@ function releaseRows(db: Database, userId: string, window: PlaysWindow, page: Pa
     );
 }
 
-function recordingRows(db: Database, userId: string, window: PlaysWindow, page: Page) {
+function recordingRows(db: Database, userId: string | null, window: PlaysWindow, page: Page) {
   return db
     .selectFrom('tracks as t')
     .innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id')
@@ -108,25 +115,29 @@ const ROWS = { artists: artistRows, releases: releaseRows, recordings: recording
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function header(handle: string, range: Pick<RangeWindow, 'range' | 'fromTs' | 'toTs'>) {
+function header(listeners: Listeners, range: Pick<RangeWindow, 'range' | 'fromTs' | 'toTs'>) {
   // Computed live, so always just updated.
-  return { user_id: handle, range: range.range, from_ts: range.fromTs, to_ts: range.toTs, last_updated: nowSeconds() };
+  const span = { range: range.range, from_ts: range.fromTs, to_ts: range.toTs, last_updated: nowSeconds() };
+  return listeners === 'sitewide' ? span : { user_id: listeners.handle, ...span };
 }
 
-/** A page of the user's top artists, releases or recordings in ListenBrainz's payload, or null without plays. */
-export async function entityStats(db: Database, user: { id: string; handle: string }, entity: Entity, range: StatsRange, page: Page) {
+/** A page of the top artists, releases or recordings in ListenBrainz's payload, or null without plays. */
+export async function entityStats(db: Database, listeners: Listeners, entity: Entity, range: StatsRange, page: Page) {
   const window = rangeWindow(range);
-  const rows: Row[] = await ROWS[entity](db, user.id, window.window, page);
+  const userId = userIdOf(listeners);
+  const rows: Row[] = await ROWS[entity](db, userId, window.window, page);
   // Past the last page no row carries the total: the first page's first row does.
-  const first = rows.length > 0 || page.offset === 0 ? rows : await ROWS[entity](db, user.id, window.window, { count: 1, offset: 0 });
+  const first = rows.length > 0 || page.offset === 0 ? rows : await ROWS[entity](db, userId, window.window, { count: 1, offset: 0 });
   const totalCount = first[0]?.total ?? 0;
   if (totalCount === 0) return null;
   const list = rows.map(({ total: _total, ...entry }) => entry);
-  return { payload: { ...header(user.handle, window), [entity]: list, count: list.length, offset: page.offset, [TOTAL_KEY[entity]]: totalCount } };
+  // As ListenBrainz does: a user's list gives how many entries it holds, the sitewide one how many were asked for.
+  const count = listeners === 'sitewide' ? page.count : list.length;
+  return { payload: { ...header(listeners, window), [entity]: list, count, offset: page.offset, [TOTAL_KEY[entity]]: totalCount } };
 }
 
 /** The window's plays per UTC day (or year), keyed by the period's start in unix seconds. */
-async function playsPer(db: Database, userId: string, window: PlaysWindow, unit: 'day' | 'year'): Promise<Map<number, number>> {
+async function playsPer(db: Database, userId: string | null, window: PlaysWindow, unit: 'day' | 'year'): Promise<Map<number, number>> {
   const { rows } = await sql<{ period: number; plays: number }>`
     select extract(epoch from date_trunc(${unit}, local_at))::float8 as period, sum(plays)::int as plays
     from (${localPlays(userId, window, 'UTC')}) p group by 1 having sum(plays) > 0`.execute(db);
@@ -141,7 +152,7 @@ interface Activity {
 }
 
 /** Each segment's plays, summed from whole UTC days (every segment starts and ends at midnight). */
-async function segmentedActivity(db: Database, userId: string, range: Exclude<StatsRange, 'all_time'>): Promise<Activity[]> {
+async function segmentedActivity(db: Database, userId: string | null, range: Exclude<StatsRange, 'all_time'>): Promise<Activity[]> {
   const segments = activitySegments(range);
   const perDay = await playsPer(db, userId, { start: segments[0]!.start, end: segments.at(-1)!.end }, 'day');
   const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -153,7 +164,7 @@ async function segmentedActivity(db: Database, userId: string, range: Exclude<St
 }
 
 /** all_time: the years with plays, as ListenBrainz lists them. */
-async function yearlyActivity(db: Database, userId: string): Promise<Activity[]> {
+async function yearlyActivity(db: Database, userId: string | null): Promise<Activity[]> {
   const perYear = await playsPer(db, userId, ALL_TIME, 'year');
   return [...perYear.keys()]
     .sort((a, b) => a - b)
@@ -164,11 +175,12 @@ async function yearlyActivity(db: Database, userId: string): Promise<Activity[]>
 }
 
 /** Listening activity: plays per segment over the range and the one before it; null without plays. */
-export async function listeningActivity(db: Database, user: { id: string; handle: string }, range: StatsRange) {
-  const activity = range === 'all_time' ? await yearlyActivity(db, user.id) : await segmentedActivity(db, user.id, range);
+export async function listeningActivity(db: Database, listeners: Listeners, range: StatsRange) {
+  const userId = userIdOf(listeners);
+  const activity = range === 'all_time' ? await yearlyActivity(db, userId) : await segmentedActivity(db, userId, range);
   if (!activity.some((segment) => segment.listen_count > 0)) return null;
   const span = range === 'all_time' ? rangeWindow(range) : { range, fromTs: activity[0]!.from_ts, toTs: activity.at(-1)!.to_ts + 1 };
-  return { payload: { ...header(user.handle, span), listening_activity: activity } };
+  return { payload: { ...header(listeners, span), listening_activity: activity } };
 }
 
 /** Daily activity: plays per weekday and UTC hour in the range, every hour listed; null without plays. */
@@ -180,5 +192,5 @@ export async function dailyActivity(db: Database, user: { id: string; handle: st
   if (rows.length === 0) return null;
   const plays = new Map(rows.map((row) => [`${row.weekday}:${row.hour}`, row.plays]));
   const days = WEEKDAYS.map((day, i) => [day, Array.from({ length: 24 }, (_, hour) => ({ hour, listen_count: plays.get(`${i + 1}:${hour}`) ?? 0 }))]);
-  return { payload: { ...header(user.handle, window), daily_activity: Object.fromEntries(days) } };
+  return { payload: { ...header(user, window), daily_activity: Object.fromEntries(days) } };
 }

@@ -24,8 +24,11 @@ export interface TopPage {
   offset: number;
 }
 
-/** The actor's play count per track, artist or album they played in the window, as (subject_id, play_count), from the rollups. */
-export function actorPlays(userId: string, window: PlaysWindow, subject: TopSubject) {
+/**
+ * The actor's play count per track, artist or album they played in the window, as (subject_id, play_count), from the rollups;
+ * with `userId` null, everyone's.
+ */
+export function actorPlays(userId: string | null, window: PlaysWindow, subject: TopSubject) {
   const counts = trackPlays(userId, window);
   const column = sql.ref(`t.${subject}_id`);
   const grouped =

@@ -18,21 +18,30 @@ export const ALL_TIME: PlaysWindow = { start: new Date(Date.UTC(1000, 0, 1)), en
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const within = (column: RawBuilder<unknown>, from: Date, to: Date) => sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
 
+/**
+ * The rows of one user or, with `userId` null, of every account there is: not every user_id, since
+ * the queue keeps a deleted account's removals until the fold drops them, and those would take plays
+ * off everyone's counts whose rollups already went with the account. As a list of ids, the rollups'
+ * keys (user_id first) are still read as one index range scan per user.
+ */
+const ofUser = (userId: string | null, column: string) =>
+  userId === null ? sql`${sql.ref(column)} = any(array(select id from users))` : sql`${sql.ref(column)} = ${userId}`;
+
 /** One piece's plays per track, times its weight. */
-function piecePlays(userId: string, piece: Piece) {
+function piecePlays(userId: string | null, piece: Piece) {
   const weight = sql.lit(piece.weight);
   if (piece.source === 'raw') {
-    return [sql`select track_id, ${weight} as plays from scrobbles where user_id = ${userId} and ${within(sql`listened_at`, piece.from, piece.to)}`];
+    return [sql`select track_id, ${weight} as plays from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`];
   }
   return [
     sql`select track_id, plays * ${weight} from stats_track_counts
-        where user_id = ${userId} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`,
-    sql`select track_id, delta * ${weight} from stats_queue where user_id = ${userId} and ${within(sql`listened_at`, piece.from, piece.to)}`,
+        where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`,
+    sql`select track_id, delta * ${weight} from stats_queue where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`,
   ];
 }
 
-/** (track_id, plays) for each track `userId` played in the window, plays > 0. */
-export function trackPlays(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
+/** (track_id, plays) for each track `userId` (or, with null, anyone) played in the window, plays > 0. */
+export function trackPlays(userId: string | null, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
   const branches = windowPieces(window.start, window.end).flatMap((piece) => piecePlays(userId, piece));
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays where false`;
   return sql`select track_id, sum(plays)::int as plays from (${sql.join(branches, sql` union all `)}) counted (track_id, plays) group by track_id having sum(plays) > 0`;
@@ -78,12 +87,11 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
 export function localPlays(userId: string | null, window: PlaysWindow, zone: string): RawBuilder<{ at: Date; local_at: Date; plays: number }> {
   const span = quarterSpan(window.start, window.end);
   const tz = sql`${zone}::text`;
-  const ofUser = (column: string) => (userId === null ? sql`true` : sql`${sql.ref(column)} = ${userId}`);
   const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
-    sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser('user_id')} and ${within(sql`listened_at`, from, to)}`;
+    sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
   const branches = [
     ...(span.from < span.to
-      ? [sql`select * from (${hourRows(ofUser('h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)]
+      ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)]
       : []),
     ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];
