@@ -24,17 +24,22 @@ export interface SubsonicRequest {
   range: string | undefined;
 }
 
-/** Request parameters (query string and form body together); names may repeat (`songIdToAdd`). */
+/**
+ * Request parameters (query string and form body together), read as Navidrome reads them: an empty
+ * value is no value, and a list parameter may repeat (`id=1&id=2`) or list its values with commas.
+ */
 export interface SubsonicParams {
-  /** The first value, or undefined. */
+  /** The first value, or undefined (also for an empty one). */
   get(name: string): string | undefined;
-  /** Every value, in order. */
+  /** The first value as sent, an empty one included: text an empty value clears (a playlist's comment). */
+  text(name: string): string | undefined;
+  /** Every value, in order: repeated parameters and comma lists, empty values left out. */
   all(name: string): string[];
-  /** The first value; a missing one is error 10. */
+  /** The first value; a missing or empty one is error 10. */
   required(name: string): string;
-  /** An integer; a malformed one is error 0 naming the parameter. */
+  /** An integer, or undefined when absent, empty or malformed (Navidrome falls back to the default). */
   integer(name: string): number | undefined;
-  /** `true` / `false`; a malformed one is error 0 naming the parameter. */
+  /** A boolean as Go's strconv.ParseBool reads it; a malformed one is error 0 naming the parameter. */
   boolean(name: string): boolean | undefined;
 }
 

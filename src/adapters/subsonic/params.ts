@@ -11,6 +11,15 @@ const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((text) => [text, false] as const),
 ]);
 
+/**
+ * An integer as Go's strconv.ParseInt reads one (an optional sign, then digits); anything else is
+ * no value, as Navidrome's optional integers fall back to their default rather than refuse.
+ */
+export function parseInteger(text: string | undefined): number | undefined {
+  const trimmed = text?.trim();
+  return trimmed !== undefined && /^[+-]?\d{1,15}$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
 /** The parameters of one request: the query string first, then a form body's (POST, the formPost extension). */
 export function subsonicParams(query: string, form: string | undefined): SubsonicParams {
   const values = new Map<string, string[]>();
@@ -21,24 +30,25 @@ export function subsonicParams(query: string, form: string | undefined): Subsoni
       else values.set(name, [value]);
     }
   }
-  const get = (name: string) => values.get(name)?.[0];
+  // Navidrome reads an empty value as no value at all: `musicFolderId=` or `u=` are absent.
+  const get = (name: string) => values.get(name)?.[0] || undefined;
   return {
     get,
-    all: (name) => values.get(name) ?? [],
+    text: (name) => values.get(name)?.[0],
+    all: (name) =>
+      (values.get(name) ?? [])
+        .flatMap((value) => value.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== ''),
     required(name) {
       const value = get(name);
       if (value === undefined) throw missingParameter(name);
       return value;
     },
-    integer(name) {
-      const value = get(name);
-      if (value === undefined || value === '') return undefined;
-      if (!/^-?\d{1,15}$/.test(value.trim())) throw invalidParameter(`parameter ${name} must be an integer`);
-      return Number(value.trim());
-    },
+    integer: (name) => parseInteger(get(name)),
     boolean(name) {
       const value = get(name);
-      if (value === undefined || value === '') return undefined;
+      if (value === undefined) return undefined;
       const parsed = BOOLEANS.get(value.trim());
       if (parsed === undefined) throw invalidParameter(`parameter ${name} must be true or false (or 1 or 0)`);
       return parsed;

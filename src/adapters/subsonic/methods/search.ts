@@ -1,24 +1,25 @@
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
+import { creditMatches, nameMatches, searchText, type SearchText } from '../../../core/catalog/search-match.ts';
 import { albumViews, artistViews, hasPlayableFile, songViews } from '../../../core/library/views.ts';
 import { folderParam, offsetParam, sizeParam } from '../args.ts';
 import { albumChild } from '../shapes.ts';
 import { defineSubsonicMethod, type SubsonicParams } from '../method.ts';
 
 /**
- * The text to look for, as a LIKE pattern, or null for "everything": sync clients page through
- * the whole library with an empty query or `""`. Quotes and a trailing `*` (Lucene habits of
- * clients) are dropped; LIKE's own wildcards are escaped.
+ * The text to look for, matched as every catalog search matches (catalog/search-match.ts), or null
+ * for "everything": sync clients page through the whole library with an empty query or `""`.
+ * Quotes and a trailing `*` (Lucene habits of clients) are dropped.
  */
-function pattern(query: string): string | null {
+function searched(query: string): SearchText | null {
   const text = query.replace(/^"|"$/g, '').replace(/\*$/, '').trim();
-  return text === '' ? null : `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return text === '' ? null : searchText(text);
 }
 
 interface Search {
   db: Database;
   userId: string;
-  like: string | null;
+  q: SearchText | null;
   folderId: number | undefined;
   params: SubsonicParams;
 }
@@ -29,7 +30,7 @@ const page = (search: Search, kind: string) => ({
 });
 
 async function matchingArtists(search: Search): Promise<string[]> {
-  const { db, userId, like, folderId } = search;
+  const { db, userId, q, folderId } = search;
   const { limit, offset } = page(search, 'artist');
   if (limit === 0) return [];
   let query = db
@@ -37,39 +38,44 @@ async function matchingArtists(search: Search): Promise<string[]> {
     .select('ar.id')
     .where(sql<boolean>`exists (select 1 from tracks t left join albums al on al.id = t.album_id
       where coalesce(al.artist_id, t.artist_id) = ar.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
-  if (like) query = query.where('ar.name', 'ilike', like);
+  if (q) query = query.where(nameMatches('ar.name', 'ar.name_key', q));
   const rows = await query.orderBy('ar.name_key').orderBy('ar.id').limit(limit).offset(offset).execute();
   return rows.map((row) => row.id);
 }
 
 async function matchingAlbums(search: Search): Promise<string[]> {
-  const { db, userId, like, folderId } = search;
+  const { db, userId, q, folderId } = search;
   const { limit, offset } = page(search, 'album');
   if (limit === 0) return [];
   let query = db
     .selectFrom('albums as al')
     .select('al.id')
     .where(sql<boolean>`exists (select 1 from tracks t where t.album_id = al.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
-  if (like) query = query.where((eb) => eb.or([eb('al.title', 'ilike', like), eb('al.artist', 'ilike', like)]));
+  if (q) query = query.where(sql<boolean>`(${nameMatches('al.title', 'al.title_key', q)} or ${creditMatches('al.artist', 'al.artist_id', 'artists', q)})`);
   const rows = await query.orderBy('al.title_key').orderBy('al.id').limit(limit).offset(offset).execute();
   return rows.map((row) => row.id);
 }
 
 async function matchingSongs(search: Search): Promise<string[]> {
-  const { db, userId, like, folderId } = search;
+  const { db, userId, q, folderId } = search;
   const { limit, offset } = page(search, 'song');
   if (limit === 0) return [];
   let query = db
     .selectFrom('tracks as t')
     .select('t.id')
     .where(hasPlayableFile(sql.ref('t.id'), userId, folderId));
-  if (like) query = query.where((eb) => eb.or([eb('t.title', 'ilike', like), eb('t.artist', 'ilike', like), eb('t.album', 'ilike', like)]));
+  if (q) {
+    query = query.where(
+      sql<boolean>`(${nameMatches('t.title', 't.title_key', q)} or ${creditMatches('t.artist', 't.artist_id', 'artists', q)}
+        or ${creditMatches('t.album', 't.album_id', 'albums', q)})`,
+    );
+  }
   const rows = await query.orderBy('t.title_key').orderBy('t.id').limit(limit).offset(offset).execute();
   return rows.map((row) => row.id);
 }
 
 async function searchAll(db: Database, userId: string, params: SubsonicParams) {
-  const search: Search = { db, userId, like: pattern(params.get('query') ?? ''), folderId: folderParam(params), params };
+  const search: Search = { db, userId, q: searched(params.get('query') ?? ''), folderId: folderParam(params), params };
   const [artistIds, albumIds, songIds] = await Promise.all([matchingArtists(search), matchingAlbums(search), matchingSongs(search)]);
   return {
     artist: await artistViews(db, userId, artistIds),

@@ -118,7 +118,6 @@ describeWithApp('Subsonic library state methods', (app) => {
 
     assert.equal(await failure(call(alice, 'scrobble')), 10);
     assert.equal(await failure(call(alice, 'scrobble', { id: [ids[0]!, ids[1]!], time })), 0);
-    assert.equal(await failure(call(alice, 'scrobble', { id: ids[0]!, time: 'noon' })), 0);
     assert.equal(await failure(call(alice, 'scrobble', { id: randomUUID() })), 70);
     assert.equal(await failure(call(alice, 'scrobble', { id: ids[0]!, time: String(Date.now() + 3 * 86_400_000) })), 0);
     assert.equal(await scrobbleCount(app(), alice.did), 3);
@@ -175,7 +174,6 @@ describeWithApp('Subsonic library state methods', (app) => {
     assert.equal(await failure(call(bob, 'createPlaylist', { playlistId: created.id, songId: ids[0]! })), 50);
     assert.equal(await failure(call(bob, 'deletePlaylist', { id: created.id })), 50);
     assert.equal(await failure(call(alice, 'updatePlaylist', { playlistId: created.id, songIndexToRemove: '3', name: 'X' })), 0);
-    assert.equal(await failure(call(alice, 'updatePlaylist', { playlistId: created.id, songIndexToRemove: 'first' })), 0);
     assert.equal(await failure(call(alice, 'updatePlaylist', { playlistId: created.id, songIdToAdd: 'nope', name: 'X' })), 70);
     assert.equal(await failure(call(alice, 'updatePlaylist', { name: 'X' })), 10);
     assert.equal(await failure(call(alice, 'createPlaylist', { songId: ids[0]! })), 10);

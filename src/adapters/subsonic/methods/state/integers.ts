@@ -1,10 +1,7 @@
-import { invalidParameter } from '../../../../core/library/errors.ts';
 import type { SubsonicParams } from '../../method.ts';
+import { parseInteger } from '../../params.ts';
 
-/** Every value of a repeatable integer parameter; a malformed one is error 0 naming the parameter. */
-export function integers(params: SubsonicParams, name: string): number[] {
-  return params.all(name).map((value) => {
-    if (!/^-?\d{1,15}$/.test(value.trim())) throw invalidParameter(`${name} must be an integer, not "${value}"`);
-    return Number(value);
-  });
+/** Every value of a repeatable integer parameter, undefined where one is malformed (Navidrome skips or defaults those). */
+export function integers(params: SubsonicParams, name: string): (number | undefined)[] {
+  return params.all(name).map(parseInteger);
 }

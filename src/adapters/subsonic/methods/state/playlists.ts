@@ -29,10 +29,10 @@ export const playlistMethods = [
   defineSubsonicMethod('updatePlaylist', async ({ ctx, viewer, params }) => {
     await updatePlaylist(ctx.db, viewer.userId, params.required('playlistId'), {
       name: params.get('name'),
-      comment: params.get('comment'),
+      comment: params.text('comment'),
       public: params.boolean('public'),
       add: params.all('songIdToAdd'),
-      remove: integers(params, 'songIndexToRemove'),
+      remove: integers(params, 'songIndexToRemove').filter((index) => index !== undefined),
     });
     return {};
   }),

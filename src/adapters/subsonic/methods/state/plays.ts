@@ -3,10 +3,22 @@ import { nowPlayingEntries, recordPlays, setNowPlaying } from '../../../../core/
 import { defineSubsonicMethod } from '../../method.ts';
 import { integers } from './integers.ts';
 
+/** Below this a time cannot be milliseconds of a play (it is 1973-03-03); as seconds it would be the year 5138. */
+const SECONDS_BELOW = 100_000_000_000;
+
+/**
+ * When a play was: Subsonic sends milliseconds since the epoch, a few scrobbling clients Unix
+ * seconds, told apart by size. A malformed time is now, as Navidrome has it.
+ */
+function playTime(time: number | undefined): Date | undefined {
+  if (time === undefined) return undefined;
+  return new Date(time < SECONDS_BELOW ? time * 1000 : time);
+}
+
 /**
  * Subsonic's scrobble and getNowPlaying. scrobble takes `id` repeatable with a matching `time`
- * list (milliseconds since the epoch; now when absent); submission=true (the default) stores the
- * plays, false sets the first song as now playing.
+ * list (now when absent); submission=true (the default) stores the plays, false sets the first
+ * song as now playing.
  */
 export const playMethods = [
   defineSubsonicMethod('scrobble', async ({ ctx, viewer, params, client }) => {
@@ -20,7 +32,7 @@ export const playMethods = [
       await recordPlays(
         ctx,
         viewer.userId,
-        ids.map((songId, i) => ({ songId, at: times.length > 0 ? new Date(times[i]!) : undefined })),
+        ids.map((songId, i) => ({ songId, at: playTime(times[i]) })),
         client,
       );
     }
