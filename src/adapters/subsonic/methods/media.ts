@@ -6,7 +6,7 @@ import { servedAudioType } from '../../../core/library/tags.ts';
 import { playableFile } from '../../../core/library/views.ts';
 import { catalogParam, uuidParam } from '../args.ts';
 import { fileBytes, openLocal } from '../bytes.ts';
-import { coverFor } from '../covers.ts';
+import { subsonicCover } from '../covers.ts';
 import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
 
 /** The bytes of the file a track plays, as stored: there is no transcoding, so `format` and `maxBitRate` change nothing. */
@@ -27,10 +27,13 @@ export const stream = defineSubsonicMethod('stream', (request) => trackBytes(req
 
 export const download = defineSubsonicMethod('download', (request) => trackBytes(request, true));
 
-/** `id` is a song, album or directory id; `size` is ignored (the picture is sent as stored). */
+/**
+ * `id` is a song, album or directory id; the library's picture comes first, then the cover
+ * enrichment kept for the album. `size` is ignored (the picture is sent as stored).
+ */
 export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, viewer, params }) => {
   const id = uuidParam(params);
-  const picture = await coverFor(ctx.db, viewer.userId, id);
+  const picture = await subsonicCover(ctx.db, viewer.userId, id);
   if (!picture) throw libraryNotFound(`no cover art for ${id}`);
   return {
     kind: 'binary',
