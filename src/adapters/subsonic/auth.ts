@@ -20,7 +20,11 @@ export async function authenticateSubsonic(ctx: AppContext, params: SubsonicPara
   const apiKey = params.get('apiKey');
   const username = params.get('u');
   if (apiKey !== undefined) {
+    // OpenSubsonic: u beside apiKey, or any other credential with it, is error 43.
     if (username !== undefined) throw new LibraryError('ConflictingAuth', 'apiKey authentication takes no u parameter');
+    if (['p', 't', 's'].some((name) => params.get(name) !== undefined)) {
+      throw new LibraryError('ConflictingAuth', 'multiple conflicting authentication mechanisms provided: apiKey goes without p, t and s');
+    }
     const owner = await authenticateApiKey(ctx.db, apiKey);
     if (!owner) throw new LibraryError('InvalidApiKey', 'invalid API key');
     return viewer(owner);

@@ -113,8 +113,6 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     assert.equal(song.contentType, 'audio/mpeg');
     assert.equal(song.playCount, 3);
     assert.equal(errorCode(await client.getSong({ id: privateLibrary.tracks.get('Secret/Hidden.mp3')! })), 70);
-    assert.equal((await client.getArtistInfo2({ id: beta.id })).artistInfo2.biography, '');
-    assert.equal((await client.getAlbumInfo2({ id: album.id })).albumInfo.notes, '');
   });
 
   test('getAlbumList2 answers every type; byYear ranges either way; byGenre; a missing type is 10, an unknown one 0', async () => {

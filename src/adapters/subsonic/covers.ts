@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { parseStream } from 'music-metadata';
 import type { Database } from '../../toolkit/db/index.ts';
+import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
 import { imageType, type ImageType } from '../../toolkit/image-type.ts';
 import { openLocal } from './bytes.ts';
 
@@ -99,4 +100,15 @@ export async function coverFor(db: Database, userId: string | null, id: string):
     if (picture) return picture;
   }
   return null;
+}
+
+/**
+ * getCoverArt's picture: the library's (coverFor), else the cover enrichment kept for the album the
+ * id names, or for the album of the song it names (album covers are public at /covers/ anyway).
+ */
+export async function subsonicCover(db: Database, userId: string, id: string): Promise<Picture | null> {
+  const fromLibrary = await coverFor(db, userId, id);
+  if (fromLibrary) return fromLibrary;
+  const song = await db.selectFrom('tracks').select('album_id').where('id', '=', id).executeTakeFirst();
+  return storedAlbumCover(db, song?.album_id ?? id);
 }

@@ -23,6 +23,21 @@ export function xmlEscape(value: string): string {
   return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 }
 
+/**
+ * A member that Subsonic's XML writes as a child element holding text rather than as an attribute
+ * (artistInfo's `biography`, `musicBrainzId`, image URLs…); JSON writes it as a plain string.
+ */
+export class TextElement {
+  constructor(readonly text: string) {}
+
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/** A text element for a value that is known, nothing otherwise (an absent member is left out of both formats). */
+export const textElement = (text: string | null | undefined): TextElement | undefined => (text ? new TextElement(text) : undefined);
+
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** One element: primitive members become attributes, objects child elements, arrays repeated children, `value` the text. */
@@ -33,6 +48,7 @@ function xmlElement(name: string, members: Record<string, unknown>): string {
   for (const [key, value] of Object.entries(members)) {
     if (value === undefined || value === null) continue;
     if (key === 'value' && !isObject(value) && !Array.isArray(value)) text = xmlEscape(String(value));
+    else if (value instanceof TextElement) children += `<${key}>${xmlEscape(value.text)}</${key}>`;
     else if (Array.isArray(value)) children += value.map((item) => xmlChild(key, item)).join('');
     else if (isObject(value)) children += xmlElement(key, value);
     else attributes += ` ${key}="${xmlEscape(String(value))}"`;

@@ -9,6 +9,7 @@ import { createTestLibrary, COVER, type TestLibrary } from './library-testing.ts
 const OPENING = 'The Alpha Band/First Album/01 Opening.mp3';
 const SECOND = 'The Alpha Band/First Album/02 Second Song.flac';
 const BLUE = 'Beta/Blue Record/1-01 Blue.mp3';
+const SYNCED_LYRICS = '[ar:Timer]\n[offset:+250]\n\n[00:01.50]One\n[00:03.00][00:10.25]Chorus\n[00:05]Two';
 
 describeWithApp('Subsonic REST: media', (app) => {
   let user: Awaited<ReturnType<typeof subsonicUser>>;
@@ -106,7 +107,7 @@ describeWithApp('Subsonic REST: media', (app) => {
     assert.equal((await fetch(`${app().apiUrl}/library/covers/nonsense`)).status, 404);
   });
 
-  test('getLyricsBySongId: unsynced lines from the tags; none is an empty list', async () => {
+  test('getLyricsBySongId: unsynced lines from the tags, synced ones from LRC; none is an empty list', async () => {
     // The client types lyricsList as the array itself; OpenSubsonic nests it as lyricsList.structuredLyrics.
     const lyricsOf = async (id: string) =>
       ((await client.getLyricsBySongId({ id })) as unknown as { lyricsList: { structuredLyrics?: { synced: boolean; line?: { value: string }[] }[] } })
@@ -119,6 +120,29 @@ describeWithApp('Subsonic REST: media', (app) => {
       ['First line', 'Second line'],
     );
     assert.deepEqual(await lyricsOf(library.tracks.get(BLUE)!), []);
+    // LRC as taggers embed it: tags, an offset, a chorus stamped twice, lines out of order.
+    const lrc = await createTestLibrary(app().ctx.db, [{ path: 'Synced/Timed.mp3', metadata: { artist: 'Timer', title: 'Timed', lyrics: SYNCED_LYRICS } }], {
+      name: 'Synced',
+    });
+    try {
+      assert.deepEqual(await lyricsOf(lrc.tracks.get('Synced/Timed.mp3')!), [
+        {
+          displayArtist: 'Timer',
+          displayTitle: 'Timed',
+          lang: 'xxx',
+          synced: true,
+          offset: 250,
+          line: [
+            { start: 1500, value: 'One' },
+            { start: 3000, value: 'Chorus' },
+            { start: 5000, value: 'Two' },
+            { start: 10_250, value: 'Chorus' },
+          ],
+        },
+      ]);
+    } finally {
+      lrc.remove();
+    }
     assert.equal(errorCode(await client.getLyricsBySongId({ id: '00000000-0000-4000-8000-000000000000' })), 70);
   });
 });

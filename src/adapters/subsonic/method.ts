@@ -46,7 +46,8 @@ export interface SubsonicParams {
 /**
  * What a method answers: members merged into `subsonic-response` beside `status` and
  * `version`. In JSON they are written as they are; in XML objects become elements, primitive
- * members attributes, arrays repeated elements, and a member named `value` the element's text.
+ * members attributes, arrays repeated elements, a member named `value` the element's text, and a
+ * TextElement (format.ts) a child element holding text.
  */
 export type SubsonicPayload = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import type { SubsonicMethod } from './method.ts';
-import { getAlbum, getAlbumInfo2, getArtist, getArtistInfo2, getArtists, getSong } from './methods/id3.ts';
+import { getAlbum, getArtist, getArtists, getSong } from './methods/id3.ts';
+import { getAlbumInfo, getAlbumInfo2, getArtistInfo, getArtistInfo2 } from './methods/info.ts';
 import { getIndexes, getMusicDirectory, getMusicFolders } from './methods/folders.ts';
 import { getAlbumList, getAlbumList2, getGenres, getRandomSongs, getSongsByGenre } from './methods/lists.ts';
 import { download, getCoverArt, getLyricsBySongId, stream } from './methods/media.ts';
@@ -20,7 +21,9 @@ export const subsonicMethods: readonly SubsonicMethod[] = [
   getArtist,
   getAlbum,
   getSong,
+  getArtistInfo,
   getArtistInfo2,
+  getAlbumInfo,
   getAlbumInfo2,
   getAlbumList,
   getAlbumList2,

@@ -39,7 +39,7 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     assert.ok(!row.subsonic_key!.includes(user.key));
   });
 
-  test('wrong credentials are 40, missing ones 10, apiKey with u 43, an unknown apiKey 44', async () => {
+  test('wrong credentials are 40, missing ones 10, apiKey with u or another credential 43, an unknown apiKey 44', async () => {
     const wrong = await subsonicClient(app(), { username: user.handle, password: 'f'.repeat(32) }).ping();
     assert.equal(wrong.status, 'failed');
     assert.equal(errorCode(wrong), 40);
@@ -49,6 +49,8 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     assert.equal((await restJson(app(), 'ping', {})).error.code, 10);
     assert.equal((await restJson(app(), 'ping', { u: user.handle })).error.code, 10);
     assert.equal((await restJson(app(), 'ping', { u: user.handle, apiKey: user.key })).error.code, 43);
+    assert.equal((await restJson(app(), 'ping', { apiKey: user.key, p: user.key })).error.code, 43);
+    assert.equal((await restJson(app(), 'ping', { apiKey: user.key, t: md5(`${user.key}abc`), s: 'abc' })).error.code, 43);
     assert.equal(errorCode(await subsonicClient(app(), { apiKey: '0'.repeat(32) }).ping()), 44);
     const response = await rest(app(), 'ping', {});
     assert.equal(response.status, 200, 'failures are HTTP 200, as Subsonic has them');
@@ -101,10 +103,10 @@ describeWithApp('Subsonic REST: authentication and formats', (app) => {
     const client = subsonicClient(app(), { username: user.handle, password: user.key });
     assert.equal((await client.getLicense()).license.valid, true);
     const names = (await client.getOpenSubsonicExtensions()).openSubsonicExtensions.map((extension) => extension.name);
-    assert.deepEqual(names.sort(), ['apiKeyAuthentication', 'formPost', 'songLyrics']);
+    assert.deepEqual(names.sort(), ['apiKeyAuthentication', 'formPost', 'indexBasedQueue', 'songLyrics']);
     const anonymous = await restJson(app(), 'getOpenSubsonicExtensions', {});
     assert.equal(anonymous.status, 'ok', 'extensions are discoverable before signing in');
-    assert.equal(anonymous.openSubsonicExtensions.length, 3);
+    assert.equal(anonymous.openSubsonicExtensions.length, 4);
     const own = await client.getUser({ username: user.handle });
     assert.equal(own.user.username, user.handle);
     assert.equal(own.user.streamRole, true);

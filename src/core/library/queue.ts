@@ -116,6 +116,8 @@ export interface SavedQueue {
   songIds: readonly string[];
   /** The current song's id; its first occurrence in `songIds` becomes current. */
   current?: string | undefined;
+  /** Instead of `current`: the current song's index in `songIds`, which tells a song queued twice apart. */
+  currentIndex?: number | undefined;
   positionMs?: number | undefined;
 }
 
@@ -128,8 +130,9 @@ export async function saveQueue(db: Database, userId: string, saved: SavedQueue,
     await lockQueue(tx, userId);
     const songs = await knownSongs(tx, saved.songIds);
     const wanted = saved.current?.toLowerCase();
-    const current = wanted === undefined ? -1 : songs.indexOf(wanted);
+    const current = saved.currentIndex ?? (wanted === undefined ? -1 : songs.indexOf(wanted));
     if (wanted !== undefined && current < 0) throw invalidParameter(`current ${saved.current} is not one of the queued songs`);
+    if (saved.currentIndex !== undefined) checkIndex(saved.currentIndex, songs.length - 1, songs.length);
     await replaceRows(
       tx,
       queueList(userId),

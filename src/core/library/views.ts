@@ -31,6 +31,12 @@ export function hasPlayableFile(trackId: Expression<unknown>, userId: string, so
     where pf.track_id = ${trackId} and (ps.user_id is null or ps.user_id = ${userId})${inSource} offset 0)`;
 }
 
+/**
+ * Whether enrichment kept a cover for the album (catalog/enrich/covers.ts): a song or album
+ * without a library picture names the album's id as its `coverArt`, which getCoverArt serves.
+ */
+const albumCoverKept = (albumId: Expression<unknown>) => sql<boolean>`exists (select 1 from album_covers ac where ac.album_id = ${albumId})`;
+
 const seconds = (ms: number | null) => (ms === null ? undefined : Math.round(ms / 1000));
 const present = <T>(value: T | null): T | undefined => value ?? undefined;
 const iso = (value: Date | null) => (value ? value.toISOString() : undefined);
@@ -114,6 +120,7 @@ export async function songViews(db: Database, userId: string, trackIds: readonly
       'f.cover',
       'st.created_at as starred',
       sql<number>`(select count(*)::int from scrobbles sc where sc.track_id = t.id and sc.user_id = ${userId})`.as('play_count'),
+      albumCoverKept(sql.ref('t.album_id')).as('album_cover_kept'),
     ])
     .where('t.id', 'in', [...new Set(trackIds)])
     .execute();
@@ -131,7 +138,7 @@ export async function songViews(db: Database, userId: string, trackIds: readonly
       track: present(row.track_number),
       year: present(row.year) ?? present(row.album_year),
       genre: present(row.genre),
-      coverArt: row.cover ? row.id : undefined,
+      coverArt: row.cover ? row.id : row.album_cover_kept ? present(row.album_id) : undefined,
       size: row.size === null ? undefined : Number(row.size),
       contentType: present(row.content_type),
       suffix: present(row.suffix),
@@ -182,6 +189,7 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
       ),
       sql<boolean>`exists (select 1 from tracks at join library_files cf on cf.track_id = at.id join library_sources cs on cs.id = cf.source_id
         where at.album_id = al.id and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}))`.as('has_cover'),
+      albumCoverKept(sql.ref('al.id')).as('cover_kept'),
     ])
     .where('al.id', 'in', [...new Set(albumIds)])
     .execute();
@@ -194,7 +202,7 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
       name: row.title,
       artist: row.artist,
       artistId: present(row.artist_id),
-      coverArt: row.has_cover ? row.id : undefined,
+      coverArt: row.has_cover || row.cover_kept ? row.id : undefined,
       songCount: row.song_count,
       duration: seconds(Number(row.duration_ms)) ?? 0,
       playCount: row.play_count,

@@ -17,7 +17,7 @@ export const getArtists = defineSubsonicMethod('getArtists', async ({ ctx, viewe
   };
 });
 
-async function artistOrNotFound(db: Database, userId: string, id: string) {
+export async function artistOrNotFound(db: Database, userId: string, id: string) {
   const [artist] = await artistViews(db, userId, [id]);
   if (!artist || !(await artistIsPlayable(db, userId, id))) throw libraryNotFound(`no artist ${id}`);
   return artist;
@@ -30,7 +30,7 @@ export const getArtist = defineSubsonicMethod('getArtist', async ({ ctx, viewer,
   return { artist: { ...artist, album: albums } };
 });
 
-async function albumOrNotFound(db: Database, userId: string, id: string) {
+export async function albumOrNotFound(db: Database, userId: string, id: string) {
   const [album] = await albumViews(db, userId, [id]);
   if (!album || album.songCount === 0) throw libraryNotFound(`no album ${id}`);
   return album;
@@ -48,15 +48,4 @@ export const getSong = defineSubsonicMethod('getSong', async ({ ctx, viewer, par
   if (!(await isPlayable(ctx.db, viewer.userId, id))) throw libraryNotFound(`no song ${id}`);
   const [song] = await songViews(ctx.db, viewer.userId, [id]);
   return { song };
-});
-
-/** What the catalog knows; no outside service is asked, so biographies and notes stay empty. */
-export const getArtistInfo2 = defineSubsonicMethod('getArtistInfo2', async ({ ctx, viewer, params }) => {
-  const artist = await artistOrNotFound(ctx.db, viewer.userId, await catalogParam(ctx.db, params, 'artist'));
-  return { artistInfo2: { biography: '', musicBrainzId: artist.musicBrainzId } };
-});
-
-export const getAlbumInfo2 = defineSubsonicMethod('getAlbumInfo2', async ({ ctx, viewer, params }) => {
-  const album = await albumOrNotFound(ctx.db, viewer.userId, await catalogParam(ctx.db, params, 'album'));
-  return { albumInfo: { notes: '', musicBrainzId: album.musicBrainzId } };
 });

@@ -6,7 +6,8 @@ import { servedAudioType } from '../../../core/library/tags.ts';
 import { playableFile } from '../../../core/library/views.ts';
 import { catalogParam, uuidParam } from '../args.ts';
 import { fileBytes, openLocal } from '../bytes.ts';
-import { coverFor } from '../covers.ts';
+import { subsonicCover } from '../covers.ts';
+import { structuredLyrics } from '../lyrics.ts';
 import { defineSubsonicMethod, type SubsonicRequest } from '../method.ts';
 
 /** The bytes of the file a track plays, as stored: there is no transcoding, so `format` and `maxBitRate` change nothing. */
@@ -27,10 +28,13 @@ export const stream = defineSubsonicMethod('stream', (request) => trackBytes(req
 
 export const download = defineSubsonicMethod('download', (request) => trackBytes(request, true));
 
-/** `id` is a song, album or directory id; `size` is ignored (the picture is sent as stored). */
+/**
+ * `id` is a song, album or directory id; the library's picture comes first, then the cover
+ * enrichment kept for the album. `size` is ignored (the picture is sent as stored).
+ */
 export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, viewer, params }) => {
   const id = uuidParam(params);
-  const picture = await coverFor(ctx.db, viewer.userId, id);
+  const picture = await subsonicCover(ctx.db, viewer.userId, id);
   if (!picture) throw libraryNotFound(`no cover art for ${id}`);
   return {
     kind: 'binary',
@@ -46,14 +50,12 @@ export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, vie
   };
 });
 
-/** OpenSubsonic songLyrics: the catalog keeps lyrics as plain text, so they are unsynced lines. */
+/** OpenSubsonic songLyrics: the lyrics text the tags held, synced when it is LRC (lyrics.ts); the language is not known. */
 export const getLyricsBySongId = defineSubsonicMethod('getLyricsBySongId', async ({ ctx, viewer, params }) => {
   const id = await catalogParam(ctx.db, params, 'song');
   const file = await playableFile(ctx.db, viewer.userId, id);
   if (!file) throw libraryNotFound(`no song ${id}`);
   const track = await ctx.db.selectFrom('tracks').select(['title', 'artist', 'lyrics']).where('id', '=', id).executeTakeFirstOrThrow();
-  const structuredLyrics = track.lyrics
-    ? [{ lang: 'xxx', synced: false, displayArtist: track.artist, displayTitle: track.title, line: track.lyrics.split(/\r?\n/).map((value) => ({ value })) }]
-    : [];
-  return { lyricsList: { structuredLyrics } };
+  const lyrics = track.lyrics ? [{ displayArtist: track.artist, displayTitle: track.title, lang: 'xxx', ...structuredLyrics(track.lyrics) }] : [];
+  return { lyricsList: { structuredLyrics: lyrics } };
 });

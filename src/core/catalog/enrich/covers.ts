@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
-import { imageType } from '../../../toolkit/image-type.ts';
+import { imageType, type ImageType } from '../../../toolkit/image-type.ts';
 import type { CoverArtClient } from '../../providers/types.ts';
 import { isUuid } from '../../../toolkit/uuid.ts';
 import { fillMissing, isFillable } from './fill.ts';
@@ -37,7 +37,7 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
 }
 
 /** The stored cover of an album, served at /covers/<album id> without credentials (album art is public); null also for stored bytes that are no allowed image. */
-export async function storedAlbumCover(db: Database, albumId: string): Promise<{ data: Buffer; contentType: string } | null> {
+export async function storedAlbumCover(db: Database, albumId: string): Promise<{ data: Buffer; contentType: ImageType } | null> {
   if (!isUuid(albumId)) return null;
   const cover = await db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst();
   const contentType = cover ? imageType(cover.data) : null;
