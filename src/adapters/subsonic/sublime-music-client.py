@@ -126,7 +126,9 @@ def browse(adapter: SubsonicAdapter, step) -> list:
     if artists:
         step("artist", lambda: artist_view(adapter.get_artist(artists[0]["id"])))
     by_name = step("albumsByName", lambda: [album_view(a) for a in adapter.get_albums(AlbumSearchQuery(AlbumSearchQuery.Type.ALPHABETICAL_BY_NAME))]) or []
+    step("albumsByArtist", lambda: album_names(adapter, AlbumSearchQuery.Type.ALPHABETICAL_BY_ARTIST))
     step("albumsNewest", lambda: album_names(adapter, AlbumSearchQuery.Type.NEWEST))
+    step("albumsStarred", lambda: album_names(adapter, AlbumSearchQuery.Type.STARRED))
     step("albumsRandom", lambda: sorted(album_names(adapter, AlbumSearchQuery.Type.RANDOM)))
     genres = step("genres", lambda: [{"name": g.name, "songCount": g.song_count, "albumCount": g.album_count} for g in adapter.get_genres()]) or []
     if genres:
@@ -146,7 +148,7 @@ def folders(adapter: SubsonicAdapter) -> dict:
 
 
 def play(adapter: SubsonicAdapter, album: dict, step) -> None:
-    """Playing the album's first song: its details, the stream, the offline copy, the cover, the scrobble."""
+    """Playing the album's first song: its details, the stream, the offline copy, the cover, the scrobble, then the lists of played albums."""
     song_id = album["songs"][0]["id"]
     step("song", lambda: song_view(adapter.get_song_details(song_id)))
     step("stream", lambda: fetch(adapter.get_song_stream_uri(song_id)))
@@ -154,6 +156,8 @@ def play(adapter: SubsonicAdapter, album: dict, step) -> None:
     step("scrobble", lambda: scrobble(adapter, song_id))
     if album.get("coverArt"):
         step("coverArt", lambda: fetch(adapter.get_cover_art_uri(album["coverArt"], "http", 300)))
+    step("albumsFrequent", lambda: album_names(adapter, AlbumSearchQuery.Type.FREQUENT))
+    step("albumsRecent", lambda: album_names(adapter, AlbumSearchQuery.Type.RECENT))
 
 
 def search(adapter: SubsonicAdapter, query: str) -> dict:

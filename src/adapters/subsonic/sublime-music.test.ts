@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testJpeg, writeTestImage, writeTestTrack } from '../../core/library/test-music.ts';
 import { startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
-import { subsonicUser } from './client-testing.ts';
+import { restJson, subsonicUser } from './client-testing.ts';
 
 /**
  * Issue 24: a real Subsonic player, Sublime Music (Debian package `sublime-music`), against a
@@ -84,6 +84,8 @@ describe('Sublime Music (Debian sublime-music) against Earshot', { skip }, () =>
     app = await startTestApp(testBackends()[0]!, { musicDir });
     assert.equal((await scanLibrary(app.ctx)).added, 3);
     user = await subsonicUser(app, 'sublime');
+    const winter = (await restJson(app, 'search3', { u: user.handle, p: user.key, v: '1.16.1', c: 'test', query: 'Winter' })).searchResult3.album[0];
+    assert.equal((await restJson(app, 'star', { u: user.handle, p: user.key, v: '1.16.1', c: 'test', albumId: winter.id })).status, 'ok');
     results = await runClient(sublimeMusic.command, [app.apiUrl, user.handle, user.key, 'quiet']);
   });
   after(async () => {
@@ -123,7 +125,8 @@ describe('Sublime Music (Debian sublime-music) against Earshot', { skip }, () =>
         ['Winter', 'Solo Artist', 1],
       ],
     );
-    assert.deepEqual(step('albumsNewest').sort(), ['Night Drive', 'Winter']);
+    for (const list of ['albumsByArtist', 'albumsNewest']) assert.deepEqual(step(list).sort(), ['Night Drive', 'Winter'], list);
+    assert.deepEqual(step('albumsStarred'), ['Winter'], 'starred before the client ran');
     assert.deepEqual(step('albumsRandom'), ['Night Drive', 'Winter']);
     assert.deepEqual(
       step('genres').map((genre: { name: string }) => genre.name),
@@ -164,6 +167,7 @@ describe('Sublime Music (Debian sublime-music) against Earshot', { skip }, () =>
       const fetched = step(name);
       assert.deepEqual([fetched.status, fetched.contentType, fetched.sha256], [200, 'audio/mpeg', sha256(files.neon!)], name);
     }
+    assert.deepEqual([step('albumsFrequent'), step('albumsRecent')], [['Night Drive'], ['Night Drive']], 'the album played');
     const cover = step('coverArt');
     assert.equal(cover.status, 200);
     assert.match(cover.contentType, /^image\//);
