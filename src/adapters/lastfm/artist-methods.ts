@@ -1,7 +1,6 @@
 import { artistListSizes, artistTopAlbums, artistTopSongs } from '../../core/catalog/artist-album-pages.ts';
-import type { Database } from '../../toolkit/db/index.ts';
-import { findArtist } from './info-lookup.ts';
-import { defineMethod, type MethodCall } from './method.ts';
+import { artistById, findArtist, type NamedArtist } from './info-lookup.ts';
+import { defineMethod } from './method.ts';
 import { paging } from './read-params.ts';
 import { element, list } from './response.ts';
 import { artistRef, images, pageLinks, pagingAttributes, type PageLinks } from './shapes.ts';
@@ -15,17 +14,6 @@ import { artistRef, images, pageLinks, pagingAttributes, type PageLinks } from '
 /** No documented maximum; this bounds one answer all the same. */
 const MAX_ENTRIES = 1000;
 
-interface NamedArtist {
-  id: string;
-  name: string;
-  mbid: string | null;
-}
-
-async function namedArtist(db: Database, call: MethodCall<'apiKey'>): Promise<NamedArtist> {
-  const id = await findArtist(db, call.params);
-  return db.selectFrom('artists').select(['id', 'name', 'mbid']).where('id', '=', id).executeTakeFirstOrThrow();
-}
-
 const artistElement = (links: PageLinks, artist: NamedArtist) => artistRef(links, artist.name, artist.id, artist.mbid);
 
 export const getArtistTopTracks = defineMethod({
@@ -34,7 +22,7 @@ export const getArtistTopTracks = defineMethod({
   auth: 'apiKey',
   async handler(call) {
     const { db, config } = call.ctx;
-    const artist = await namedArtist(db, call);
+    const artist = await artistById(db, await findArtist(db, call.params));
     const page = paging(call.params, MAX_ENTRIES);
     const links = pageLinks(config.publicUrl);
     const [songs, sizes] = await Promise.all([artistTopSongs(db, artist.id, page, null), artistListSizes(db, artist.id)]);
@@ -64,7 +52,7 @@ export const getArtistTopAlbums = defineMethod({
   auth: 'apiKey',
   async handler(call) {
     const { db, config } = call.ctx;
-    const artist = await namedArtist(db, call);
+    const artist = await artistById(db, await findArtist(db, call.params));
     const page = paging(call.params, MAX_ENTRIES);
     const links = pageLinks(config.publicUrl);
     const [albums, sizes] = await Promise.all([artistTopAlbums(db, artist.id, page), artistListSizes(db, artist.id)]);

@@ -11,8 +11,7 @@ describeWithApp('Last.fm reads answered from the catalog: artist top lists, trac
   let frank: ClientAccount;
   const json = (params: Record<string, string>) => lastfmRead(app(), erin, { ...params, format: 'json' });
   const xml = async (params: Record<string, string>) => (await lastfmRead(app(), erin, params)).body as string;
-  const artistId = async (name: string) =>
-    (await app().ctx.db.selectFrom('artists').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const artistId = async (name: string) => (await app().ctx.db.selectFrom('artists').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   const admin = async (nsid: string, input: object) => {
     const result = await app().procedure(nsid, input, erin.token);
     assert.equal(result.status, 200, JSON.stringify(result.body));
@@ -49,7 +48,10 @@ describeWithApp('Last.fm reads answered from the catalog: artist top lists, trac
     assert.deepEqual(rest.map((track: any) => track.name).sort(), ['Black Cat', "Echo's Answer", 'Tears in the Typing Pool']);
 
     const byOldName = (await json({ method: 'artist.getTopTracks', artist: 'Broadcaste', limit: '1', page: '2' })).body.toptracks;
-    assert.deepEqual([byOldName['@attr'].artist, byOldName['@attr'].totalPages, byOldName.track.length, byOldName.track[0]['@attr'].rank], ['Broadcast', '4', 1, '2']);
+    assert.deepEqual(
+      [byOldName['@attr'].artist, byOldName['@attr'].totalPages, byOldName.track.length, byOldName.track[0]['@attr'].rank],
+      ['Broadcast', '4', 1, '2'],
+    );
 
     assert.match(
       await xml({ method: 'artist.getTopTracks', artist: 'Broadcast', limit: '1' }),

@@ -1,4 +1,4 @@
-import { artistNamed, namedPair, requiredName, trackNamed } from './info-lookup.ts';
+import { artistById, artistNamed, namedPair, requiredName, trackNamed } from './info-lookup.ts';
 import { defineMethod } from './method.ts';
 import { element, type Element } from './response.ts';
 import { artistRef, pageLinks } from './shapes.ts';
@@ -49,7 +49,7 @@ export const getArtistCorrection = defineMethod({
   async handler({ ctx, params }) {
     const id = await artistNamed(ctx.db, requiredName(params, 'artist'));
     if (!id) return corrections(null);
-    const artist = await ctx.db.selectFrom('artists').select(['id', 'name', 'mbid']).where('id', '=', id).executeTakeFirstOrThrow();
+    const artist = await artistById(ctx.db, id);
     return corrections(element('correction', [artistRef(pageLinks(ctx.config.publicUrl), artist.name, artist.id, artist.mbid)], { index: '0' }));
   },
 });

@@ -43,6 +43,11 @@ export async function artistNamed(db: Database, name: string): Promise<string | 
   return aliased?.id;
 }
 
+/** What lists and corrections show of an artist: its kept name and MBID. */
+export const artistById = (db: Database, id: string) => db.selectFrom('artists').select(['id', 'name', 'mbid']).where('id', '=', id).executeTakeFirstOrThrow();
+
+export type NamedArtist = Awaited<ReturnType<typeof artistById>>;
+
 /** The track `artist` - `track` names, matched as the catalog matches plays (aliases included); undefined when unknown. */
 export async function trackNamed(db: Database, artist: string, title: string): Promise<string | undefined> {
   const [match] = await inTransaction(db, (tx) => matchKnownTracks(tx, [{ artist, title }]));
