@@ -1,8 +1,7 @@
 import type { AppContext } from '../../core/context.ts';
 import { authenticateApiKey, findUserByActor, sharedSecretFor } from '../../core/auth/index.ts';
-import { recordCredentialUse } from '../../core/auth/usage.ts';
 import { md5Hex } from '../../core/auth/hashing.ts';
-import { openAudioscrobblerDigest } from '../../core/auth/audioscrobbler-digest.ts';
+import { apiKeyProvenByDigest } from '../../core/auth/audioscrobbler-digest.ts';
 import { digestsEqual, findLastfmSession, InvalidParameter, requiredParam, type Params } from '../lastfm/index.ts';
 import { createAudioscrobblerSession } from './sessions.ts';
 
@@ -21,19 +20,8 @@ interface Credential {
 async function byApiKeyPassword(ctx: AppContext, user: string, timestamp: string, auth: string): Promise<Credential | null> {
   const account = await findUserByActor(ctx.db, user);
   if (!account) return null;
-  const keys = await ctx.db
-    .selectFrom('api_keys')
-    .select(['id', 'audioscrobbler_digest'])
-    .where('user_id', '=', account.id)
-    .where('audioscrobbler_digest', 'is not', null)
-    .execute();
-  const key = keys.find((row) => {
-    const digest = openAudioscrobblerDigest(ctx.keys.encryption, row.id, row.audioscrobbler_digest!);
-    return digest !== null && digestsEqual(auth, md5Hex(digest + timestamp));
-  });
-  if (!key) return null;
-  await recordCredentialUse(ctx.db, 'api_keys', key.id);
-  return { userId: account.id, apiKeyId: key.id };
+  const apiKeyId = await apiKeyProvenByDigest(ctx.db, ctx.keys.encryption, account.id, (digest) => digestsEqual(auth, md5Hex(digest + timestamp)));
+  return apiKeyId ? { userId: account.id, apiKeyId } : null;
 }
 
 /** Web-services authentication (1.2.1): a Last.fm session key, and a = md5(shared secret + t). */

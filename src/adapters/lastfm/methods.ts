@@ -10,19 +10,23 @@ import {
 } from './chart-methods.ts';
 import { invalidMethod, invalidService } from './errors.ts';
 import { getAlbumInfo, getArtistInfo, getTrackInfo } from './info-methods.ts';
-import { removeScrobble } from './library-methods.ts';
+import { getLibraryArtists, removeScrobble } from './library-methods.ts';
 import { love, unlove } from './love.ts';
 import type { LastfmMethod } from './method.ts';
 import { nowPlaying, scrobble } from './track-methods.ts';
-import { getInfo, getLovedTracks, getRecentTracks } from './user-methods.ts';
+import { getInfo, getLovedTracks, getRecentTracks, getTrackScrobbles } from './user-methods.ts';
+import { getArtistTopAlbums, getArtistTopTracks } from './artist-methods.ts';
+import { getArtistCorrection, getTrackCorrection } from './correction-methods.ts';
+import { getTagTopArtists } from './tag-methods.ts';
 
 /** Every Last.fm method this server answers. */
 export const METHODS: readonly LastfmMethod[] = [
   ...[getToken, getSession, getMobileSession],
   ...[scrobble, nowPlaying, love, unlove, removeScrobble],
-  ...[getInfo, getRecentTracks, getLovedTracks, getTopArtists, getTopAlbums, getTopTracks],
+  ...[getInfo, getRecentTracks, getLovedTracks, getTrackScrobbles, getTopArtists, getTopAlbums, getTopTracks, getLibraryArtists],
   ...[getWeeklyChartList, getWeeklyArtistChart, getWeeklyAlbumChart, getWeeklyTrackChart],
-  ...[getTrackInfo, getArtistInfo, getAlbumInfo],
+  ...[getTrackInfo, getArtistInfo, getAlbumInfo, getArtistTopTracks, getArtistTopAlbums, getTagTopArtists],
+  ...[getTrackCorrection, getArtistCorrection],
 ];
 
 const byName = new Map(METHODS.map((method) => [method.name.toLowerCase(), method]));

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { currentNowPlaying } from '../../core/scrobbling/ingest.ts';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount, lastfmCall, type ClientAccount } from './lastfm-testing.ts';
+import { md5Hex as md5, sha256Hex } from '../../core/auth/hashing.ts';
 
 const unix = (iso: string) => String(Date.parse(iso) / 1000);
 
@@ -77,6 +78,35 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     assert.match(missing.body.message, /password is required/);
   });
 
+  test("auth.getMobileSession with authToken = md5(username + md5(an API key)), pylast's default; never the account password", async () => {
+    const base = { method: 'auth.getMobileSession', username: alice.handle, api_key: alice.key, format: 'json' };
+    const signIn = (authToken: string, username = alice.handle) => lastfmCall(app(), { ...base, username, authToken }, { secret: alice.sharedSecret });
+    const byKey = await signIn(md5(alice.handle + md5(alice.key)));
+    assert.equal(byKey.status, 200, JSON.stringify(byKey.body));
+    assert.equal(byKey.body.session.name, 'lfm-alice');
+    // Any of the user's keys serves as the password; the session is for the key the call is made with.
+    const second = await app().procedure('app.svc.apikey.createApikey', { name: 'second' }, alice.token);
+    const bySecond = await signIn(md5(alice.handle + md5(second.body.key)));
+    const session = await app()
+      .ctx.db.selectFrom('lastfm_sessions')
+      .select('api_key_id')
+      .where('key_hash', '=', sha256Hex(bySecond.body.session.key))
+      .executeTakeFirst();
+    assert.equal(session?.api_key_id, alice.apiKeyId);
+    // Neither the account password nor another user's key, nor a token made for another name, signs in.
+    const bob = await createClientAccount(app(), 'lfm-bob');
+    for (const refused of [
+      await signIn(md5(alice.handle + md5(alice.password))),
+      await signIn(md5(alice.handle + md5(bob.key))),
+      await signIn(md5(bob.handle + md5(alice.key))),
+      await signIn(md5(alice.handle + md5(alice.key)), 'nobody-here'),
+    ]) {
+      assert.deepEqual([refused.status, refused.body], [403, { error: 4, message: 'Authentication Failed - Invalid username or password' }]);
+    }
+    const xml = await lastfmCall(app(), { ...base, format: 'xml', authToken: 'f'.repeat(32) }, { secret: alice.sharedSecret });
+    assert.match(xml.body, /<lfm status="failed"><error code="4">Authentication Failed - Invalid username or password<\/error><\/lfm>/);
+  });
+
   test('unknown API keys (10), bad or missing signatures (13), unknown services (2) and methods (3)', async () => {
     const scrobbleParams = { method: 'track.scrobble', artist: 'A', track: 'T', timestamp: unix('2025-01-01T00:00:00Z'), format: 'json' };
     const unknownKey = await lastfmCall(app(), { ...scrobbleParams, api_key: 'f'.repeat(32), sk: sessionKey }, { secret: alice.sharedSecret });
@@ -85,7 +115,7 @@ describeWithApp('Last.fm 2.0 API', (app) => {
     assert.deepEqual([badSig.status, badSig.body.error], [403, 13]);
     const noSig = await lastfmCall(app(), { ...scrobbleParams, api_key: alice.key, sk: sessionKey }, { secret: false });
     assert.deepEqual([noSig.status, noSig.body.error], [403, 13]);
-    const service = await call({ method: 'tag.getInfo', tag: 'A', format: 'json' }, 'GET');
+    const service = await call({ method: 'geo.getTopArtists', country: 'A', format: 'json' }, 'GET');
     assert.deepEqual([service.status, service.body.error], [400, 2]);
     const method = await call({ method: 'track.getSimilar', format: 'json' }, 'GET');
     assert.deepEqual([method.status, method.body.error], [400, 3]);

@@ -133,6 +133,19 @@ describe('sign-in limits: Last.fm getMobileSession and the authorization page', 
     assert.deepEqual([byGet.status, byGet.body.error], [429, 29]);
   });
 
+  test('the older authToken sign-in counts as a password does: wrong tokens lock the account, then the right one waits', async () => {
+    const erin = await createClientAccount(app(), 'rl-erin');
+    const signIn = (authToken: string) =>
+      lastfmCall(
+        app(),
+        { method: 'auth.getMobileSession', api_key: erin.key, username: erin.handle, authToken, format: 'json' },
+        { secret: erin.sharedSecret },
+      );
+    for (let i = 0; i < 2; i++) assert.deepEqual((await signIn('0'.repeat(32))).body.error, 4);
+    const refused = await signIn(md5(erin.handle + md5(erin.key)));
+    assert.deepEqual([refused.status, refused.body.error], [429, 29]);
+  });
+
   test('the lock holds on every door that checks the password: the authorization page too', async () => {
     const { body } = await lastfmCall(app(), { method: 'auth.getToken', api_key: dave.key, format: 'json' }, { secret: dave.sharedSecret });
     const page = await jsonRequest<any>(`${app().scrobblerUrl}/api/auth/`, 'POST', {

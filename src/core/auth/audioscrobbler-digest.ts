@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
 import { isSealed, openOrNull, seal } from './encryption.ts';
 import { md5Hex } from './hashing.ts';
+import { recordCredentialUse } from './usage.ts';
 
 /**
  * Audioscrobbler 1.2 handshakes prove knowledge of md5(key), so the server must be able to
@@ -19,6 +20,33 @@ export function sealAudioscrobblerDigest(encryptionKey: Uint8Array, apiKeyId: st
 export function openAudioscrobblerDigest(encryptionKey: Uint8Array, apiKeyId: string, stored: string): string | null {
   if (!isSealed(stored)) return stored;
   return openOrNull(encryptionKey, stored, digestContext(apiKeyId));
+}
+
+/**
+ * The user's API key whose md5 a client's proof was made from (`proves` recomputes the proof from a
+ * candidate md5(key) and compares it in constant time), or null; records the key's use. The protocols
+ * that ask an old client for "md5(password)" (Audioscrobbler 1.2 handshakes, Last.fm's `authToken`)
+ * take an API key as that password: the server never holds a digest of the account password.
+ */
+export async function apiKeyProvenByDigest(
+  db: Database,
+  encryptionKey: Uint8Array,
+  userId: string,
+  proves: (keyDigest: string) => boolean,
+): Promise<string | null> {
+  const keys = await db
+    .selectFrom('api_keys')
+    .select(['id', 'audioscrobbler_digest'])
+    .where('user_id', '=', userId)
+    .where('audioscrobbler_digest', 'is not', null)
+    .execute();
+  const key = keys.find((row) => {
+    const digest = openAudioscrobblerDigest(encryptionKey, row.id, row.audioscrobbler_digest!);
+    return digest !== null && proves(digest);
+  });
+  if (!key) return null;
+  await recordCredentialUse(db, 'api_keys', key.id);
+  return key.id;
 }
 
 function digestContext(apiKeyId: string): string {

@@ -62,6 +62,9 @@ const groupStats = (column: 'artist_id' | 'album_id') => ({
   joins: playStatsJoin(sql`join tracks t on t.id = s.track_id where ${sql.ref(`t.${column}`)} = page.id`),
 });
 
+/** Plays of an artist's (`ar.id`) tracks, to sort by. */
+export const artistPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.artist_id = ar.id)`;
+
 /** Plays of an album's (`al.id`) tracks, to sort by. */
 export const albumPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.album_id = al.id)`;
 
