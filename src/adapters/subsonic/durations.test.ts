@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { settleDetached } from '../../toolkit/background.ts';
 import { scanLibrary } from '../../core/library/scan/index.ts';
+import { TAG_READER_VERSION } from '../../core/library/tags.ts';
 import { encodeTestTrack, writeTestTrack, type TestTags } from '../../core/library/test-music.ts';
 import { startFakeFileHostA } from '../../core/providers/filehost-a/fake.ts';
 import { startFakeFileHostB } from '../../core/providers/filehost-b/fake.ts';
@@ -65,6 +66,32 @@ describeWithApp('durations from the stream', (app) => {
     assert.deepEqual(await shown(app(), auth, file.track_id!), { song: 180, album: 210, songs: 2 });
     const again = await scanLibrary(app().ctx, { musicDir: dir });
     assert.deepEqual([again.added, again.updated, again.unchanged], [0, 0, 2], 'unchanged files are not read again');
+  });
+
+  test('a file an older tag reader left without a duration is read again once, although unchanged', async () => {
+    await writeTestTrack(dir, 'Old Scan/01 Long.ogg', 'ogg', tags('Old Scan', 'Long', 1), { durationMs: LONG_MS });
+    const first = await scanLibrary(app().ctx, { musicDir: dir });
+    const stored = () =>
+      app()
+        .ctx.db.selectFrom('library_files')
+        .select(['duration_ms', 'tag_reader', 'track_id'])
+        .where('source_id', '=', first.sourceId)
+        .where('path', '=', 'Old Scan/01 Long.ogg')
+        .executeTakeFirstOrThrow();
+    // As version 1 of the reader left it, and as migration 0018 marks such a file.
+    await app()
+      .ctx.db.updateTable('library_files')
+      .set({ tag_reader: 1, duration_ms: null })
+      .where('source_id', '=', first.sourceId)
+      .where('path', '=', 'Old Scan/01 Long.ogg')
+      .execute();
+    const upgraded = await scanLibrary(app().ctx, { musicDir: dir });
+    assert.deepEqual([upgraded.added, upgraded.updated], [0, 1], JSON.stringify(upgraded));
+    const row = await stored();
+    assert.deepEqual([row.duration_ms, row.tag_reader], [LONG_MS, TAG_READER_VERSION]);
+    assert.equal((await shown(app(), auth, row.track_id!)).song, 180);
+    const again = await scanLibrary(app().ctx, { musicDir: dir });
+    assert.equal(again.updated, 0, 'read again once only');
   });
 
   for (const [host, start] of [

@@ -5,6 +5,7 @@ import { resolveTracks } from '../../core/catalog/resolve.ts';
 import type { TrackMetadata } from '../../core/catalog/track-metadata.ts';
 import { inTransaction, type Database } from '../../toolkit/db/index.ts';
 import { encodeTestTrack, testPng, type TestFormat, type TestTags } from '../../core/library/test-music.ts';
+import { TAG_READER_VERSION } from '../../core/library/tags.ts';
 
 /**
  * A small music library for Subsonic tests: valid MP3, FLAC and Ogg files (library/test-music.ts)
@@ -179,6 +180,7 @@ export async function createTestLibrary(
         size: bytes.length,
         modified_at: new Date(),
         content_type: CONTENT_TYPES[format],
+        tag_reader: TAG_READER_VERSION,
         suffix: format,
         bit_rate: 128,
         duration_ms: song.metadata.durationMs ?? null,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
+import { TAG_READER_VERSION } from '../library/tags.ts';
 
 /** Catalog listings show songs someone played or has in a library, not every track a client mentioned. */
 describeWithApp('catalog listings', (app) => {
@@ -59,6 +60,7 @@ describeWithApp('catalog listings', (app) => {
         size: 1,
         modified_at: new Date(),
         content_type: 'audio/flac',
+        tag_reader: TAG_READER_VERSION,
         suffix: 'flac',
       })
       .execute();

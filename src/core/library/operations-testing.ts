@@ -6,6 +6,7 @@ import type { TestApp } from '../../app/testing.ts';
 import type { TestListener } from '../scrobbling/testing.ts';
 import { subsonicParams } from '../../adapters/subsonic/params.ts';
 import type { SubsonicMethod, SubsonicParams, SubsonicRequest } from '../../adapters/subsonic/method.ts';
+import { TAG_READER_VERSION } from './tags.ts';
 
 /** Catalog tracks for the songs, matched or created by the one matcher; answers their ids in order. */
 export async function catalogTracks(app: TestApp, songs: readonly TrackMetadata[]): Promise<string[]> {
@@ -58,6 +59,7 @@ export async function librarySource(app: TestApp, userId: string | null, files: 
         size: 1000,
         modified_at: new Date(),
         content_type: 'audio/mpeg',
+        tag_reader: TAG_READER_VERSION,
         suffix: 'mp3',
       })
       .execute();

@@ -73,6 +73,13 @@ export interface FileTags {
 }
 
 /**
+ * The version of this reader, kept with each file read (library_files.tag_reader): a scan reads an
+ * unchanged file again, once, when an older version read it. Raise it when the reader learns to
+ * read something it missed, with a migration marking which files already have it (see 0018).
+ */
+export const TAG_READER_VERSION = 2;
+
+/**
  * Largest local file whose duration is computed from its whole stream when its headers give none
  * (an Ogg file's length is on its last page; a VBR MP3 without a Xing header has one only by
  * counting its frames). A disk read done once per file at scan; the cap keeps a stray recording

@@ -314,6 +314,8 @@ export interface LibraryFilesTable {
   suffix: string;
   bit_rate: number | null;
   duration_ms: number | null;
+  /** The tag reader version that read the file (core/library/tags.ts TAG_READER_VERSION). */
+  tag_reader: number;
   year: number | null;
   /** 'embedded', a folder image's path relative to the source root, or null. */
   cover: string | null;

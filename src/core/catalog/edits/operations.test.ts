@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { ingestListens, type Listen } from '../../scrobbling/index.ts';
 import { describeWithApp, type TestApp } from '../../../app/testing.ts';
+import { TAG_READER_VERSION } from '../../library/tags.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -75,6 +76,7 @@ async function addFile(app: TestApp, trackId: string, name: string) {
       size: 1,
       modified_at: new Date(),
       content_type: 'audio/mpeg',
+      tag_reader: TAG_READER_VERSION,
       suffix: 'mp3',
     })
     .execute();

@@ -8,7 +8,7 @@ import type { Transaction } from 'kysely';
 import { resolveTracks } from '../../catalog/resolve.ts';
 import type { Database, DB } from '../../../toolkit/db/index.ts';
 import { inTransaction } from '../../../toolkit/db/retry.ts';
-import type { FileTags } from '../tags.ts';
+import { TAG_READER_VERSION, type FileTags } from '../tags.ts';
 import { inChunks } from './chunks.ts';
 import type { SkipList } from './report.ts';
 import type { WalkedFile } from './walk.ts';
@@ -23,6 +23,7 @@ interface StoredFile {
   modified_at: Date;
   cover: string | null;
   file_id: string | null;
+  tag_reader: number;
 }
 
 export interface FileDiff {
@@ -42,7 +43,7 @@ type FolderCover = (dir: string) => string | null;
 export async function diffFiles(db: Database, sourceId: number, walked: readonly WalkedFile[], folderCover: FolderCover): Promise<FileDiff> {
   const stored: StoredFile[] = await db
     .selectFrom('library_files')
-    .select(['id', 'path', 'size', 'modified_at', 'cover', 'file_id'])
+    .select(['id', 'path', 'size', 'modified_at', 'cover', 'file_id', 'tag_reader'])
     .where('source_id', '=', sourceId)
     .execute();
   const byPath = new Map(stored.map((row) => [row.path, row]));
@@ -62,9 +63,13 @@ export async function diffFiles(db: Database, sourceId: number, walked: readonly
   return diff;
 }
 
-/** Whether a file is not what was read last time: other size or time, or (file hosts) another file put at its path. */
+/**
+ * Whether a file is to be read again: it is not what was read last time (other size or time, or, on a
+ * file host, another file put at its path), or an older tag reader read it.
+ */
 function fileChanged(row: StoredFile, file: WalkedFile): boolean {
-  return Number(row.size) !== file.size || row.modified_at.getTime() !== file.modifiedMs || (file.fileId ?? null) !== row.file_id;
+  const other = Number(row.size) !== file.size || row.modified_at.getTime() !== file.modifiedMs || (file.fileId ?? null) !== row.file_id;
+  return other || row.tag_reader < TAG_READER_VERSION;
 }
 
 export async function deleteFiles(db: Database, ids: readonly string[]): Promise<void> {
@@ -161,6 +166,7 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
     suffix: tags.suffix,
     bit_rate: tags.bitRate ?? null,
     duration_ms: tags.durationMs ?? null,
+    tag_reader: TAG_READER_VERSION,
     year: tags.year ?? null,
     cover: tags.hasPicture ? 'embedded' : ctx.folderCover(file.dir),
     file_id: file.fileId ?? null,
@@ -182,6 +188,7 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
         suffix: eb.ref('excluded.suffix'),
         bit_rate: eb.ref('excluded.bit_rate'),
         duration_ms: eb.ref('excluded.duration_ms'),
+        tag_reader: eb.ref('excluded.tag_reader'),
         year: eb.ref('excluded.year'),
         cover: eb.ref('excluded.cover'),
         file_id: eb.ref('excluded.file_id'),
