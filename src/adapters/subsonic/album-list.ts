@@ -4,6 +4,7 @@ import { invalidParameter, missingParameter } from '../../core/library/errors.ts
 import { hasPlayableFile } from '../../core/library/views.ts';
 import { folderParam, offsetParam, sizeParam } from './args.ts';
 import type { SubsonicParams } from './method.ts';
+import { ARTICLE_PATTERN } from './folders.ts';
 
 export const ALBUM_LIST_TYPES = [
   'random',
@@ -62,7 +63,8 @@ function ordered(db: Database, query: AlbumQuery, type: AlbumListType, userId: s
     case 'alphabeticalByName':
       return query.orderBy('al.title_key').orderBy('al.id');
     case 'alphabeticalByArtist':
-      return query.orderBy(sql`lower(al.artist)`).orderBy('al.title_key').orderBy('al.id');
+      // By the artist's name as the artist lists sort it: "The Alpha Band" under A (folders.ts).
+      return query.orderBy(sql`regexp_replace(lower(al.artist), ${ARTICLE_PATTERN}, '')`).orderBy('al.title_key').orderBy('al.id');
     case 'starred':
       return query
         .innerJoin('stars as st', (join) => join.onRef('st.subject_id', '=', 'al.id').on('st.subject_kind', '=', 'album').on('st.user_id', '=', userId))

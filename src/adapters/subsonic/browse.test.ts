@@ -124,7 +124,8 @@ describeWithApp('Subsonic REST: browsing', (app) => {
     }
     assert.deepEqual(await list({ type: 'alphabeticalByName' }), ['Blue Record', 'First Album', 'Singles']);
     assert.deepEqual(await list({ type: 'alphabeticalByName', size: 1, offset: 1 }), ['First Album']);
-    assert.deepEqual(await list({ type: 'alphabeticalByArtist' }), ['Blue Record', 'Singles', 'First Album']);
+    // "The Alpha Band" sorts under A, as getArtists and getIndexes file it.
+    assert.deepEqual(await list({ type: 'alphabeticalByArtist' }), ['First Album', 'Blue Record', 'Singles']);
     assert.deepEqual(await list({ type: 'random', size: 10 }).then((names) => names.sort()), ['Blue Record', 'First Album', 'Singles']);
     assert.deepEqual(await list({ type: 'frequent' }), ['Blue Record']);
     assert.deepEqual(await list({ type: 'recent' }), ['Blue Record']);

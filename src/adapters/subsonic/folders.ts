@@ -43,7 +43,9 @@ export async function directoryTrackIds(db: Database, directoryIds: readonly str
 
 /** Articles Subsonic clients skip when sorting and indexing names ("The Beatles" under B). */
 export const IGNORED_ARTICLES = ['The', 'El', 'La', 'Los', 'Las', 'Le', 'Les'];
-const ARTICLE = new RegExp(`^(?:${IGNORED_ARTICLES.join('|')})\\s+`, 'i');
+/** A leading article and its spaces, in lower case, as a pattern JavaScript and PostgreSQL read alike. */
+export const ARTICLE_PATTERN = `^(?:${IGNORED_ARTICLES.map((article) => article.toLowerCase()).join('|')})\\s+`;
+const ARTICLE = new RegExp(ARTICLE_PATTERN, 'i');
 
 export function sortName(name: string): string {
   return name.replace(ARTICLE, '').trim();
