@@ -222,13 +222,13 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
           Shuffle
         </button>
         <button type="button" className="secondary" onClick={goBack} aria-label="Previous" title="Previous (Shift+P)">
-          ⏮
+          <Icon path="M6 5h2v14H6zM20 5v14L9 12z" />
         </button>
         <button type="button" onClick={toggle} aria-label={paused ? 'Play' : 'Pause'} title={`${paused ? 'Play' : 'Pause'} (Space)`} disabled={!src}>
-          {paused ? '▶' : '⏸'}
+          <Icon path={paused ? 'M7 4v16l13-8z' : 'M6 4h4v16H6zM14 4h4v16h-4z'} />
         </button>
         <button type="button" className="secondary" onClick={goNext} disabled={nextIndex === null} aria-label="Next" title="Next (Shift+N)">
-          ⏭
+          <Icon path="M16 5h2v14h-2zM4 5v14l11-7z" />
         </button>
         <button type="button" className="secondary" aria-pressed={repeat !== 'off'} onClick={cycleRepeat} aria-label={repeatLabel} title={repeatLabel}>
           {repeat === 'one' ? 'Repeat 1' : 'Repeat'}
@@ -274,5 +274,14 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
       {nowPlaying.isError && <ErrorNote error={nowPlaying.error} />}
       {scrobble.isError && <ErrorNote error={scrobble.error} />}
     </div>
+  );
+}
+
+/** A control's picture, drawn in the text colour (symbol glyphs are missing from many fonts). */
+function Icon({ path }: { path: string }) {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path d={path} fill="currentColor" />
+    </svg>
   );
 }
