@@ -108,6 +108,13 @@ describeWithApp(
       await page.keyboard.press('Space');
       await bar.getByRole('button', { name: 'Pause', exact: true }).waitFor();
 
+      // The queue drawer shows the album with the song playing marked.
+      await bar.getByRole('button', { name: 'Queue', exact: true }).click();
+      const drawer = page.locator('#player-queue');
+      await drawer.getByText('Playing').waitFor();
+      await drawer.getByRole('button', { name: 'Play Jingle' }).waitFor();
+      await drawer.getByRole('button', { name: 'Close' }).click();
+
       // Half the song played: the play is recorded, and shows on the profile.
       await bar.getByText('Play recorded.').waitFor({ timeout: 30_000 });
       const did = (await app().ctx.db.selectFrom('users').select('did').where('handle', '=', 'traveller').executeTakeFirstOrThrow()).did;

@@ -70,6 +70,7 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   const [src, setSrc] = useState<{ play: number; url: string } | null>(null);
   const [streamError, setStreamError] = useState<unknown>(null);
   const [paused, setPaused] = useState(true);
+  const [started, setStarted] = useState(false);
   const [position, setPosition] = useState(0);
   const [volume, setVolume] = useState(storedVolume);
   const nowPlaying = useMutation({ mutationFn: (id: string) => procedure('app.svc.library.updateNowPlaying', { id }) });
@@ -88,6 +89,7 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   useEffect(() => {
     run.current = { play: playing.play, tracker: new PlayTracker(), startedAt: null };
     setStreamError(null);
+    setStarted(false);
     setPosition(0);
     scrobble.reset();
     let cancelled = false;
@@ -147,12 +149,12 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
     return () => {
       document.removeEventListener('keydown', onKey);
       unwire();
+      showOnSystem(null);
     };
   }, []);
 
   // Once this song plays, the next one's first bytes are fetched, so moving on starts at once.
   const nextId = nextIndex === null ? null : entries[nextIndex]?.id;
-  const started = run.current.startedAt !== null;
   useEffect(() => {
     if (!started || !nextId || nextId === song.id) return;
     let cancelled = false;
@@ -201,6 +203,7 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
           onPlaying={() => {
             if (run.current.startedAt) return;
             run.current.startedAt = new Date();
+            setStarted(true);
             nowPlaying.mutate(song.id);
           }}
           onSeeking={() => run.current.tracker.seeked()}

@@ -50,14 +50,10 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   if (!session) return <PlayerContext.Provider value={NOTHING}>{children}</PlayerContext.Provider>;
   // Another user signing in in this tab starts with a fresh player.
-  return (
-    <SignedInPlayer key={session.did} did={session.did}>
-      {children}
-    </SignedInPlayer>
-  );
+  return <SignedInPlayer key={session.did}>{children}</SignedInPlayer>;
 }
 
-function SignedInPlayer({ children }: { did: string; children: ReactNode }) {
+function SignedInPlayer({ children }: { children: ReactNode }) {
   const queue = useQueue();
   const entries = queue.data?.queue.entry ?? NOTHING.entries;
   const [playing, setPlaying] = useState<Playing | null>(null);
