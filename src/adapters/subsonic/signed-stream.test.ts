@@ -43,6 +43,10 @@ describeWithApp('the web player: signed stream URLs', (app) => {
     assert.equal(full.status, 200);
     assert.equal(full.headers.get('content-type'), 'audio/mpeg');
     assert.equal(full.headers.get('accept-ranges'), 'bytes');
+    // The bytes are a file's: never sniffed into a page, never run as one, never kept by a shared cache.
+    assert.equal(full.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(full.headers.get('content-security-policy') ?? '', /sandbox/);
+    assert.equal(full.headers.get('cache-control'), 'private');
     assert.deepEqual(Buffer.from(await full.arrayBuffer()), whole);
     const part = await get(answer.body.url, { range: 'bytes=100-199' });
     assert.equal(part.status, 206);
