@@ -21,4 +21,6 @@ export interface ServerKeys {
   encryption: Uint8Array;
   /** Signs the `state` of OAuth authorizations sent to providers. */
   oauthState: Uint8Array;
+  /** Signs the web player's short-lived stream URLs (library/signed-stream.ts). */
+  streamUrl: Uint8Array;
 }

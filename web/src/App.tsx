@@ -5,6 +5,7 @@ import { Loading } from './components/ui.tsx';
 import { Home } from './pages/Home.tsx';
 import { Profile } from './pages/Profile.tsx';
 import { SignIn } from './pages/SignIn.tsx';
+import { PlayerProvider } from './player/store.tsx';
 import { Link, match, navigate, useLocation } from './router.tsx';
 
 const Songs = lazy(() => import('./pages/Songs.tsx').then((m) => ({ default: m.Songs })));
@@ -14,6 +15,7 @@ const AlbumPage = lazy(() => import('./pages/Catalog.tsx').then((m) => ({ defaul
 const Search = lazy(() => import('./pages/Search.tsx').then((m) => ({ default: m.Search })));
 const Settings = lazy(() => import('./pages/settings/Settings.tsx').then((m) => ({ default: m.Settings })));
 const Library = lazy(() => import('./pages/Library.tsx').then((m) => ({ default: m.Library })));
+const PlayerBar = lazy(() => import('./player/PlayerBar.tsx').then((m) => ({ default: m.PlayerBar })));
 const Wrapped = lazy(() => import('./pages/Wrapped.tsx').then((m) => ({ default: m.Wrapped })));
 
 /** Pages beyond the first load come in their own chunks (charts weigh the most). */
@@ -28,7 +30,6 @@ const PAGES: { pattern: string; render: (params: Record<string, string>) => Reac
   { pattern: '/albums/:id', render: ({ id }) => <AlbumPage id={id!} /> },
   { pattern: '/search', render: () => <Search /> },
   { pattern: '/settings', render: () => <Settings /> },
-  // One Library element for every sub-view, so the player keeps playing between them.
   { pattern: '/library', render: () => <Library /> },
   { pattern: '/library/:view', render: ({ view }) => <Library view={view} /> },
   { pattern: '/library/:view/:id', render: ({ view, id }) => <Library view={view} id={id} /> },
@@ -107,9 +108,20 @@ function Navigation() {
   );
 }
 
+/** The player bar, outside the routed page so music plays on across pages; signed in only (it streams as the user). */
+function Player() {
+  const session = useSession();
+  if (!session) return null;
+  return (
+    <Suspense fallback={null}>
+      <PlayerBar key={session.did} />
+    </Suspense>
+  );
+}
+
 export function App() {
   return (
-    <>
+    <PlayerProvider>
       <a className="skip" href="#main">
         Skip to content
       </a>
@@ -119,6 +131,7 @@ export function App() {
           <Page />
         </Suspense>
       </main>
-    </>
+      <Player />
+    </PlayerProvider>
   );
 }

@@ -109,21 +109,20 @@ describeWithApp(
       await page.getByRole('searchbox', { name: 'Search artists, albums, songs and people' }).press('Enter');
       await page.getByRole('link', { name: 'Massive Attack' }).first().waitFor();
 
-      // The library's player: its key, the album's cover, and the song streamed into <audio>.
+      // The player bar: the song's cover, and the song streamed into <audio> through its signed URL.
       await nav.getByRole('link', { name: 'Library' }).click();
-      await page.getByRole('button', { name: 'Create a key named “web player”' }).click();
       await page.getByRole('link', { name: 'Artists' }).click();
       await page.getByRole('link', { name: 'The Examples' }).click();
       await page.getByRole('link', { name: 'Night Drive' }).click();
-      const stream = page.waitForResponse((response) => response.url().includes('/rest/stream'));
+      const stream = page.waitForResponse((response) => response.url().includes('/library/stream/'));
       await page.getByRole('button', { name: 'Play Neon' }).click();
       assert.ok((await stream).ok());
       // The browser read the stream's metadata: media-src lets the audio element load it.
       await page
         .locator('audio')
         .evaluate((audio: MediaElement) => audio.readyState >= 1 || new Promise((resolve) => audio.addEventListener('loadedmetadata', resolve)));
-      // The player's cover, from this origin's /rest, is a decoded image.
-      assert.ok(await decodedWidth(page.locator('img[src*="/rest/getCoverArt"]')));
+      // The player's cover, from this origin's /library/covers, is a decoded image.
+      assert.ok(await decodedWidth(page.locator('.player-bar img[src*="/library/covers/"]')));
 
       await nav.getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('region', { name: 'Access tokens' }).waitFor();

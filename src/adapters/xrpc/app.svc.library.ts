@@ -10,7 +10,10 @@ import { defineProcedure, defineQuery } from '../http/operation.ts';
 import { FileA, listing } from '../../core/library/directory-listing.ts';
 import { libraryAlbum, libraryAlbums, libraryArtists } from '../../core/library/browse.ts';
 import { localDirectory } from '../../core/library/local-directory.ts';
+import { libraryNotFound } from '../../core/library/errors.ts';
 import { setNowPlaying } from '../../core/library/now-playing.ts';
+import { signStreamUrl, STREAM_URL_SECONDS } from '../../core/library/signed-stream.ts';
+import { playableFile } from '../../core/library/views.ts';
 import { asXrpc, inEnvelope, XRPC_CLIENT } from '../../core/library/operations-call.ts';
 import { createPlaylist, deletePlaylist, getPlaylist, listPlaylists, updatePlaylist } from '../../core/library/playlists.ts';
 import {
@@ -25,6 +28,7 @@ import {
   Starred,
 } from '../../core/library/schemas.ts';
 import { star, starred, unstar } from '../../core/library/stars.ts';
+import { isUuid } from '../../toolkit/uuid.ts';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 const Empty = LibraryEnvelope({});
@@ -214,6 +218,25 @@ const getDirectory = defineQuery({
   handler: ({ params, ctx }) => asXrpc(() => localDirectory(ctx.db, ctx.config.musicDir, params.at)),
 });
 
+const getStreamUrl = defineQuery({
+  nsid: 'app.svc.library.getStreamUrl',
+  summary:
+    `A URL that streams one song the caller can play, signed for them and valid for ${STREAM_URL_SECONDS / 3600} hours (Range requests work): ` +
+    "for players that cannot send an Authorization header, such as the web app's <audio> element",
+  auth: 'required',
+  params: Type.Object({ id: Id('song id') }),
+  output: Type.Object({
+    url: Type.String({ description: 'a path on this host: /library/stream/<id>?u=…&exp=…&sig=…' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+  }),
+  errors: ['InvalidRequest', 'NotFound'],
+  handler: ({ params, viewer, ctx }) =>
+    asXrpc(async () => {
+      if (!isUuid(params.id) || !(await playableFile(ctx.db, viewer.userId, params.id.toLowerCase()))) throw libraryNotFound(`no song ${params.id}`);
+      return signStreamUrl(ctx.keys, viewer.userId, params.id.toLowerCase());
+    }),
+});
+
 export const libraryOperations = [
   updatePlaylistOp,
   unstarOp,
@@ -228,4 +251,5 @@ export const libraryOperations = [
   getAlbums,
   getAlbum,
   getDirectory,
+  getStreamUrl,
 ];

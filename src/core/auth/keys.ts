@@ -16,6 +16,7 @@ export function deriveKeys(secret: string): ServerKeys {
     apiKeySharedSecret: derive(material, 'apikey-shared-secret'),
     encryption: derive(material, 'encryption'),
     oauthState: derive(material, 'oauth-state'),
+    streamUrl: derive(material, 'stream-url'),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Calls the plain routes (sign-in, sessions, access tokens) with the server's own types. */
+import { forgetStreamUrls } from '../player/stream-urls.ts';
 import type { RouteCalls, RouteKey } from '../../../src/app/client-types.ts';
 import { requestJson } from './xrpc.ts';
 import { setSession } from './session.ts';
@@ -25,8 +26,8 @@ export async function signUp(handle: string, password: string): Promise<void> {
 
 /** Ends the session on the server, then forgets it here (even when the server already had). */
 export async function signOut(): Promise<void> {
-  // The web player's API key (pages/library/player-key.ts) belongs to this browser's user: it goes with them.
-  for (const key of Object.keys(localStorage)) if (key.startsWith('earshot.webPlayerKey.')) localStorage.removeItem(key);
+  // The player's stream URLs were signed for this user: they go with them.
+  forgetStreamUrls();
   try {
     await route('POST /auth/logout');
   } finally {

@@ -1,14 +1,15 @@
-/** The play queue: play any song in it, remove songs, clear it, or add it all to a playlist. */
+/** The play queue (the Library's Queue view and the player bar's drawer): play any song in it, remove songs, clear it, or add it all to a playlist. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { procedure, query } from '../../api/xrpc.ts';
 import { Empty, ErrorNote, Loading } from '../../components/ui.tsx';
 import { Link } from '../../router.tsx';
-import { useLibraryKey, useQueue, useQueueChange, type PlayAt } from './data.ts';
+import { usePlayer } from '../../player/store.tsx';
+import { useLibraryKey, useQueue, useQueueChange } from './data.ts';
 import { formatDuration, locate, type Song } from './logic.ts';
-import type { Playing } from './Player.tsx';
 
-export function QueueView({ playing, onPlay }: { playing: Playing | null; onPlay: PlayAt }) {
+export function QueueView() {
+  const { playing, playAt: onPlay } = usePlayer();
   const queue = useQueue();
   const remove = useQueueChange((position: number) => procedure('app.svc.player.removeFromQueue', { positions: [position] }));
   const clear = useQueueChange(() => procedure('app.svc.player.clearQueue', undefined));

@@ -1,0 +1,290 @@
+/**
+ * The player bar at the bottom of every page (App.tsx mounts it outside the routed page, so music
+ * goes on across pages). It plays the song the store (store.tsx) says through a signed stream URL,
+ * preloads the next one, records now-playing when a play starts and the play once it counts
+ * (pages/library/logic.ts's rule), and answers the keyboard shortcuts and the system's media controls.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { procedure } from '../api/xrpc.ts';
+import { ErrorNote, Loading } from '../components/ui.tsx';
+import { formatDuration, locate, PlayTracker, scrobbleInput } from '../pages/library/logic.ts';
+import { handleSystemControls, showOnSystem } from './media-session.ts';
+import { playOrder, stepIn, tooShortToCount } from './order.ts';
+import { SHORTCUT_HINT, shortcutFor } from './shortcuts.ts';
+import { usePlayer, type Playing } from './store.tsx';
+import { coverUrl, streamUrl } from './stream-urls.ts';
+
+const QueueView = lazy(() => import('../pages/library/Queue.tsx').then((m) => ({ default: m.QueueView })));
+
+/** Previous restarts the song instead once this far into it, as players do. */
+const RESTART_AFTER_SECONDS = 3;
+const VOLUME_KEY = 'earshot.playerVolume';
+
+function storedVolume(): number {
+  const stored = Number(localStorage.getItem(VOLUME_KEY) ?? '1');
+  return Number.isFinite(stored) && stored >= 0 && stored <= 1 ? stored : 1;
+}
+
+export function PlayerBar() {
+  const store = usePlayer();
+  const [queueOpen, setQueueOpen] = useState(false);
+  if (!store.playing && store.entries.length === 0) return null;
+  return (
+    <section className="player-bar" aria-label="Player">
+      {queueOpen && (
+        <div className="player-queue" id="player-queue">
+          <div className="library-inline">
+            <h2>Queue</h2>
+            <button type="button" className="secondary" onClick={() => setQueueOpen(false)}>
+              Close
+            </button>
+          </div>
+          <Suspense fallback={<Loading label="Loading the queue…" />}>
+            <QueueView />
+          </Suspense>
+        </div>
+      )}
+      {store.playing ? (
+        <Deck playing={store.playing} queueOpen={queueOpen} onQueue={() => setQueueOpen((open) => !open)} />
+      ) : (
+        <div className="player-deck">
+          <span className="muted">Nothing is playing.</span>
+          <button type="button" onClick={() => store.playAt(store.entries, store.order[0] ?? 0)}>
+            Play the queue
+          </button>
+          <button type="button" className="secondary" aria-expanded={queueOpen} aria-controls="player-queue" onClick={() => setQueueOpen((open) => !open)}>
+            Queue
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: boolean; onQueue: () => void }) {
+  const { entries, order: storeOrder, repeat, shuffle, playAt, toggleShuffle, cycleRepeat } = usePlayer();
+  const audio = useRef<HTMLAudioElement>(null);
+  const preload = useRef<HTMLAudioElement | null>(null);
+  const run = useRef({ play: -1, tracker: new PlayTracker(), startedAt: null as Date | null });
+  const [src, setSrc] = useState<{ play: number; url: string } | null>(null);
+  const [streamError, setStreamError] = useState<unknown>(null);
+  const [paused, setPaused] = useState(true);
+  const [started, setStarted] = useState(false);
+  const [position, setPosition] = useState(0);
+  const [volume, setVolume] = useState(storedVolume);
+  const nowPlaying = useMutation({ mutationFn: (id: string) => procedure('app.svc.library.updateNowPlaying', { id }) });
+  const scrobble = useMutation({
+    mutationFn: (input: Parameters<typeof scrobbleInput>) => procedure('app.svc.scrobble.createScrobble', scrobbleInput(...input)),
+  });
+  const song = playing.song;
+
+  const ids = entries.map((entry) => entry.id);
+  const current = locate(ids, { index: playing.index, id: song.id }) ?? playing.index;
+  const order = storeOrder.length === entries.length ? storeOrder : playOrder(entries.length, false, null);
+  const following = (step: 1 | -1, ended = false) => stepIn(order, current, step, repeat, ended);
+  const nextIndex = following(1);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new play starts over; `scrobble` is a new object every render
+  useEffect(() => {
+    run.current = { play: playing.play, tracker: new PlayTracker(), startedAt: null };
+    setStreamError(null);
+    setStarted(false);
+    setPosition(0);
+    scrobble.reset();
+    let cancelled = false;
+    streamUrl(song.id).then(
+      (url) => !cancelled && setSrc({ play: playing.play, url }),
+      (error: unknown) => !cancelled && setStreamError(error),
+    );
+    showOnSystem(song);
+    return () => {
+      cancelled = true;
+    };
+  }, [playing.play]);
+
+  useEffect(() => {
+    if (audio.current) audio.current.volume = volume;
+    localStorage.setItem(VOLUME_KEY, String(volume));
+  }, [volume]);
+
+  const toggle = () => {
+    const element = audio.current;
+    if (!element) return;
+    if (element.paused) void element.play().catch(() => {});
+    else element.pause();
+  };
+  const goBack = () => {
+    const element = audio.current;
+    const previous = following(-1);
+    if (element && element.currentTime > RESTART_AFTER_SECONDS) element.currentTime = 0;
+    else if (previous !== null) playAt(entries, previous);
+  };
+  const goNext = () => nextIndex !== null && playAt(entries, nextIndex);
+  const seekTo = (seconds: number) => {
+    if (audio.current) audio.current.currentTime = seconds;
+  };
+
+  // The latest controls for listeners set up once.
+  const controls = useRef({ toggle, goBack, goNext, seekTo });
+  controls.current = { toggle, goBack, goNext, seekTo };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
+      const shortcut = shortcutFor({ key, shiftKey, ctrlKey, metaKey, altKey, target: event.target as HTMLElement | null });
+      if (!shortcut) return;
+      event.preventDefault();
+      if (shortcut === 'toggle') controls.current.toggle();
+      else if (shortcut === 'next') controls.current.goNext();
+      else controls.current.goBack();
+    };
+    document.addEventListener('keydown', onKey);
+    const unwire = handleSystemControls({
+      play: () => void audio.current?.play().catch(() => {}),
+      pause: () => audio.current?.pause(),
+      previous: () => controls.current.goBack(),
+      next: () => controls.current.goNext(),
+      seekTo: (seconds) => controls.current.seekTo(seconds),
+    });
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      unwire();
+      showOnSystem(null);
+    };
+  }, []);
+
+  // Once this song plays, the next one's first bytes are fetched, so moving on starts at once.
+  const nextId = nextIndex === null ? null : entries[nextIndex]?.id;
+  useEffect(() => {
+    if (!started || !nextId || nextId === song.id) return;
+    let cancelled = false;
+    void streamUrl(nextId)
+      .then((url) => {
+        if (cancelled) return;
+        preload.current ??= new Audio();
+        preload.current.preload = 'auto';
+        preload.current.src = url;
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [started, nextId, song.id]);
+
+  const duration = (element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : song.duration);
+  const length = song.duration ?? 0;
+  const cover = coverUrl(song);
+  const repeatLabel = { off: 'Repeat: off', all: 'Repeat: the queue', one: 'Repeat: this song' }[repeat];
+  return (
+    <div className="player-deck">
+      <div className="player-now">
+        {cover ? <img src={cover} alt="" width={48} height={48} /> : <span className="art" aria-hidden="true" />}
+        <div className="play-text">
+          <div className="title">{song.title}</div>
+          <div className="muted small">
+            {song.artist}
+            {song.album ? ` · ${song.album}` : ''}
+          </div>
+        </div>
+      </div>
+      {src?.play === playing.play && (
+        // biome-ignore lint/a11y/useMediaCaption: music has no captions; the song's title and artist are shown beside the player
+        <audio
+          key={playing.play}
+          ref={audio}
+          src={src.url}
+          autoPlay={playing.autoplay}
+          preload="auto"
+          onLoadStart={(event) => {
+            event.currentTarget.volume = volume;
+          }}
+          onPlay={() => setPaused(false)}
+          onPause={() => setPaused(true)}
+          onPlaying={() => {
+            if (run.current.startedAt) return;
+            run.current.startedAt = new Date();
+            setStarted(true);
+            nowPlaying.mutate(song.id);
+          }}
+          onSeeking={() => run.current.tracker.seeked()}
+          onTimeUpdate={(event) => {
+            const element = event.currentTarget;
+            setPosition(element.currentTime);
+            const { tracker, startedAt } = run.current;
+            if (startedAt && tracker.update(element.currentTime, duration(element))) scrobble.mutate([song, startedAt, duration(element)]);
+          }}
+          onEnded={() => {
+            const after = following(1, true);
+            if (after !== null) playAt(entries, after);
+          }}
+          onError={() => setStreamError(new Error('This song could not be played.'))}
+        />
+      )}
+      <div className="player-controls">
+        <button type="button" className="secondary" aria-pressed={shuffle} onClick={toggleShuffle} title="Shuffle the queue">
+          Shuffle
+        </button>
+        <button type="button" className="secondary" onClick={goBack} aria-label="Previous" title="Previous (Shift+P)">
+          <Icon path="M6 5h2v14H6zM20 5v14L9 12z" />
+        </button>
+        <button type="button" onClick={toggle} aria-label={paused ? 'Play' : 'Pause'} title={`${paused ? 'Play' : 'Pause'} (Space)`} disabled={!src}>
+          <Icon path={paused ? 'M7 4v16l13-8z' : 'M6 4h4v16H6zM14 4h4v16h-4z'} />
+        </button>
+        <button type="button" className="secondary" onClick={goNext} disabled={nextIndex === null} aria-label="Next" title="Next (Shift+N)">
+          <Icon path="M16 5h2v14h-2zM4 5v14l11-7z" />
+        </button>
+        <button type="button" className="secondary" aria-pressed={repeat !== 'off'} onClick={cycleRepeat} aria-label={repeatLabel} title={repeatLabel}>
+          {repeat === 'one' ? 'Repeat 1' : 'Repeat'}
+        </button>
+        <button type="button" className="secondary" aria-expanded={queueOpen} aria-controls="player-queue" onClick={onQueue}>
+          Queue
+        </button>
+      </div>
+      <div className="player-seek">
+        <span className="muted small">{formatDuration(position)}</span>
+        <input
+          type="range"
+          aria-label="Position"
+          min={0}
+          max={Math.max(length, position)}
+          step={1}
+          value={position}
+          onChange={(event) => seekTo(Number(event.target.value))}
+        />
+        <span className="muted small">{formatDuration(length)}</span>
+        <input
+          type="range"
+          className="player-volume"
+          aria-label="Volume"
+          min={0}
+          max={1}
+          step={0.05}
+          value={volume}
+          onChange={(event) => setVolume(Number(event.target.value))}
+        />
+      </div>
+      <p className="muted small player-notes" aria-live="polite">
+        {tooShortToCount(song.duration)
+          ? 'This track is 30 seconds or shorter, so its plays are never recorded (the Last.fm rule). '
+          : scrobble.isSuccess
+            ? scrobble.data.status === 'ignored'
+              ? `Play not recorded: ${scrobble.data.reason ?? 'ignored'}. `
+              : 'Play recorded. '
+            : ''}
+        <span className="player-hint">{SHORTCUT_HINT}</span>
+      </p>
+      {streamError !== null && <ErrorNote error={streamError} />}
+      {nowPlaying.isError && <ErrorNote error={nowPlaying.error} />}
+      {scrobble.isError && <ErrorNote error={scrobble.error} />}
+    </div>
+  );
+}
+
+/** A control's picture, drawn in the text colour (symbol glyphs are missing from many fonts). */
+function Icon({ path }: { path: string }) {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path d={path} fill="currentColor" />
+    </svg>
+  );
+}
