@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../../app/testing.ts';
-import { chromiumPath, launch, VIEWPORTS } from './browser-testing.ts';
+import { chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -104,6 +104,7 @@ describeWithApp(
       await page.getByRole('heading', { level: 1, name: 'Broken link' }).waitFor();
       await page.getByRole('alert').filter({ hasText: 'This link is broken: the address does not name a song.' }).waitFor();
       assert.equal(await page.getByText('querystring').count(), 0);
+      await screenshots(page, 'broken-link');
       await page.goto(`${app().apiUrl}/albums/00000000-0000-4000-8000-000000000000`);
       await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
     });
@@ -153,6 +154,7 @@ describeWithApp(
       assert.equal(await account.getAttribute('aria-expanded'), 'false');
       assert.match(await page.evaluate<string>('document.activeElement?.textContent ?? ""'), /Signed in as listener/);
       await account.click();
+      await screenshots(page, 'account-menu');
       await page.getByRole('banner').getByRole('link', { name: 'Wrapped' }).click();
       await page.getByRole('heading', { level: 1, name: 'Your Wrapped' }).waitFor();
       assert.equal(await account.getAttribute('aria-expanded'), 'false');
