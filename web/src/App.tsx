@@ -1,11 +1,12 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { signOut } from './api/routes.ts';
 import { useSession } from './api/session.ts';
 import { Loading } from './components/ui.tsx';
+import { UserMenu } from './components/UserMenu.tsx';
 import { Home } from './pages/Home.tsx';
 import { Profile } from './pages/Profile.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { PlayerProvider } from './player/store.tsx';
+import PAGE_PATTERNS from './pages.json' with { type: 'json' };
 import { Link, match, navigate, useLocation } from './router.tsx';
 
 const Songs = lazy(() => import('./pages/Songs.tsx').then((m) => ({ default: m.Songs })));
@@ -18,29 +19,32 @@ const Library = lazy(() => import('./pages/Library.tsx').then((m) => ({ default:
 const PlayerBar = lazy(() => import('./player/PlayerBar.tsx').then((m) => ({ default: m.PlayerBar })));
 const Wrapped = lazy(() => import('./pages/Wrapped.tsx').then((m) => ({ default: m.Wrapped })));
 
-/** Pages beyond the first load come in their own chunks (charts weigh the most). */
-const PAGES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
-  { pattern: '/', render: () => <Home /> },
-  { pattern: '/signin', render: () => <SignIn mode="signin" /> },
-  { pattern: '/signup', render: () => <SignIn mode="signup" /> },
-  { pattern: '/u/:handle', render: ({ handle }) => <Profile handle={handle!} /> },
-  { pattern: '/songs', render: () => <Songs /> },
-  { pattern: '/songs/:id', render: ({ id }) => <SongPage id={id!} /> },
-  { pattern: '/artists/:id', render: ({ id }) => <ArtistPage id={id!} /> },
-  { pattern: '/albums/:id', render: ({ id }) => <AlbumPage id={id!} /> },
-  { pattern: '/search', render: () => <Search /> },
-  { pattern: '/settings', render: () => <Settings /> },
-  { pattern: '/library', render: () => <Library /> },
-  { pattern: '/library/:view', render: ({ view }) => <Library view={view} /> },
-  { pattern: '/library/:view/:id', render: ({ view, id }) => <Library view={view} id={id} /> },
-  { pattern: '/u/:handle/wrapped', render: ({ handle }) => <Wrapped handle={handle!} /> },
-];
+/**
+ * Pages beyond the first load come in their own chunks (charts weigh the most). Their URL patterns
+ * live in pages.json, which the server reads too: a path no pattern matches answers 404 (static.ts).
+ */
+const PAGES: Record<keyof typeof PAGE_PATTERNS, (params: Record<string, string>) => React.ReactNode> = {
+  home: () => <Home />,
+  signIn: () => <SignIn mode="signin" />,
+  signUp: () => <SignIn mode="signup" />,
+  profile: ({ handle }) => <Profile handle={handle!} />,
+  songs: () => <Songs />,
+  song: ({ id }) => <SongPage id={id!} />,
+  artist: ({ id }) => <ArtistPage id={id!} />,
+  album: ({ id }) => <AlbumPage id={id!} />,
+  search: () => <Search />,
+  settings: () => <Settings />,
+  library: () => <Library />,
+  libraryView: ({ view }) => <Library view={view} />,
+  libraryItem: ({ view, id }) => <Library view={view} id={id} />,
+  wrapped: ({ handle }) => <Wrapped handle={handle!} />,
+};
 
 function Page() {
   const { path } = useLocation();
-  for (const page of PAGES) {
-    const params = match(page.pattern, path);
-    if (params) return <>{page.render(params)}</>;
+  for (const [name, pattern] of Object.entries(PAGE_PATTERNS)) {
+    const params = match(pattern, path);
+    if (params) return <>{PAGES[name as keyof typeof PAGE_PATTERNS](params)}</>;
   }
   return (
     <section>
@@ -90,20 +94,7 @@ function Navigation() {
         {session && <Link href="/library">Library</Link>}
       </nav>
       <NavSearch />
-      <div className="account">
-        {session ? (
-          <button type="button" className="secondary" onClick={() => void signOut().then(() => navigate('/'))}>
-            Sign out
-          </button>
-        ) : (
-          <>
-            <Link href="/signin">Sign in</Link>
-            <Link href="/signup" className="button">
-              Sign up
-            </Link>
-          </>
-        )}
-      </div>
+      <UserMenu />
     </header>
   );
 }

@@ -91,7 +91,10 @@ describeWithApp(
       await page.getByLabel('Handle or DID').fill('guarded');
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /^Signed in as/ })
+        .waitFor();
       await page.getByRole('link', { name: 'Teardrop' }).first().waitFor();
 
       await nav.getByRole('link', { name: 'Profile' }).click();

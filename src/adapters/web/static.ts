@@ -2,7 +2,9 @@
  * The web app's built files (web/dist, made by `npm run build:web`) served by the API host at
  * `/`: a file that exists is sent (its pre-compressed .gz when the client takes gzip; hashed
  * assets cached for a year), and any other GET for a page answers index.html so the app's own
- * routes work on reload. API paths never reach here with a page: their 404s stay JSON.
+ * routes work on reload: 200 for a path one of the app's pages matches (web/src/pages.json, the
+ * patterns the app routes by), 404 otherwise, where the app shows its "Not found" page.
+ * API paths never reach here with a page: their 404s stay JSON.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +29,13 @@ const API_PREFIXES = [
   '/ready',
   '/metrics',
 ];
+
+/** The app's page patterns (`/u/:handle`), one regular expression each; read once, at start. */
+const PAGE_PATHS = Object.values(JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'web/src/pages.json'), 'utf8')) as Record<string, string>).map(
+  (pattern) => new RegExp(`^${pattern.replace(/:\w+/g, '[^/]+')}/?$`),
+);
+
+export const isPagePath = (urlPath: string) => PAGE_PATHS.some((page) => page.test(urlPath));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -59,7 +68,11 @@ function builtFile(urlPath: string): string | undefined {
 export function serveWebApp(request: FastifyRequest, reply: FastifyReply): FastifyReply | false {
   const urlPath = request.url.split('?')[0]!;
   if ((request.method !== 'GET' && request.method !== 'HEAD') || isApiPath(urlPath)) return false;
-  const file = builtFile(urlPath) ?? (path.extname(urlPath) === '' ? builtFile('/index.html') : undefined);
+  let file = builtFile(urlPath);
+  if (!file && path.extname(urlPath) === '') {
+    file = builtFile('/index.html');
+    if (!isPagePath(urlPath)) reply.code(404);
+  }
   if (!file) return false;
   const hashed = file.includes(`${path.sep}assets${path.sep}`);
   reply.header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream');

@@ -46,7 +46,10 @@ describeWithApp(
       await page.getByLabel('Handle').fill('webby');
       await page.getByLabel('Password').fill('a long enough password');
       await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /^Signed in as/ })
+        .waitFor();
 
       // An API key from Settings, shown once with where to paste it.
       await nav.getByRole('link', { name: 'Settings' }).click();
@@ -167,6 +170,10 @@ describeWithApp(
       assert.equal((await app().query('app.svc.actor.getProfile', { did: 'webby' }, secret)).status, 401);
 
       const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('earshot.session')).token");
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /^Signed in as/ })
+        .click();
       await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('link', { name: 'Sign in' }).waitFor();
       // The session ended on the server, not only in the browser.
@@ -195,7 +202,10 @@ describeWithApp(
         await tab.getByLabel('Handle').fill('connector');
         await tab.getByLabel('Password').fill('a long enough password');
         await tab.getByRole('button', { name: 'Create account' }).click();
-        await tab.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+        await tab
+          .getByRole('banner')
+          .getByRole('button', { name: /^Signed in as/ })
+          .waitFor();
         await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
         const services = tab.getByRole('region', { name: 'Connected services' });
         // The fake consents at once: the click ends at the callback's answer.

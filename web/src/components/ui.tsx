@@ -1,6 +1,6 @@
 /** Small shared pieces: loading and error states in words, empty states that say what to do. */
 import type { ReactNode } from 'react';
-import { XrpcFailure } from '../api/xrpc.ts';
+import { describeFailure } from '../api/error-text.ts';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -10,13 +10,26 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** An error as the server explained it. */
+/** An error as the server explained it, in plain words (api/error-text.ts). */
 export function ErrorNote({ error }: { error: unknown }) {
-  const message = error instanceof XrpcFailure ? error.message : error instanceof Error ? error.message : String(error);
   return (
     <p className="error" role="alert">
-      {message}
+      {describeFailure(error).message}
     </p>
+  );
+}
+
+/** A page that could not show its `what` ("song"): a heading, what went wrong, and what to do. */
+export function PageError({ error, what, children }: { error: unknown; what: string; children?: ReactNode }) {
+  const { heading, message } = describeFailure(error, what);
+  return (
+    <section>
+      <h1>{heading}</h1>
+      <p className="error" role="alert">
+        {message}
+      </p>
+      {children}
+    </section>
   );
 }
 

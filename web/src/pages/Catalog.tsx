@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
-import { Empty, ErrorNote, Loading, formatDate } from '../components/ui.tsx';
+import { Empty, Loading, PageError, formatDate } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 import { AlbumLink, Art, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
 import { formatDuration, plural } from './catalog-text.ts';
@@ -233,11 +233,10 @@ export function AlbumPage({ id }: { id: string }) {
 
 function NotLoaded({ error, what }: { error: unknown; what: string }) {
   return (
-    <section>
-      <ErrorNote error={error} />
+    <PageError error={error} what={what}>
       <p>
         Look for the {what} in <Link href="/search">Search</Link> or browse <Link href="/songs">all songs</Link>.
       </p>
-    </section>
+    </PageError>
   );
 }

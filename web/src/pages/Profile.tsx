@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { procedure, query, type Output } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
-import { ErrorNote, Loading } from '../components/ui.tsx';
+import { ErrorNote, Loading, PageError } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 import { FirstPlayHelp } from './Home.tsx';
 import { rememberTimeZone, statsTimeZone, usePrefetchProfileStats } from './profile-queries.ts';
@@ -28,7 +28,7 @@ export function Profile({ handle }: { handle: string }) {
     if (session && ownZone) rememberTimeZone(session.did, ownZone);
   }, [session, ownZone]);
   // An unknown user: the other reads fail alike, so only the profile's answer is shown.
-  if (profile.isError) return <ErrorNote error={profile.error} />;
+  if (profile.isError) return <PageError error={profile.error} what="profile" />;
   return (
     <section>
       {profile.isPending ? <Loading label="Loading the profile…" /> : <ProfileHead user={profile.data} handle={handle} />}

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
-import { Empty, ErrorNote, Loading } from '../components/ui.tsx';
+import { Empty, ErrorNote, Loading, PageError } from '../components/ui.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { CountChart, Figure, RankedList } from './stats-parts.tsx';
 import {
@@ -46,7 +46,7 @@ export function Wrapped({ handle }: { handle: string }) {
   });
   const name = profile.data ? (profile.data.displayName ?? profile.data.handle) : handle;
 
-  if (profile.isError) return <ErrorNote error={profile.error} />;
+  if (profile.isError) return <PageError error={profile.error} what="profile" />;
   return (
     <section className="wrapped">
       <p className="muted small">
@@ -166,9 +166,10 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
   return (
     <>
       <div className="wrapped-bar">
-        <p className="muted">
+        {/* The period heads the sections below (h3), one level under the page's h1. */}
+        <h2 className="wrapped-period">
           {label}: {span} ({timeZone})
-        </p>
+        </h2>
         <button type="button" onClick={() => void save()} disabled={saving === 'saving'}>
           {saving === 'saving' ? 'Drawing…' : 'Save as image'}
         </button>

@@ -84,12 +84,20 @@ export function LikeButton({ song, compact = false }: { song: Pick<Song, 'id' | 
         type="button"
         className={compact ? 'link' : state.liked ? '' : 'secondary'}
         aria-pressed={state.liked}
-        aria-label={`${state.liked ? 'Unlike' : 'Like'} ${song.title} (${count})`}
         disabled={like.isPending}
         onClick={() => like.mutate(state.liked)}
       >
-        <span aria-hidden="true">{state.liked ? '♥' : '♡'}</span>
-        {compact ? ` ${state.likesCount}` : ` ${state.liked ? 'Liked' : 'Like'} · ${count}`}
+        {/* Named by its visible words, with the song's title unseen in a list's compact one; aria-pressed says whether it is liked. */}
+        <span aria-hidden="true">{state.liked ? '♥' : '♡'} </span>
+        {compact ? (
+          <>
+            <span className="visually-hidden">Like {song.title}, </span>
+            {state.likesCount}
+            <span className="visually-hidden">{state.likesCount === 1 ? ' like' : ' likes'}</span>
+          </>
+        ) : (
+          `${state.liked ? 'Liked' : 'Like'} · ${count}`
+        )}
       </button>
       {like.isError && <ErrorNote error={like.error} />}
     </span>

@@ -1,6 +1,6 @@
 /** Changing the password (app.svc.actor.changePassword): other sign-in sessions end, this one stays. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { procedure } from '../../api/xrpc.ts';
 import { ErrorNote } from '../../components/ui.tsx';
 import { SettingsSection } from './shared.tsx';
@@ -10,6 +10,7 @@ export function PasswordSection() {
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
   const [repeated, setRepeated] = useState('');
+  const hintId = useId();
   const change = useMutation({
     mutationFn: () => procedure('app.svc.actor.changePassword', { currentPassword, newPassword }),
     onSuccess: () => {
@@ -34,9 +35,20 @@ export function PasswordSection() {
         </label>
         <label>
           New password
-          <input type="password" autoComplete="new-password" required minLength={8} value={newPassword} onChange={(e) => setNew(e.target.value)} />
-          <span className="muted small">At least 8 characters.</span>
+          <input
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            aria-describedby={hintId}
+            value={newPassword}
+            onChange={(e) => setNew(e.target.value)}
+          />
         </label>
+        {/* Outside the label, so the field's name stays "New password"; the hint is its description. */}
+        <span id={hintId} className="muted small">
+          At least 8 characters.
+        </span>
         <label>
           New password again
           <input type="password" autoComplete="new-password" required value={repeated} onChange={(e) => setRepeated(e.target.value)} aria-invalid={mismatch} />

@@ -65,7 +65,13 @@ export function ProvidersSection() {
       ) : connections.isError ? (
         <ErrorNote error={connections.error} />
       ) : connections.data.available.length === 0 ? (
-        <Empty>This server offers no services to connect. Its administrator turns them on with the FILEHOSTA_, FILEHOSTB_ and MUSICSTREAM_ settings.</Empty>
+        <Empty>
+          <p>This server offers no services to connect yet: its administrator can turn on cloud folders for your music and a streaming service.</p>
+          <details className="muted small">
+            <summary>For the administrator</summary>
+            Each service is turned on with its own settings, named FILEHOSTA_…, FILEHOSTB_… and MUSICSTREAM_… (see the server's configuration docs).
+          </details>
+        </Empty>
       ) : (
         <ul className="settings-list">
           {connections.data.available.map((provider) => {

@@ -4,6 +4,7 @@ import { route } from '../../api/routes.ts';
 import { setSession } from '../../api/session.ts';
 import { Empty, ErrorNote, Loading, formatDate } from '../../components/ui.tsx';
 import { navigate } from '../../router.tsx';
+import { deviceName } from './device-name.ts';
 import { SettingsSection } from './shared.tsx';
 
 export function SessionsSection() {
@@ -34,7 +35,7 @@ export function SessionsSection() {
           {sessions.data.sessions.map((session) => (
             <li key={session.id}>
               <div>
-                <strong>{session.userAgent ?? 'Unknown client'}</strong>
+                <strong title={session.userAgent ?? undefined}>{deviceName(session.userAgent)}</strong>
                 {session.current && <span className="badge">this browser</span>}
                 <div className="muted small">
                   Signed in {formatDate(session.createdAt)} · last used {formatDate(session.lastUsedAt)} · expires {formatDate(session.expiresAt)}
