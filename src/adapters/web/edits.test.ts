@@ -118,7 +118,7 @@ describeWithApp('editing from the web app in Chromium', (app) => {
     assert.deepEqual(errors, []);
   });
 
-  test("a listener sees no admin tools, and deletes their account from Settings: the handle typed, the password; then signing in fails", {
+  test('a listener sees no admin tools, and deletes their account from Settings: the handle typed, the password; then signing in fails', {
     skip,
   }, async () => {
     const listener = await app().signup('listener', PASSWORD);

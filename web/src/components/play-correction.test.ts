@@ -38,7 +38,9 @@ describe('correcting a play', () => {
   });
 
   test("the server's refusals in words", () => {
-    expect(correctionFailure(new XrpcFailure(409, 'DuplicateScrobble', 'you already have a play of that song at that time'))).toMatch(/^You already have a play/);
+    expect(correctionFailure(new XrpcFailure(409, 'DuplicateScrobble', 'you already have a play of that song at that time'))).toMatch(
+      /^You already have a play/,
+    );
     expect(correctionFailure(new XrpcFailure(400, 'InvalidRequest', 'listen time is before 1970'))).toBe('Listen time is before 1970.');
     expect(sentence('Done!')).toBe('Done!');
   });

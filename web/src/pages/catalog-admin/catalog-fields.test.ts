@@ -14,7 +14,9 @@ describe('fixing catalog fields', () => {
   test('only changed fields are sent, typed; an emptied field is cleared', () => {
     const changed = fieldChanges('song', song, { ...draftOf('song', song), title: ' Tear Drop ', duration: '4:05', trackNumber: '', bpm: '80', genre: '' });
     expect(changed).toEqual({ changes: { title: 'Tear Drop', duration: 245_000, trackNumber: null, bpm: 80, genre: null } });
-    expect(fieldChanges('artist', artist, { ...draftOf('artist', artist), genres: 'Trip hop,  trip hop ,dub' })).toEqual({ changes: { genres: ['Trip hop', 'trip hop', 'dub'] } });
+    expect(fieldChanges('artist', artist, { ...draftOf('artist', artist), genres: 'Trip hop,  trip hop ,dub' })).toEqual({
+      changes: { genres: ['Trip hop', 'trip hop', 'dub'] },
+    });
     expect(fieldChanges('artist', artist, { ...draftOf('artist', artist), genres: '' })).toEqual({ changes: { genres: [] } });
     expect(fieldChanges('song', song, { ...draftOf('song', song), duration: '200' })).toEqual({ changes: { duration: 200_000 } });
   });
