@@ -115,6 +115,13 @@ describeWithApp('editing from the web app in Chromium', (app) => {
     await page.goto(artistUrl);
     await page.getByRole('heading', { name: 'Massive Atack', level: 1 }).waitFor();
     await waitForText(page.locator('.counts dd').first(), '1');
+
+    // A fix that is taken: the fields changed are saved at once, and the page shows them.
+    await tools.getByRole('button', { name: 'Fix details' }).click();
+    await fix.getByLabel('Genres (separated by commas)').fill('trip hop, bristol sound');
+    await fix.getByRole('button', { name: 'Save' }).click();
+    await tools.getByRole('status').filter({ hasText: "Saved the artist's details." }).waitFor();
+    await page.getByText('trip hop, bristol sound').waitFor();
     assert.deepEqual(errors, []);
   });
 
