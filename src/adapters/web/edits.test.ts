@@ -103,7 +103,7 @@ describeWithApp('editing from the web app in Chromium', (app) => {
     await waitForText(page.locator('.counts dd').first(), '3');
     await screenshots(page, 'edit-merged');
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await tools.getByRole('link', { name: 'Edit log' }).click();
     const log = page.getByRole('region', { name: 'Catalog edits' });
     const entry = log.getByRole('listitem').filter({ hasText: 'Merged artist "Massive Atack" into "Massive Attack".' });
     await entry.waitFor();

@@ -1,5 +1,6 @@
 /** The catalog's edit log (admins only): who merged or fixed what and when, newest first, each with Undo. */
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { query } from '../../api/xrpc.ts';
 import { sentence } from '../../components/play-correction.ts';
 import { Empty, ErrorNote, Loading, formatDate } from '../../components/ui.tsx';
@@ -16,6 +17,11 @@ export function CatalogEditsSection() {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.cursor,
   });
+  // The pages' "Edit log" link names this section; the router scrolls to the top, so the section brings itself into view once loaded.
+  const loaded = !edits.isPending;
+  useEffect(() => {
+    if (loaded && window.location.hash === '#catalog-edits') document.getElementById('catalog-edits')?.scrollIntoView();
+  }, [loaded]);
   const undo = useMutation({
     mutationFn: (id: number) => undoEdit(id),
     // Names, counts and pages everywhere may change back.
