@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { setAdmin } from '../auth/index.ts';
 import { librarySource } from '../library/operations-testing.ts';
 import { listenerWithHistory, type TestListener } from '../scrobbling/testing.ts';
 import { describeWithApp, type TestApp } from '../../app/testing.ts';
@@ -91,10 +92,11 @@ describeWithApp('account settings', (app) => {
       followersCount: 0,
       followingCount: 0,
       following: false,
+      admin: true, // the server's first account is its admin
     });
     assert.deepEqual((await app().query(PROFILE, { did: 'tess' }, me.token)).body, updated.body);
     const seenByOthers = (await app().query(PROFILE, { did: 'tess' })).body;
-    assert.equal(seenByOthers.timeZone, undefined);
+    assert.deepEqual([seenByOthers.timeZone, seenByOthers.admin], [undefined, undefined]);
     assert.equal(seenByOthers.displayName, 'Tess D.');
 
     const partial = await app().procedure(UPDATE, { timeZone: 'Asia/Kolkata' }, me.token);
@@ -103,6 +105,16 @@ describeWithApp('account settings', (app) => {
     assert.deepEqual([cleared.body.displayName, cleared.body.avatar, cleared.body.timeZone], [undefined, undefined, 'Asia/Kolkata']);
     const emoji = '🎧'.repeat(64);
     assert.equal((await app().procedure(UPDATE, { displayName: emoji }, me.token)).body.displayName, emoji, '64 characters, not bytes');
+  });
+
+  test('an admin sees admin: true on their own profile only (the web app shows catalog edits by it)', async () => {
+    const admin = await listenerWithHistory(app(), 'curator');
+    const other = await listenerWithHistory(app(), 'visitor');
+    await setAdmin(app().ctx.db, 'curator', true);
+    assert.equal((await app().query(PROFILE, { did: 'curator' }, admin.token)).body.admin, true);
+    assert.equal((await app().query(PROFILE, { did: 'curator' }, other.token)).body.admin, undefined);
+    await setAdmin(app().ctx.db, 'curator', false);
+    assert.equal((await app().query(PROFILE, { did: 'curator' }, admin.token)).body.admin, undefined);
   });
 
   test('bad input is 400 with what is wrong, and changes nothing', async () => {

@@ -21,16 +21,17 @@ export const Profile = Type.Object({
   followersCount: Count,
   followingCount: Count,
   following: Type.Boolean({ description: 'whether the caller follows this user; false without auth' }),
+  admin: Type.Optional(Type.Boolean({ description: 'true when the user may edit the catalog; shown to the user themself only' })),
 });
 
-/** A user's profile as `viewer` sees it: the time zone, a hint of where someone lives, only for themself. */
+/** A user's profile as `viewer` sees it: the time zone (a hint of where someone lives) and being an admin, only for themself. */
 export async function profileView(db: Database, user: User, viewer: Viewer | null): Promise<Static<typeof Profile>> {
   return {
     did: user.did,
     handle: user.handle,
     ...(user.displayName === null ? {} : { displayName: user.displayName }),
     ...(user.avatar === null ? {} : { avatar: user.avatar }),
-    ...(viewer?.userId === user.id ? { timeZone: user.timezone } : {}),
+    ...(viewer?.userId === user.id ? { timeZone: user.timezone, ...(user.admin ? { admin: true } : {}) } : {}),
     createdAt: isoDateTime(user.createdAt),
     ...(await profileCounts(db, user, viewer?.userId ?? null)),
   };

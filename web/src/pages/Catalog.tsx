@@ -1,9 +1,10 @@
 /** A song's, an artist's and an album's page: play counts, likes (songs only: the API likes songs), and links between them. */
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { Empty, Loading, PageError, formatDate } from '../components/ui.tsx';
+import { useIsAdmin } from '../components/use-admin.ts';
 import { Link } from '../router.tsx';
 import { AlbumLink, Art, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
 import { formatDuration, plural } from './catalog-text.ts';
@@ -35,6 +36,18 @@ function Details({ rows }: { rows: [string, ReactNode | undefined][] }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Fixing and merging entries: a chunk of its own, fetched for admins only. */
+const CatalogAdmin = lazy(() => import('./catalog-admin/CatalogAdmin.tsx'));
+
+function AdminTools(props: ComponentProps<typeof CatalogAdmin>) {
+  if (!useIsAdmin()) return null;
+  return (
+    <Suspense fallback={null}>
+      <CatalogAdmin {...props} />
+    </Suspense>
   );
 }
 
@@ -82,6 +95,7 @@ export function SongPage({ id }: { id: string }) {
           <Link href={songsHref({ filter: `artistUri==${s.artistUri}` })}>More songs by {s.artist}</Link>
         </p>
       )}
+      <AdminTools key={id} kind="song" entry={s} label={`${s.title} by ${s.artist}`} />
     </article>
   );
 }
@@ -173,6 +187,7 @@ export function ArtistPage({ id }: { id: string }) {
       ) : (
         <Empty>No albums of {a.name} in the catalog yet.</Empty>
       )}
+      <AdminTools key={id} kind="artist" entry={a} label={a.name} />
     </article>
   );
 }
@@ -227,6 +242,7 @@ export function AlbumPage({ id }: { id: string }) {
       ) : (
         <Empty>No songs of this album have been played yet.</Empty>
       )}
+      <AdminTools key={id} kind="album" entry={a} label={`${a.title} by ${a.artist}`} />
     </article>
   );
 }

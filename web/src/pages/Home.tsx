@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
+import { OwnPlayActions } from '../components/PlayActions.tsx';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
 import { ErrorNote, formatDate } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
@@ -28,6 +29,7 @@ export function Home() {
         queryKey={['feed', feed, session?.did]}
         load={(cursor) => query('app.svc.feed.getFeed', { feed: `earshot:feed:${feed}`, limit: 50, cursor })}
         empty={feed === 'following' ? <p>No plays from people you follow yet. Find people on their profile pages and follow them.</p> : <FirstPlayHelp />}
+        actions={(scrobble) => scrobble.handle === session?.handle && <OwnPlayActions play={scrobble} />}
       />
     </section>
   );

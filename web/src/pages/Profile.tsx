@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { procedure, query, type Output } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
+import { OwnPlayActions } from '../components/PlayActions.tsx';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
 import { ErrorNote, Loading, PageError } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
@@ -93,38 +94,19 @@ function ProfileHead({ user, handle }: { user: ProfileData; handle: string }) {
   );
 }
 
-/** The user's plays; their own can be deleted. */
+/** The user's plays; their own can be corrected or deleted. */
 function History({ handle }: { handle: string }) {
   const session = useSession();
-  const client = useQueryClient();
   const own = session?.handle === handle;
-  const remove = useMutation({
-    mutationFn: (id: string) => procedure('app.svc.scrobble.deleteScrobble', { id }),
-    onSuccess: () => client.invalidateQueries(),
-  });
   return (
     <>
-      {remove.isError && <ErrorNote error={remove.error} />}
       <h2>History</h2>
       <ScrobbleList
         queryKey={['history', handle]}
         showUser={false}
         load={(cursor) => query('app.svc.actor.getActorScrobbles', { did: handle, limit: 50, cursor })}
         empty={own ? <FirstPlayHelp /> : <p>{handle} has no plays yet.</p>}
-        actions={
-          own
-            ? (scrobble) => (
-                <button
-                  type="button"
-                  className="link danger"
-                  aria-label={`Delete the play of ${scrobble.title}`}
-                  onClick={() => confirm(`Delete this play of ${scrobble.title}?`) && remove.mutate(scrobble.id)}
-                >
-                  Delete
-                </button>
-              )
-            : undefined
-        }
+        actions={own ? (scrobble) => <OwnPlayActions play={scrobble} /> : undefined}
       />
     </>
   );

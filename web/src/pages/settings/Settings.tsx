@@ -1,8 +1,11 @@
 /** /settings: the signed-in user's account, credentials, connections, imports and data, one section each. */
 import { useSession } from '../../api/session.ts';
 import { Link } from '../../router.tsx';
+import { useIsAdmin } from '../../components/use-admin.ts';
 import { AccessTokensSection } from './AccessTokensSection.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
+import { CatalogEditsSection } from './CatalogEditsSection.tsx';
+import { DeleteAccountSection } from './DeleteAccountSection.tsx';
 import { ExportSection } from './ExportSection.tsx';
 import { ImportSection } from './ImportSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
@@ -19,10 +22,14 @@ const CONTENTS = [
   ['providers', 'Services'],
   ['import', 'Import'],
   ['export', 'Your data'],
+  ['delete-account', 'Delete account'],
 ] as const;
+
+const ADMIN_CONTENTS = [['catalog-edits', 'Catalog edits']] as const;
 
 export function Settings() {
   const session = useSession();
+  const admin = useIsAdmin();
   if (!session) {
     return (
       <section>
@@ -37,7 +44,7 @@ export function Settings() {
     <div className="settings">
       <h1>Settings</h1>
       <nav aria-label="Settings sections" className="settings-contents">
-        {CONTENTS.map(([id, title]) => (
+        {[...CONTENTS, ...(admin ? ADMIN_CONTENTS : [])].map(([id, title]) => (
           <a key={id} href={`#${id}`}>
             {title}
           </a>
@@ -51,6 +58,8 @@ export function Settings() {
       <ProvidersSection />
       <ImportSection />
       <ExportSection />
+      {admin && <CatalogEditsSection />}
+      <DeleteAccountSection session={session} />
     </div>
   );
 }
