@@ -10,6 +10,7 @@ import { procedure, query } from '../../api/xrpc.ts';
 import { ErrorNote } from '../../components/ui.tsx';
 import { chosenFromDrop, chosenFromInput } from './chosen-files.ts';
 import { planImports, type ChosenFile, type ImportPlan } from './import-plan.ts';
+import { PlayClaims } from '../../../../src/core/scrobbling/play-claims.ts';
 import { FORMAT_NAMES, importFile, type FileProgress, type ImportApi, type ImportFormat } from './import-runner.ts';
 import { SettingsSection } from './shared.tsx';
 
@@ -159,6 +160,8 @@ export function ImportSection() {
     stop.current = false;
     setRunning(true);
     setRuns(imports.map((planned) => ({ name: planned.label, dryRun })));
+    // One dry run over every file: a play repeated in another file counts as duplicate, as a real import would count it.
+    const claims = new PlayClaims();
     for (const [index, planned] of imports.entries()) {
       if (stop.current) {
         update(index, { skipped: true });
@@ -170,6 +173,7 @@ export function ImportSection() {
           fingerprint: planned.fingerprint,
           api,
           dryRun,
+          claims,
           stopRequested: () => stop.current,
           onProgress: (progress) => update(index, { progress }),
         });

@@ -9,7 +9,7 @@ import { folderSelection, ImportPlanError, planImports, type ChosenFile } from '
 const lb = (i: number) => JSON.stringify({ listened_at: 1_700_000_000 + i * 300, track_metadata: { artist_name: 'Air', track_name: `Song ${i}` } });
 const spotify = { ts: '2024-03-04T12:34:56Z', ms_played: 200_000, master_metadata_track_name: 'Roads', master_metadata_album_artist_name: 'Portishead' };
 const loose = (path: string, content: string | Uint8Array): ChosenFile => ({ path, file: new Blob([content as BlobPart]), inFolder: false });
-const inFolder = (path: string, content = lb(1)): ChosenFile => ({ path, file: new Blob([content]), inFolder: true });
+const inFolder = (path: string, content: string | Uint8Array = lb(1)): ChosenFile => ({ path, file: new Blob([content as BlobPart]), inFolder: true });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('folderSelection', () => {

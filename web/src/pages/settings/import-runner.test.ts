@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf, importFile, type ImportApi } from './import-runner.ts';
+import { PlayClaims } from '../../../../src/core/scrobbling/play-claims.ts';
 import { Sha256 } from './sha256.ts';
 
 const lb = (i: number) => ({ listened_at: 1_700_000_000 + i * 300, track_metadata: { artist_name: 'Air', track_name: `Song ${i}` } });
@@ -70,5 +71,28 @@ describe('importFile', () => {
     batches = Infinity;
     const resumed = await importFile(file(), { format: 'listenbrainz', api, onProgress: () => {}, stopRequested: () => false });
     expect(resumed).toMatchObject({ phase: 'done', resumedFrom: 500, records: 1201 });
+  });
+
+  it('a dry run counts a play repeated in a later file of the run as a duplicate, as `earshot import` counts it', async () => {
+    const api: ImportApi = {
+      status: async (fingerprint) => ({ fingerprint, recordsConsumed: 0, stored: 0, duplicate: 0, ignored: 0, complete: false }),
+      // Each batch previewed alone, as the server does: every listen would be stored, with its play's key.
+      send: async (batch) => ({
+        stored: batch.listens.length,
+        duplicate: 0,
+        ignored: 0,
+        newSongs: batch.listens.length,
+        claims: batch.listens.map((listen) => ({
+          key: `${(listen as { title: string }).title}@${(listen as { listenedAt: string }).listenedAt}`,
+          newSong: true,
+        })),
+        ignoredListens: [],
+        status: { fingerprint: batch.fingerprint, recordsConsumed: 0, stored: 0, duplicate: 0, ignored: 0, complete: false },
+      }),
+    };
+    const claims = new PlayClaims();
+    const run = (text: string) => importFile(blob(text), { format: 'listenbrainz', api, dryRun: true, claims, onProgress: () => {} });
+    expect(await run([lb(1), lb(2)].map((listen) => JSON.stringify(listen)).join('\n'))).toMatchObject({ stored: 2, duplicate: 0, newSongs: 2 });
+    expect(await run([lb(2), lb(3)].map((listen) => JSON.stringify(listen)).join('\n'))).toMatchObject({ stored: 1, duplicate: 1, newSongs: 1 });
   });
 });

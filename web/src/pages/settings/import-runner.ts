@@ -7,6 +7,7 @@
  * knows it, so an import begun on one resumes on the other.
  */
 import { FORMAT_NAMES, readImportRecords } from '../../../../src/core/scrobbling/imports/read.ts';
+import { claimAcrossRun, PlayClaims } from '../../../../src/core/scrobbling/play-claims.ts';
 import type { ImportFormat, ImportListen } from '../../../../src/core/scrobbling/imports/schemas.ts';
 import { utf8Length } from '../../../../src/core/scrobbling/listen-rules.ts';
 import type { Input, Output } from '../../api/xrpc.ts';
@@ -53,6 +54,8 @@ export interface ImportOptions {
   /** Asked between batches: true stops there, and choosing the file again resumes after it. */
   stopRequested?: () => boolean;
   dryRun?: boolean;
+  /** Dry run: the plays counted as stored so far in the whole run (earlier files), so a repeat of one counts as duplicate, as `earshot import` counts it. */
+  claims?: PlayClaims;
 }
 
 /** Batches as `earshot import` sends them (run.ts): small requests, one transaction each. */
@@ -137,10 +140,11 @@ export async function importFile(file: Blob, options: ImportOptions): Promise<Fi
   const { format } = options;
   Object.assign(progress, { phase: 'importing', format, records: status.recordsConsumed, resumedFrom: status.recordsConsumed });
   report();
+  const claims = options.claims ?? new PlayClaims();
   const noteIgnored = (reason: string) => (progress.reasons[reason] = (progress.reasons[reason] ?? 0) + 1);
   const flush = async (batch: Pending, complete: boolean) => {
     const sent: Batch = { fingerprint, format, from: progress.records, records: batch.records, listens: batch.listens, complete };
-    const result = await api.send(options.dryRun ? { ...sent, dryRun: true } : sent);
+    const result = options.dryRun ? claimAcrossRun(await api.send({ ...sent, dryRun: true }), claims) : await api.send(sent);
     for (const { reason } of result.ignoredListens) noteIgnored(reason);
     progress.records += batch.records;
     progress.stored += result.stored;
