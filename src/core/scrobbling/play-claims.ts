@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * The dry run's rule for repeats, one for every scope a dry run spans: a listen counts as a
  * duplicate when the same play (same song, same instant) is stored already or was counted as
@@ -19,5 +17,21 @@ export class PlayClaims {
   }
 }
 
-/** A play's key as a batch answer names it: 96 bits of its hash, short however long the song's names. */
-export const claimKey = (play: string) => createHash('sha256').update(play).digest('base64url').slice(0, 16);
+/** A dry-run batch's answer as the importing client reads it. */
+interface PreviewCounts {
+  stored: number;
+  duplicate: number;
+  newSongs?: number | undefined;
+  claims?: { key: string; newSong: boolean }[] | undefined;
+}
+
+/**
+ * A dry-run batch's counts with its plays claimed across the whole run: the server previewed the
+ * batch alone, so a play it counts as stored that an earlier batch or file claimed is a duplicate.
+ * Pure, so `earshot import` and the web app's import count a preview alike.
+ */
+export function claimAcrossRun<T extends PreviewCounts>(result: T, claims: PlayClaims): T {
+  const repeats = (result.claims ?? []).filter((claim) => claims.claim(claim.key) === 'duplicate');
+  const newSongs = (result.newSongs ?? 0) - repeats.filter((claim) => claim.newSong).length;
+  return { ...result, stored: result.stored - repeats.length, duplicate: result.duplicate + repeats.length, newSongs };
+}

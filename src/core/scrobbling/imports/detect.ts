@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { csvRows } from './csv.ts';
 import { lastfmLayout, lastfmRecord } from './lastfm.ts';
 import type { ImportFormat } from './schemas.ts';
@@ -6,10 +5,11 @@ import type { ImportFormat } from './schemas.ts';
 /** What the start of a file shows it to be: an export format, or a zip archive of exports. */
 export type DetectedKind = ImportFormat | 'zip';
 
-/** Enough of a file to see its first record, header or magic bytes. */
-const HEAD_BYTES = 64 * 1024;
-/** A local file header, or the end record of an empty archive. */
-const ZIP_MAGIC = [Buffer.from('PK\x03\x04', 'latin1'), Buffer.from('PK\x05\x06', 'latin1')];
+/** A local file header, or the end record of an empty archive: "PK" and two bytes. */
+const ZIP_MAGIC = [
+  [0x50, 0x4b, 0x03, 0x04],
+  [0x50, 0x4b, 0x05, 0x06],
+];
 
 /** What detection looks for, for the error that names what was tried. */
 export const DETECTION_TRIED =
@@ -49,9 +49,12 @@ async function isLastfmCsv(text: string): Promise<boolean> {
   return false;
 }
 
-/** The kind of export whose first bytes these are, or undefined when nothing known fits. */
-export async function detectKind(head: Buffer): Promise<DetectedKind | undefined> {
-  if (ZIP_MAGIC.some((magic) => head.subarray(0, 4).equals(magic))) return 'zip';
+/**
+ * The kind of export whose first bytes (64 KiB are plenty) these are, or undefined when nothing known fits.
+ * Pure, so the web app's import tells files apart as `earshot import` does.
+ */
+export async function detectKind(head: Uint8Array): Promise<DetectedKind | undefined> {
+  if (ZIP_MAGIC.some((magic) => magic.every((byte, i) => head[i] === byte))) return 'zip';
   const text = new TextDecoder('utf-8')
     .decode(head)
     .replace(/^\ufeff/, '')
@@ -62,16 +65,4 @@ export async function detectKind(head: Buffer): Promise<DetectedKind | undefined
     return key ? FORMAT_OF_KEY[key] : undefined;
   }
   return (await isLastfmCsv(text)) ? 'lastfm' : undefined;
-}
-
-/** The first bytes of a file, for detectKind. */
-export async function fileHead(file: string): Promise<Buffer> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }

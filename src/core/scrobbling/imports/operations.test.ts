@@ -9,7 +9,8 @@ import { describeWithApp, scrobbleCount, type TestApp } from '../../../app/testi
 import { PlayClaims } from '../play-claims.ts';
 import { runImport, type ImportSink } from './run.ts';
 import { planImports } from './plan.ts';
-import { fileSource, MAX_ZIP_ENTRIES, openZipArchive, openZipFile, sourceFingerprint, ZipError } from './sources.ts';
+import { MAX_ZIP_ENTRIES } from './entries.ts';
+import { fileSource, openZipArchive, openZipFile, sourceFingerprint, ZipError } from './sources.ts';
 import { zipArchive } from './zip-testing.ts';
 import type { ImportBatch, ImportListen } from './schemas.ts';
 

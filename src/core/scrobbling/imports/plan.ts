@@ -1,18 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DETECTION_TRIED, detectKind, fileHead } from './detect.ts';
+import { DETECTION_TRIED, detectKind } from './detect.ts';
+import { isExportFileName, naturalOrder, ZIP_ENTRIES_LOOKED_FOR } from './entries.ts';
 import type { ImportFormat } from './schemas.ts';
-import {
-  fileSource,
-  naturalOrder,
-  openZipArchive,
-  openZipFile,
-  verifiedMembers,
-  ZIP_ENTRIES_LOOKED_FOR,
-  type ImportSource,
-  type ZipArchive,
-  type ZipOpener,
-} from './sources.ts';
+import { fileSource, openZipArchive, openZipFile, verifiedMembers, type ImportSource, type ZipArchive, type ZipOpener } from './sources.ts';
 
 export interface PlannedImport {
   source: ImportSource;
@@ -37,13 +28,25 @@ interface Planning {
 /** A file named on the command line that cannot be imported: nothing is sent for any of them. */
 export class ImportPlanError extends Error {}
 
-/** What a folder walk considers; anything else (audio, images) is not even opened. */
-const EXPORT_EXTENSIONS = ['.json', '.jsonl', '.csv', '.tsv', '.txt', '.log', '.zip'];
+/** Enough of a file to see its first record, header or magic bytes. */
+const HEAD_BYTES = 64 * 1024;
+
+/** The first bytes of a file, for detectKind. */
+async function fileHead(file: string): Promise<Uint8Array> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 async function folderFiles(folder: string): Promise<string[]> {
   const entries = await fs.readdir(folder, { withFileTypes: true, recursive: true });
   return entries
-    .filter((entry) => entry.isFile() && EXPORT_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
+    .filter((entry) => entry.isFile() && isExportFileName(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort(naturalOrder);
 }

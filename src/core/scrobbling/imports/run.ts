@@ -1,4 +1,4 @@
-import { PlayClaims } from '../play-claims.ts';
+import { claimAcrossRun, PlayClaims } from '../play-claims.ts';
 import { textChunks } from './chunks.ts';
 import { readImportRecords } from './read.ts';
 import type { ImportBatch, ImportBatchResult, ImportFormat, ImportListen, ImportStatus } from './schemas.ts';
@@ -71,16 +71,6 @@ interface PendingBatch {
 }
 
 const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], bytes: 0 });
-
-/**
- * A dry-run batch's counts with its plays claimed across the whole run: the server previewed the
- * batch alone, so a play it counts as stored that an earlier batch or file claimed is a duplicate.
- */
-function claimAcrossRun(result: ImportBatchResult, claims: PlayClaims): ImportBatchResult {
-  const repeats = (result.claims ?? []).filter((claim) => claims.claim(claim.key) === 'duplicate');
-  const newSongs = (result.newSongs ?? 0) - repeats.filter((claim) => claim.newSong).length;
-  return { ...result, stored: result.stored - repeats.length, duplicate: result.duplicate + repeats.length, newSongs };
-}
 
 /**
  * Streams an export file (or archive entry) to a sink in batches, resuming

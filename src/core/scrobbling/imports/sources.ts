@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { crc32 } from 'node:zlib';
 import * as yauzl from 'yauzl';
+import { MAX_ZIP_ENTRIES, naturalOrder, zipEntryFormat } from './entries.ts';
 import type { ImportFormat } from './schemas.ts';
 
 /** One file's worth of records to import: a file, or one entry of a zip archive. */
@@ -36,33 +37,12 @@ export async function sourceFingerprint(source: ImportSource): Promise<string> {
 /** An archive, or an entry of one, that cannot be read: found before any of that entry is sent. */
 export class ZipError extends Error {}
 
-/** The entries of the archives ListenBrainz and Spotify hand out that hold listens; the rest (feedback, user data, podcasts, videos) are left alone. */
-const ZIP_ENTRIES: { pattern: RegExp; format: ImportFormat }[] = [
-  { pattern: /(^|\/)listens\/.+\.jsonl$/i, format: 'listenbrainz' },
-  { pattern: /(^|\/)StreamingHistory_music_\d+\.json$/i, format: 'spotify' },
-  { pattern: /(^|\/)StreamingHistory\d+\.json$/i, format: 'spotify' },
-  { pattern: /(^|\/)Streaming_History_Audio_[^/]*\.json$/i, format: 'spotify' },
-  { pattern: /(^|\/)endsong_\d+\.json$/i, format: 'spotify' },
-];
-
-export const ZIP_ENTRIES_LOOKED_FOR = 'listens/**.jsonl, StreamingHistory_music_*.json, StreamingHistory*.json, Streaming_History_Audio_*.json, endsong_*.json';
-
-/** Path order as people read it: listens/2024/2.jsonl before listens/2024/10.jsonl. */
-export const naturalOrder = new Intl.Collator('en', { numeric: true }).compare;
-
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Opens a zip archive for reading its directory and entries; tests count the opens through it. */
 export type ZipOpener = (file: string) => Promise<yauzl.ZipFile>;
 
 export const openZipFile: ZipOpener = (file) => yauzl.openPromise(file, { autoClose: false });
-
-/**
- * The most entries an archive may list. Every entry's directory record is held while the archive is
- * imported, so a forged directory of millions would exhaust memory; real exports hold a few hundred
- * (ListenBrainz: one file a month) or a few dozen (Spotify).
- */
-export const MAX_ZIP_ENTRIES = 10_000;
 
 async function openZip(file: string, open: ZipOpener): Promise<yauzl.ZipFile> {
   try {
@@ -125,7 +105,7 @@ export async function openZipArchive(file: string, open: ZipOpener = openZipFile
   const zip = await openZip(file, open);
   try {
     const members = (await listEntries(zip, file)).flatMap((entry): (ZipMember & { name: string })[] => {
-      const format = ZIP_ENTRIES.find(({ pattern }) => pattern.test(entry.fileName))?.format;
+      const format = zipEntryFormat(entry.fileName);
       if (!format) return [];
       if (entry.isEncrypted()) throw new ZipError(`${file}/${entry.fileName}: the entry is encrypted`);
       const label = `${file}/${entry.fileName}`;

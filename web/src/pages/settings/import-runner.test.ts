@@ -2,28 +2,12 @@
 // Node's Blob and crypto.subtle stand in for the browser's; the runner uses nothing else of either.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, fingerprintOf, importFile, type ImportApi } from './import-runner.ts';
+import { fingerprintOf, importFile, type ImportApi } from './import-runner.ts';
+import { PlayClaims } from '../../../../src/core/scrobbling/play-claims.ts';
 import { Sha256 } from './sha256.ts';
 
 const lb = (i: number) => ({ listened_at: 1_700_000_000 + i * 300, track_metadata: { artist_name: 'Air', track_name: `Song ${i}` } });
-const spotify = { ts: '2024-03-04T12:34:56Z', ms_played: 200_000, master_metadata_track_name: 'Roads', master_metadata_album_artist_name: 'Portishead' };
 const blob = (text: string) => new Blob([text]);
-
-describe('format detection', () => {
-  it('tells each export apart by its first record', async () => {
-    const samples: [string, string][] = [
-      ['listenbrainz', [lb(1), lb(2)].map((listen) => JSON.stringify(listen)).join('\n')],
-      ['listenbrainz', JSON.stringify([lb(1)])],
-      ['spotify', JSON.stringify([spotify])],
-      ['spotify', JSON.stringify([{ endTime: '2024-03-04 12:34', artistName: 'Air', trackName: 'Venus', msPlayed: 90_000 }])],
-      ['maloja', JSON.stringify({ scrobbles: [{ time: 1_700_000_000, track: { artists: ['Air'], title: 'Venus' } }] })],
-      ['lastfm', 'uts,utc_time,artist,artist_mbid,album,album_mbid,track,track_mbid\n1700000000,"14 Nov 2023, 22:13",Air,,Moon Safari,,Venus,\n'],
-      ['scrobbler-log', '#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/Rockbox\nAir\tMoon Safari\tVenus\t1\t240\tL\t1700000000\t\n'],
-    ];
-    for (const [format, text] of samples) expect(await detectFormat(blob(text)), text.slice(0, 40)).toBe(format);
-    expect(await detectFormat(blob('{"hello": "world"}'))).toBeUndefined();
-  });
-});
 
 describe('fingerprints', () => {
   it('the JavaScript SHA-256 agrees with crypto.subtle and node:crypto at every padding length', async () => {
@@ -62,7 +46,7 @@ describe('importFile', () => {
   it('sends batches from the checkpoint on, counts what the file lacks as ignored with its reason, and ends with a complete batch', async () => {
     const { api, sent } = fakeServer(700);
     const reports: number[] = [];
-    const done = await importFile(file(), { api, onProgress: (progress) => reports.push(progress.records) });
+    const done = await importFile(file(), { format: 'listenbrainz', api, onProgress: (progress) => reports.push(progress.records) });
     expect(done).toMatchObject({
       phase: 'done',
       format: 'listenbrainz',
@@ -82,10 +66,33 @@ describe('importFile', () => {
   it('stops between batches when asked, and a new run resumes there', async () => {
     const { api, sent } = fakeServer();
     let batches = 0;
-    const stopped = await importFile(file(), { api, onProgress: () => {}, stopRequested: () => sent.length > batches });
+    const stopped = await importFile(file(), { format: 'listenbrainz', api, onProgress: () => {}, stopRequested: () => sent.length > batches });
     expect(stopped).toMatchObject({ phase: 'stopped', records: 500 });
     batches = Infinity;
-    const resumed = await importFile(file(), { api, onProgress: () => {}, stopRequested: () => false });
+    const resumed = await importFile(file(), { format: 'listenbrainz', api, onProgress: () => {}, stopRequested: () => false });
     expect(resumed).toMatchObject({ phase: 'done', resumedFrom: 500, records: 1201 });
+  });
+
+  it('a dry run counts a play repeated in a later file of the run as a duplicate, as `earshot import` counts it', async () => {
+    const api: ImportApi = {
+      status: async (fingerprint) => ({ fingerprint, recordsConsumed: 0, stored: 0, duplicate: 0, ignored: 0, complete: false }),
+      // Each batch previewed alone, as the server does: every listen would be stored, with its play's key.
+      send: async (batch) => ({
+        stored: batch.listens.length,
+        duplicate: 0,
+        ignored: 0,
+        newSongs: batch.listens.length,
+        claims: batch.listens.map((listen) => ({
+          key: `${(listen as { title: string }).title}@${(listen as { listenedAt: string }).listenedAt}`,
+          newSong: true,
+        })),
+        ignoredListens: [],
+        status: { fingerprint: batch.fingerprint, recordsConsumed: 0, stored: 0, duplicate: 0, ignored: 0, complete: false },
+      }),
+    };
+    const claims = new PlayClaims();
+    const run = (text: string) => importFile(blob(text), { format: 'listenbrainz', api, dryRun: true, claims, onProgress: () => {} });
+    expect(await run([lb(1), lb(2)].map((listen) => JSON.stringify(listen)).join('\n'))).toMatchObject({ stored: 2, duplicate: 0, newSongs: 2 });
+    expect(await run([lb(2), lb(3)].map((listen) => JSON.stringify(listen)).join('\n'))).toMatchObject({ stored: 1, duplicate: 1, newSongs: 1 });
   });
 });

@@ -1,11 +1,13 @@
 /**
- * Imports export files from the browser: the server's own readers (src/scrobbling/imports/read.ts,
+ * Imports export files from the browser: the server's own readers (src/core/scrobbling/imports/read.ts,
  * the same ones `earshot import` uses) turn records into listens here, and they go to
  * app.svc.scrobble.importListens in batches that each advance the file's checkpoint, so a stopped
  * or failed import resumes where it stopped (app.svc.scrobble.getImport) when the same file is
- * chosen again. The file is known by its SHA-256, as the command line knows it.
+ * chosen again. The file (or zip entry) is known by the SHA-256 of its content, as the command line
+ * knows it, so an import begun on one resumes on the other.
  */
 import { FORMAT_NAMES, readImportRecords } from '../../../../src/core/scrobbling/imports/read.ts';
+import { claimAcrossRun, PlayClaims } from '../../../../src/core/scrobbling/play-claims.ts';
 import type { ImportFormat, ImportListen } from '../../../../src/core/scrobbling/imports/schemas.ts';
 import { utf8Length } from '../../../../src/core/scrobbling/listen-rules.ts';
 import type { Input, Output } from '../../api/xrpc.ts';
@@ -43,23 +45,23 @@ export interface FileProgress {
 }
 
 export interface ImportOptions {
-  /** Undefined: the format the checkpoint names when resuming, else the one the file's start shows. */
-  format?: ImportFormat | undefined;
+  /** As the plan detected or the user named it (import-plan.ts). */
+  format: ImportFormat;
+  /** The content's SHA-256 when already taken (a checked zip entry's). */
+  fingerprint?: string | undefined;
   api: ImportApi;
   onProgress: (progress: FileProgress) => void;
   /** Asked between batches: true stops there, and choosing the file again resumes after it. */
   stopRequested?: () => boolean;
   dryRun?: boolean;
+  /** Dry run: the plays counted as stored so far in the whole run (earlier files), so a repeat of one counts as duplicate, as `earshot import` counts it. */
+  claims?: PlayClaims;
 }
 
 /** Batches as `earshot import` sends them (run.ts): small requests, one transaction each. */
 const BATCH_LISTENS = 500;
 const MAX_BATCH_BYTES = 900 * 1024;
 const MAX_BATCH_RECORDS = 10_000;
-/** Enough of a file for its first record, whatever the format: records are read up to 256 KiB. */
-const DETECT_BYTES = 512 * 1024;
-/** Tried in this order: the JSON formats first tell themselves apart by their records' keys. */
-const DETECT_ORDER: ImportFormat[] = ['listenbrainz', 'spotify', 'maloja', 'lastfm', 'scrobbler-log'];
 
 async function* blobBytes(blob: Blob): AsyncGenerator<Uint8Array> {
   const reader = blob.stream().getReader();
@@ -93,22 +95,6 @@ export async function fingerprintOf(blob: Blob): Promise<string> {
   return hash.hex();
 }
 
-/** The format whose reader takes the file's first record, or undefined when none does. */
-export async function detectFormat(blob: Blob): Promise<ImportFormat | undefined> {
-  const head = blob.slice(0, DETECT_BYTES);
-  for (const format of DETECT_ORDER) {
-    const records = readImportRecords(format, blobText(head));
-    try {
-      if (!(await records.next()).done) return format;
-    } catch {
-      // Not this format: the reader refuses a file whose first record is not its own.
-    } finally {
-      await records.return(undefined);
-    }
-  }
-  return undefined;
-}
-
 const isFormat = (name: string | undefined): name is ImportFormat => name !== undefined && name in FORMAT_NAMES;
 
 interface Pending {
@@ -137,7 +123,7 @@ export async function importFile(file: Blob, options: ImportOptions): Promise<Fi
   };
   const report = () => options.onProgress({ ...progress, reasons: { ...progress.reasons } });
   report();
-  const fingerprint = await fingerprintOf(file);
+  const fingerprint = options.fingerprint ?? (await fingerprintOf(file));
   const status = await api.status(fingerprint);
   if (status.complete) {
     const format = isFormat(status.format) ? status.format : undefined;
@@ -151,14 +137,14 @@ export async function importFile(file: Blob, options: ImportOptions): Promise<Fi
     });
     return progress;
   }
-  const format = options.format ?? (isFormat(status.format) ? status.format : await detectFormat(file));
-  if (!format) throw new Error(`not an export Earshot reads; it reads: ${Object.values(FORMAT_NAMES).join('; ')}`);
+  const { format } = options;
   Object.assign(progress, { phase: 'importing', format, records: status.recordsConsumed, resumedFrom: status.recordsConsumed });
   report();
+  const claims = options.claims ?? new PlayClaims();
   const noteIgnored = (reason: string) => (progress.reasons[reason] = (progress.reasons[reason] ?? 0) + 1);
   const flush = async (batch: Pending, complete: boolean) => {
     const sent: Batch = { fingerprint, format, from: progress.records, records: batch.records, listens: batch.listens, complete };
-    const result = await api.send(options.dryRun ? { ...sent, dryRun: true } : sent);
+    const result = options.dryRun ? claimAcrossRun(await api.send({ ...sent, dryRun: true }), claims) : await api.send(sent);
     for (const { reason } of result.ignoredListens) noteIgnored(reason);
     progress.records += batch.records;
     progress.stored += result.stored;
