@@ -7,6 +7,7 @@ import { ClockCell, Wrapped } from '../../core/stats/schemas.ts';
 import { TimeZoneParam } from '../../core/stats/time-zone.ts';
 import { PERIODS } from '../../core/stats/window.ts';
 import { LocalDate } from './shared/local-date.ts';
+import { daysOf, PeriodParams } from './shared/period-params.ts';
 
 const getWrapped = defineQuery({
   nsid: 'app.svc.stats.getWrapped',
@@ -38,11 +39,12 @@ const getListeningClock = defineQuery({
     did: ActorParam(),
     startDate: LocalDate('first local day counted (YYYY-MM-DD)'),
     endDate: LocalDate('local day after the last one counted (YYYY-MM-DD)'),
+    ...PeriodParams,
     tz: TimeZoneParam,
   }),
   output: Type.Object({ clock: Type.Array(ClockCell), timeZone: Type.String({ description: 'the time zone hours and weekdays are counted in' }) }),
   errors: ['InvalidRequest', 'NotFound'],
-  handler: ({ params, ctx }) => readListeningClock(ctx.db, { actor: params.did, startDate: params.startDate, endDate: params.endDate, timeZone: params.tz }),
+  handler: ({ params, ctx }) => readListeningClock(ctx.db, { actor: params.did, ...daysOf(params) }),
 });
 
 export const statsOperations = [getWrapped, getListeningClock];

@@ -6,13 +6,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CSSProperties } from 'react';
 import { ErrorNote, Loading } from '../components/ui.tsx';
-import { clockQuery } from './profile-queries.ts';
+import { clockQuery, type PeriodChoice } from './profile-queries.ts';
 import { WEEKDAYS, busiest, cellLabel, clockGrid, clockHour } from './listening-clock.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
-export function ListeningClock({ handle, range, timeZone }: { handle: string; range: { startDate?: string; endDate?: string }; timeZone: string }) {
-  const clock = useQuery(clockQuery(handle, range, timeZone));
+export function ListeningClock({ handle, choice, timeZone }: { handle: string; choice: PeriodChoice; timeZone: string }) {
+  const clock = useQuery(clockQuery(handle, choice, timeZone));
 
   if (clock.isError) return <ErrorNote error={clock.error} />;
   if (!clock.data) return <Loading label="Loading the listening clock…" />;

@@ -2,7 +2,8 @@
  * The profile's statistics (loaded lazily, with Recharts): top artists, albums and songs over a
  * chosen period, and plays per day. Rolling windows and calendar years come from getWrapped (its
  * top lists are 5 artists, 5 songs, 6 albums); all time from the actor's all-time lists, cut to the same lengths.
- * The listening clock (plays by weekday and hour) covers the same local days as the chart.
+ * The chart and the listening clock (plays by weekday and hour) ask for the period itself, so the
+ * server counts the same window for all three and their totals agree.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -77,8 +78,9 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
 
   const wrapped = useQuery({ ...wrappedQuery(handle, period === 'all' ? DEFAULT_PERIOD : period, year, timeZone), enabled: period !== 'all' });
   const allTime = useQuery({ queryKey: ['actor-tops', handle], queryFn: () => allTimeTops(handle), enabled: period === 'all' });
+  const choice = { period, year };
   const range = chartRange(period, year, timeZone);
-  const chart = useQuery(chartQuery(handle, range, timeZone));
+  const chart = useQuery(chartQuery(handle, choice, timeZone));
 
   const tops = period === 'all' ? allTime : wrapped;
   const lists = period === 'all' ? allTime.data : wrapped.data && wrappedTops(wrapped.data);
@@ -167,7 +169,7 @@ export function ProfileStats({ handle, timeZone }: { handle: string; timeZone: s
       )}
 
       <h3>Listening clock</h3>
-      <ListeningClock handle={handle} range={range} timeZone={timeZone} />
+      <ListeningClock handle={handle} choice={choice} timeZone={timeZone} />
     </section>
   );
 }

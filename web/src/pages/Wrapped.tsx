@@ -19,16 +19,19 @@ import {
   formatHour,
   formatInstant,
   formatMinutes,
+  dayChartLabel,
   isWrappedPeriod,
+  localDayRange,
   monthSeries,
   periodLabel,
   readWrappedView,
-  utcDayRange,
   wrappedHref,
   type WrappedData,
   type WrappedView,
 } from './stats.ts';
+import { chartQuery } from './profile-queries.ts';
 import { saveWrappedImage } from './wrapped-image.ts';
+import { wrappedImageTitle } from './wrapped-image-text.ts';
 
 export function Wrapped({ handle }: { handle: string }) {
   const session = useSession();
@@ -63,7 +66,7 @@ export function Wrapped({ handle }: { handle: string }) {
           ) : wrapped.isError ? (
             <ErrorNote error={wrapped.error} />
           ) : (
-            <WrappedBody data={wrapped.data} name={name} handle={handle} timeZone={timeZone} own={own} />
+            <WrappedBody data={wrapped.data} handle={handle} shownHandle={profile.data?.handle ?? handle} timeZone={timeZone} own={own} />
           )}
         </>
       )}
@@ -124,8 +127,22 @@ function Controls({ handle, view, year }: { handle: string; view: WrappedView & 
   );
 }
 
-function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData; name: string; handle: string; timeZone: string; own: boolean }) {
+interface BodyProps {
+  data: WrappedData;
+  /** As the URL names the user: a handle or a DID. */
+  handle: string;
+  /** The user's handle once their profile has come, for the saved image's title. */
+  shownHandle: string;
+  timeZone: string;
+  own: boolean;
+}
+
+function WrappedBody({ data, handle, shownHandle, timeZone, own }: BodyProps) {
   const [saving, setSaving] = useState<'idle' | 'saving' | Error>('idle');
+  // Plays per local day in the chosen zone, over the very window of this Wrapped (its scrobblesPerDay counts UTC days).
+  const chart = useQuery({ ...chartQuery(handle, { period: data.period, year: data.year }, timeZone), enabled: data.totalScrobbles > 0 });
+  const dayRange = localDayRange(data.startDate, data.endDate, timeZone);
+  const days = chart.data && fillDays(chart.data.chart, dayRange.start, dayRange.end);
   const label = periodLabel(data.period, data.year);
   const span = `${formatInstant(data.startDate, timeZone)} – ${formatInstant(data.endDate, timeZone)}`;
   const save = async () => {
@@ -134,8 +151,9 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
       await saveWrappedImage(
         data,
         {
-          title: own ? 'My Wrapped' : `${name}'s Wrapped`,
+          title: wrappedImageTitle(shownHandle, data.period, data.year),
           subtitle: `${label} · ${timeZone}`,
+          days,
           fileName: `wrapped-${handle}-${data.period === 'year' ? data.year : data.period}.png`,
         },
         timeZone,
@@ -161,8 +179,6 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
     );
   }
   const months = monthSeries(data.scrobblesPerMonth, data.startDate, timeZone);
-  const utcDays = utcDayRange(data.startDate, data.endDate);
-  const days = fillDays(data.scrobblesPerDay, utcDays.start, utcDays.end);
   return (
     <>
       <div className="wrapped-bar">
@@ -233,13 +249,14 @@ function WrappedBody({ data, name, handle, timeZone, own }: { data: WrappedData;
 
       <section className="card wrapped-days" aria-label="Plays per day">
         <h3>Plays per day</h3>
-        <p className="muted small">Days here are UTC days, as the server counts them for this chart.</p>
-        <CountChart
-          data={days}
-          x="date"
-          tick={(d) => formatDay(d, { month: 'short', day: 'numeric' })}
-          label={`Plays per UTC day from ${formatDay(utcDays.start)} to ${formatDay(days[days.length - 1]?.date ?? utcDays.start)}, ${data.totalScrobbles} in all.`}
-        />
+        <p className="muted small">Days in {timeZone}.</p>
+        {chart.isError ? (
+          <ErrorNote error={chart.error} />
+        ) : !days ? (
+          <Loading label="Loading the chart…" />
+        ) : (
+          <CountChart data={days} x="date" tick={(d) => formatDay(d, { month: 'short', day: 'numeric' })} label={dayChartLabel(days, timeZone)} />
+        )}
       </section>
 
       <div className="grid">

@@ -7,11 +7,19 @@
 import { keepPreviousData, queryOptions, usePrefetchQuery } from '@tanstack/react-query';
 import { query } from '../api/xrpc.ts';
 import type { SignedIn } from '../api/session.ts';
-import { browserTimeZone, chartRange, localDate, type ProfilePeriod, type WrappedPeriod } from './stats.ts';
+import { browserTimeZone, localDate, type ProfilePeriod, type WrappedPeriod } from './stats.ts';
 
 export const DEFAULT_PERIOD = 'last30days' satisfies ProfilePeriod;
 
-type Range = { startDate?: string; endDate?: string };
+/** A period as the chart and clock ask for it: the server counts the very window getWrapped counts for it; all time without one. */
+export interface PeriodChoice {
+  period: ProfilePeriod;
+  /** The calendar year of period=year; ignored for the others. */
+  year: number;
+}
+
+const periodParams = ({ period, year }: PeriodChoice) => (period === 'all' ? {} : { period, year: period === 'year' ? year : undefined });
+const periodKey = ({ period, year }: PeriodChoice) => [period, period === 'year' ? year : null];
 
 export const wrappedQuery = (handle: string, period: WrappedPeriod, year: number, timeZone: string) =>
   queryOptions({
@@ -20,17 +28,17 @@ export const wrappedQuery = (handle: string, period: WrappedPeriod, year: number
     placeholderData: keepPreviousData,
   });
 
-export const chartQuery = (handle: string, range: Range, timeZone: string) =>
+export const chartQuery = (handle: string, choice: PeriodChoice, timeZone: string) =>
   queryOptions({
-    queryKey: ['scrobbles-chart', handle, range.startDate, range.endDate, timeZone],
-    queryFn: () => query('app.svc.charts.getScrobblesChart', { did: handle, ...range, tz: timeZone }),
+    queryKey: ['scrobbles-chart', handle, ...periodKey(choice), timeZone],
+    queryFn: () => query('app.svc.charts.getScrobblesChart', { did: handle, ...periodParams(choice), tz: timeZone }),
     placeholderData: keepPreviousData,
   });
 
-export const clockQuery = (handle: string, range: Range, timeZone: string) =>
+export const clockQuery = (handle: string, choice: PeriodChoice, timeZone: string) =>
   queryOptions({
-    queryKey: ['listening-clock', handle, range.startDate, range.endDate, timeZone],
-    queryFn: () => query('app.svc.stats.getListeningClock', { did: handle, ...range, tz: timeZone }),
+    queryKey: ['listening-clock', handle, ...periodKey(choice), timeZone],
+    queryFn: () => query('app.svc.stats.getListeningClock', { did: handle, ...periodParams(choice), tz: timeZone }),
     placeholderData: keepPreviousData,
   });
 
@@ -39,10 +47,10 @@ export const currentYear = (timeZone: string) => Number(localDate(new Date(), ti
 
 /** Starts the statistics the profile shows first (the default period's), before anything else answers. */
 export function usePrefetchProfileStats(handle: string, timeZone: string): void {
-  const range = chartRange(DEFAULT_PERIOD, currentYear(timeZone), timeZone);
-  usePrefetchQuery(wrappedQuery(handle, DEFAULT_PERIOD, currentYear(timeZone), timeZone));
-  usePrefetchQuery(chartQuery(handle, range, timeZone));
-  usePrefetchQuery(clockQuery(handle, range, timeZone));
+  const choice: PeriodChoice = { period: DEFAULT_PERIOD, year: currentYear(timeZone) };
+  usePrefetchQuery(wrappedQuery(handle, DEFAULT_PERIOD, choice.year, timeZone));
+  usePrefetchQuery(chartQuery(handle, choice, timeZone));
+  usePrefetchQuery(clockQuery(handle, choice, timeZone));
 }
 
 const zoneKey = (did: string) => `earshot.timeZone.${did}`;

@@ -33,6 +33,8 @@ export function knownTimeZone(zone: string): string | null {
   }
 }
 
+const DAY = 86_400_000;
+
 /** The calendar date (YYYY-MM-DD) of `moment` in `timeZone`. */
 export function localDate(moment: Date, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(moment);
@@ -70,12 +72,15 @@ export function perMonth(days: readonly DayCount[]): { month: string; count: num
 /** What the profile's picker offers: a Wrapped period, or all time (the actor's all-time top lists). */
 export type ProfilePeriod = WrappedPeriod | 'all';
 
-/** The local days [startDate, endDate) the plays-per-day chart covers for a profile period; all time has no bounds. */
+/**
+ * The local days [startDate, endDate) a profile period's chart shows: those its window touches up to
+ * today. A rolling window starts N × 24 hours ago (as the server counts it), so part of its first
+ * day is in; all time has no bounds.
+ */
 export function chartRange(period: ProfilePeriod, year: number, timeZone: string, now = new Date()): { startDate?: string; endDate?: string } {
   if (period === 'all') return {};
   if (period === 'year') return { startDate: `${year}-01-01`, endDate: `${year + 1}-01-01` };
-  const tomorrow = addDays(localDate(now, timeZone), 1);
-  return { startDate: addDays(tomorrow, -ROLLING_DAYS[period]), endDate: tomorrow };
+  return { startDate: localDate(new Date(now.getTime() - ROLLING_DAYS[period] * DAY), timeZone), endDate: addDays(localDate(now, timeZone), 1) };
 }
 
 export interface WrappedView {
@@ -143,11 +148,18 @@ export function monthSeries(months: readonly { month: number; count: number }[],
   });
 }
 
-/** The UTC days of a Wrapped window [startDate, endDate), up to today: scrobblesPerDay counts UTC days. */
-export function utcDayRange(startDate: string, endDate: string, now = new Date()): { start: string; end: string } {
-  const last = new Date(new Date(endDate).getTime() - 1).toISOString().slice(0, 10);
-  const end = addDays(last, 1);
-  const tomorrow = addDays(now.toISOString().slice(0, 10), 1);
+/** The local days in `timeZone` a Wrapped window [startDate, endDate) touches, up to today: the days of its plays-per-day chart. */
+export function localDayRange(startDate: string, endDate: string, timeZone: string, now = new Date()): { start: string; end: string } {
+  const zone = knownTimeZone(timeZone) ?? 'UTC';
+  const end = addDays(localDate(new Date(Date.parse(endDate) - 1), zone), 1);
+  const tomorrow = addDays(localDate(now, zone), 1);
   // biome-ignore lint/complexity/useMathMinMax: ISO dates compare as strings; Math.min would make them numbers
-  return { start: startDate.slice(0, 10), end: end < tomorrow ? end : tomorrow };
+  return { start: localDate(new Date(startDate), zone), end: end < tomorrow ? end : tomorrow };
+}
+
+/** The per-day chart in words: its days' zone, span and total. */
+export function dayChartLabel(days: readonly DayCount[], timeZone: string): string {
+  const total = days.reduce((sum, day) => sum + day.count, 0);
+  if (days.length === 0) return `No days to chart in ${timeZone}.`;
+  return `Plays per day in ${timeZone} from ${formatDay(days[0]!.date)} to ${formatDay(days[days.length - 1]!.date)}, ${total.toLocaleString()} in all.`;
 }
