@@ -4,7 +4,7 @@ import { procedure, query, type Output } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { OwnPlayActions } from '../components/PlayActions.tsx';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
-import { ErrorNote, Loading, PageError } from '../components/ui.tsx';
+import { Loading, PageError } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 import { FirstPlayHelp } from './Home.tsx';
 import { rememberTimeZone, statsTimeZone, usePrefetchProfileStats } from './profile-queries.ts';
