@@ -5,7 +5,8 @@ import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { Empty, ErrorNote, Loading, formatDate } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
-import { AlbumLink, Art, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
+import { Artwork } from '../components/Artwork.tsx';
+import { AlbumLink, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
 import { formatDuration, plural } from './catalog-text.ts';
 import { songsHref } from './Songs.tsx';
 
@@ -52,7 +53,7 @@ export function SongPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        {s.albumArt && <Art src={s.albumArt} size={120} />}
+        <Artwork src={s.albumArt} name={s.album ?? s.title} size={120} />
         <div>
           <p className="muted small">Song</p>
           <h1>{s.title}</h1>
@@ -136,7 +137,7 @@ export function ArtistPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        {a.picture && <Art src={a.picture} size={120} />}
+        <Artwork src={a.picture} name={a.name} size={120} />
         <div>
           <p className="muted small">Artist</p>
           <h1>{a.name}</h1>
@@ -159,7 +160,7 @@ export function ArtistPage({ id }: { id: string }) {
         <ol className="plays">
           {topAlbums.map((album) => (
             <li key={album.id} className="play">
-              <Art src={album.albumArt} />
+              <Artwork src={album.albumArt} name={album.title} />
               <div className="play-text">
                 <Link href={`/albums/${album.id}`} className="title">
                   {album.title}
@@ -187,7 +188,7 @@ export function AlbumPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        {a.albumArt && <Art src={a.albumArt} size={120} />}
+        <Artwork src={a.albumArt} name={a.title} size={120} />
         <div>
           <p className="muted small">Album</p>
           <h1>{a.title}</h1>
