@@ -72,6 +72,19 @@ describeWithApp('covers every read shows, and plays that rank and filter songs',
     assert.equal(wrapped.topTracks[0].albumArt, cover);
   });
 
+  test('the library (Subsonic cover ids) follows the same rule: the album, and its song without a picture, name the album', async () => {
+    const album = await app().ctx.db.selectFrom('albums').select('id').where('title', '=', 'Homogenic').executeTakeFirstOrThrow();
+    const { body } = await app().query('app.svc.library.getAlbum', { id: album.id }, listener.token);
+    assert.equal(body.album.coverArt, album.id);
+    assert.deepEqual(
+      body.album.song.map((song: { title: string; coverArt?: string }) => [song.title, song.coverArt === album.id ? 'album' : song.coverArt]),
+      [
+        ['Hunter', body.album.song[0].id],
+        ['Jóga', 'album'],
+      ],
+    );
+  });
+
   test('"bjork" finds Björk, her three albums and her songs, most played first', async () => {
     const { body } = await app().query('app.svc.feed.search', { q: 'bjork' });
     assert.deepEqual(
