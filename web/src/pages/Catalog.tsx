@@ -157,17 +157,14 @@ export function ArtistPage({ id }: { id: string }) {
       </p>
       <h2>Most played albums</h2>
       {topAlbums.length > 0 ? (
-        <ol className="plays">
+        <ol className="album-grid">
           {topAlbums.map((album) => (
-            <li key={album.id} className="play">
-              <Artwork src={album.albumArt} name={album.title} />
-              <div className="play-text">
-                <Link href={`/albums/${album.id}`} className="title">
-                  {album.title}
-                </Link>
-                {album.year !== undefined && <span className="muted"> · {album.year}</span>}
-                <div className="muted small">{plural(album.playCount, 'play')}</div>
-              </div>
+            <li key={album.id}>
+              <Link href={`/albums/${album.id}`} className="title">
+                <Artwork src={album.albumArt} name={album.title} size={160} />
+                {album.title}
+              </Link>
+              <div className="muted small">{[album.year, plural(album.playCount, 'play')].filter((part) => part !== undefined).join(' · ')}</div>
             </li>
           ))}
         </ol>
