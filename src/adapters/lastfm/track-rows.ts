@@ -1,3 +1,4 @@
+import { songArt } from '../../core/song-art.ts';
 import type { Database } from '../../toolkit/db/index.ts';
 import { artistRef, dateElement, images, notStreamable, type PageLinks } from './shapes.ts';
 import { element, type Element } from './response.ts';
@@ -23,7 +24,7 @@ export const trackRows = (db: Database) =>
       'al.mbid as album_mbid',
       't.mbid',
       't.duration',
-      't.album_art',
+      songArt('t').as('album_art'),
     ]);
 
 export type TrackRow = Awaited<ReturnType<ReturnType<typeof trackRows>['executeTakeFirstOrThrow']>>;

@@ -6,13 +6,11 @@ import { albumPlayCount, selectAlbums, selectArtists } from './group-view.ts';
 import type { TopPage } from './actor-top.ts';
 import type { SortKey } from './page-query.ts';
 import type { AlbumView, Song } from './schemas.ts';
-import { hasListedSong, listedSongs, selectSongs, toSong } from './song-view.ts';
+import { hasListedSong, listedSongs, selectSongs, songPlayCount, toSong } from './song-view.ts';
 
 const TOP_COUNT = 10;
 /** More tracks than any real release has; bounds the response all the same. */
 export const MAX_ALBUM_TRACKS = 1000;
-
-const songPlayCount = sql`(select count(*) from scrobbles s where s.track_id = t.id)`;
 
 const mostPlayed = (playCount: RawBuilder<unknown>, id: string): SortKey[] => [
   { expression: playCount, direction: 'desc' },

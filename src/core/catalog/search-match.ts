@@ -36,3 +36,7 @@ export function creditMatches(column: string, idColumn: string, linked: keyof ty
   const linkedIds = sql`array(select l.id from ${sql.table(linked)} l where ${contains(`l.${LINKED[linked]}`, q.folded)})`;
   return sql<SqlBool>`(${contains(column, q.typed)} or ${sql.ref(idColumn)} = any(${linkedIds}))`;
 }
+
+/** An album whose title matches, or whose artist does (credited or linked): "bjork" finds Björk's albums. */
+export const albumMatches = (q: SearchText): Expression<SqlBool> =>
+  sql<SqlBool>`(${nameMatches('al.title', 'al.title_key', q)} or ${creditMatches('al.artist', 'al.artist_id', 'artists', q)})`;

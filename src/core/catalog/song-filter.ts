@@ -2,12 +2,16 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { invalidRequest } from '../../toolkit/errors.ts';
 import { compileRsql, type RsqlFields } from './rsql/compiler.ts';
 import { RsqlError } from './rsql/parser.ts';
+import { songPlayCount } from './song-view.ts';
 import { spotifyTrackUrl } from './track-metadata.ts';
 
 const text = (column: string) => ({ column: sql.ref(column), type: 'text' as const });
 const integer = (column: string) => ({ column: sql.ref(column), type: 'integer' as const });
 
-/** The filterable fields of spec 4.2 over `tracks as t`; `mbid` is accepted as an alias of `mbId`, as in the Song view. */
+/**
+ * The filterable fields of spec 4.2 over `tracks as t`; `mbid` is accepted as an alias of `mbId`, as
+ * in the Song view, and `playCount` (plays by everyone, as the Song view counts them) is Earshot's own.
+ */
 export const SONG_FILTER_FIELDS: RsqlFields = {
   title: text('t.title'),
   artist: text('t.artist'),
@@ -27,6 +31,7 @@ export const SONG_FILTER_FIELDS: RsqlFields = {
   albumUri: { column: sql`('earshot:album:' || t.album_id::text)`, type: 'text' },
   artistUri: { column: sql`('earshot:artist:' || t.artist_id::text)`, type: 'text' },
   createdAt: { column: sql.ref('t.created_at'), type: 'timestamp' },
+  playCount: { column: songPlayCount, type: 'integer' },
 };
 
 export interface SongFilter {

@@ -1,15 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { SortKey } from './page-query.ts';
-import { NEWEST_FIRST } from './song-view.ts';
+import { NEWEST_FIRST, songPlayCount } from './song-view.ts';
 
-/** Columns getSongs sorts by: cheap to order (no per-row statistics), so any filter can be sorted. */
+/**
+ * Columns getSongs sorts by. All but playCount are columns of the song; playCount counts each
+ * song's plays (one index probe a song), the price of a "most played" view.
+ */
 const SORT_COLUMNS = {
   createdAt: sql.ref('t.created_at'),
   title: sql`lower(t.title)`,
   artist: sql`lower(t.artist)`,
   album: sql`lower(t.album)`,
   duration: sql.ref('t.duration'),
+  playCount: songPlayCount,
 } as const;
 
 type SortField = keyof typeof SORT_COLUMNS;

@@ -4,6 +4,7 @@ import type { Database, TracksTable } from '../../toolkit/db/index.ts';
 import { songLiked, songLikesCount } from './likes.ts';
 import { playStatsJoin, selectPage, type PageSelection, type SortKey } from './page-query.ts';
 import { catalogUri } from './references.ts';
+import { songArt } from '../song-art.ts';
 import type { Song } from './schemas.ts';
 
 export type TrackRow = Selectable<TracksTable>;
@@ -13,7 +14,15 @@ export interface TrackLikes {
   likesCount: number;
 }
 
-export interface SongRow extends TrackRow, TrackLikes {
+/** A track row with the art songArt chose for it. */
+export interface ArtedTrackRow extends TrackRow {
+  song_art: string | null;
+}
+
+/** Plays of the track `t` by everyone, to sort and filter by (scrobbles_track_user_idx counts them). */
+export const songPlayCount = sql<number>`(select count(*) from scrobbles s where s.track_id = t.id)`;
+
+export interface SongRow extends ArtedTrackRow, TrackLikes {
   play_count: number;
   unique_listeners: number;
 }
@@ -56,13 +65,13 @@ export const listedSongs = (db: Database): SongSource => allSongs(db).where(isLi
 export const present = <T>(value: T | null): T | undefined => value ?? undefined;
 
 /** The catalog fields of a track (spec 2.3 and 2.4 share them); absent values are omitted. */
-export function trackFields(track: TrackRow, likes: TrackLikes) {
+export function trackFields(track: ArtedTrackRow, likes: TrackLikes) {
   return {
     title: track.title,
     artist: track.artist,
     albumArtist: present(track.album_artist),
     album: present(track.album),
-    albumArt: present(track.album_art),
+    albumArt: present(track.song_art),
     artistUri: track.artist_id ? catalogUri('artist', track.artist_id) : undefined,
     albumUri: track.album_id ? catalogUri('album', track.album_id) : undefined,
     duration: present(track.duration),
@@ -111,7 +120,7 @@ export function toSong(row: SongRow): Song {
 export function selectSongs<Extra = {}>(db: Database, source: SongSource, selection: PageSelection, viewerId: string | null): Promise<(SongRow & Extra)[]> {
   const trackId = sql.ref('page.id');
   return selectPage<SongRow & Extra>(db, source, selection, {
-    columns: sql`plays.play_count, plays.unique_listeners,
+    columns: sql`plays.play_count, plays.unique_listeners, ${songArt('page')} as song_art,
       ${songLikesCount(trackId)} as "likesCount", ${songLiked(trackId, viewerId)} as liked`,
     joins: playStatsJoin(sql`where s.track_id = page.id`),
   });

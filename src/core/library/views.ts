@@ -32,10 +32,15 @@ export function hasPlayableFile(trackId: Expression<unknown>, userId: string, so
 }
 
 /**
- * Whether enrichment kept a cover for the album (catalog/enrich/covers.ts): a song or album
- * without a library picture names the album's id as its `coverArt`, which getCoverArt serves.
+ * Whether the album has a cover for this user: a picture in a library file of one of its songs
+ * they see, or one enrichment kept (catalog/enrich/covers.ts). The album, and each of its songs
+ * without a picture of its own, then name the album's id as `coverArt`, which getCoverArt serves:
+ * the rule of song reads (src/core/song-art.ts), in Subsonic's cover ids.
  */
-const albumCoverKept = (albumId: Expression<unknown>) => sql<boolean>`exists (select 1 from album_covers ac where ac.album_id = ${albumId})`;
+const albumHasCover = (albumId: Expression<unknown>, userId: string) =>
+  sql<boolean>`(exists (select 1 from tracks at join library_files cf on cf.track_id = at.id join library_sources cs on cs.id = cf.source_id
+    where at.album_id = ${albumId} and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}))
+    or exists (select 1 from album_covers ac where ac.album_id = ${albumId}))`;
 
 const seconds = (ms: number | null) => (ms === null ? undefined : Math.round(ms / 1000));
 const present = <T>(value: T | null): T | undefined => value ?? undefined;
@@ -120,7 +125,7 @@ export async function songViews(db: Database, userId: string, trackIds: readonly
       'f.cover',
       'st.created_at as starred',
       sql<number>`(select count(*)::int from scrobbles sc where sc.track_id = t.id and sc.user_id = ${userId})`.as('play_count'),
-      albumCoverKept(sql.ref('t.album_id')).as('album_cover_kept'),
+      albumHasCover(sql.ref('t.album_id'), userId).as('album_has_cover'),
     ])
     .where('t.id', 'in', [...new Set(trackIds)])
     .execute();
@@ -138,7 +143,7 @@ export async function songViews(db: Database, userId: string, trackIds: readonly
       track: present(row.track_number),
       year: present(row.year) ?? present(row.album_year),
       genre: present(row.genre),
-      coverArt: row.cover ? row.id : row.album_cover_kept ? present(row.album_id) : undefined,
+      coverArt: row.cover ? row.id : row.album_has_cover ? present(row.album_id) : undefined,
       size: row.size === null ? undefined : Number(row.size),
       contentType: present(row.content_type),
       suffix: present(row.suffix),
@@ -187,9 +192,7 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
       sql<number>`(select count(*)::int from scrobbles sc join tracks at on at.id = sc.track_id where at.album_id = al.id and sc.user_id = ${userId})`.as(
         'play_count',
       ),
-      sql<boolean>`exists (select 1 from tracks at join library_files cf on cf.track_id = at.id join library_sources cs on cs.id = cf.source_id
-        where at.album_id = al.id and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}))`.as('has_cover'),
-      albumCoverKept(sql.ref('al.id')).as('cover_kept'),
+      albumHasCover(sql.ref('al.id'), userId).as('has_cover'),
     ])
     .where('al.id', 'in', [...new Set(albumIds)])
     .execute();
@@ -202,7 +205,7 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
       name: row.title,
       artist: row.artist,
       artistId: present(row.artist_id),
-      coverArt: row.has_cover || row.cover_kept ? row.id : undefined,
+      coverArt: row.has_cover ? row.id : undefined,
       songCount: row.song_count,
       duration: seconds(Number(row.duration_ms)) ?? 0,
       playCount: row.play_count,

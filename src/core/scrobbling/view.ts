@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, DB } from '../../toolkit/db/index.ts';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { songLiked, songLikesCount, trackFields } from '../catalog/index.ts';
+import { songArt } from '../song-art.ts';
 import type { Scrobble } from './schemas.ts';
 
 /** A scrobble's place in listening order; `listenedAt` keeps the database's microseconds. */
@@ -27,6 +28,7 @@ function scrobbleViewQuery(db: Database, viewerId: string | null) {
       'u.avatar as user_avatar',
       songLiked(sql.ref('s.track_id'), viewerId).as('liked'),
       songLikesCount(sql.ref('s.track_id')).as('likesCount'),
+      songArt('t').as('song_art'),
     ]);
 }
 
@@ -44,7 +46,7 @@ function toScrobble(row: ScrobbleViewRow): Scrobble {
     trackId: row.id,
     trackUri: row.uri,
     ...trackFields(row, row),
-    cover: row.album_art ?? undefined,
+    cover: row.song_art ?? undefined,
     handle: row.handle,
     did: row.did,
     avatar: row.user_avatar ?? undefined,

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
+import { songArt } from '../song-art.ts';
 import { localPlays, trackPlays } from './rollups/reads.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
@@ -29,7 +30,7 @@ export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuil
   )} as "topArtists",
   ${jsonList(
     sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
-    sql`select t.id, t.title, t.artist, coalesce(t.album_art, al.album_art) as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
+    sql`select t.id, t.title, t.artist, ${songArt('t')} as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
         c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
       from ${counts.tracks} c join tracks t on t.id = c.track_id
       left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id

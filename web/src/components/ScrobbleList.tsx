@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from '../router.tsx';
 import type { Output } from '../api/xrpc.ts';
+import { Artwork } from './Artwork.tsx';
 import { Empty, ErrorNote, Loading, formatDate } from './ui.tsx';
 
 type Page = { scrobbles: Output<'app.svc.actor.getActorScrobbles'>['scrobbles']; cursor?: string | undefined };
@@ -46,7 +47,7 @@ export function ScrobbleList({
       <ol className="plays">
         {scrobbles.map((scrobble) => (
           <li key={scrobble.id} className="play">
-            {scrobble.albumArt ? <img src={scrobble.albumArt} alt="" width={40} height={40} loading="lazy" /> : <span className="art" aria-hidden="true" />}
+            <Artwork src={scrobble.albumArt} name={scrobble.album ?? scrobble.title} />
             <div className="play-text">
               <Link href={`/songs/${scrobble.trackId}`} className="title">
                 {scrobble.title}

@@ -6,7 +6,8 @@ import { useSession } from '../api/session.ts';
 import { Empty, Loading, PageError, formatDate } from '../components/ui.tsx';
 import { useIsAdmin } from '../components/use-admin.ts';
 import { Link } from '../router.tsx';
-import { AlbumLink, Art, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
+import { Artwork } from '../components/Artwork.tsx';
+import { AlbumLink, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
 import { formatDuration, plural } from './catalog-text.ts';
 import { songsHref } from './Songs.tsx';
 
@@ -65,7 +66,7 @@ export function SongPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        {s.albumArt && <Art src={s.albumArt} size={120} />}
+        <Artwork src={s.albumArt} name={s.album ?? s.title} size={120} />
         <div>
           <p className="muted small">Song</p>
           <h1>{s.title}</h1>
@@ -150,7 +151,7 @@ export function ArtistPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        {a.picture && <Art src={a.picture} size={120} />}
+        <Artwork src={a.picture} name={a.name} size={120} />
         <div>
           <p className="muted small">Artist</p>
           <h1>{a.name}</h1>
@@ -170,17 +171,14 @@ export function ArtistPage({ id }: { id: string }) {
       </p>
       <h2>Most played albums</h2>
       {topAlbums.length > 0 ? (
-        <ol className="plays">
+        <ol className="album-grid">
           {topAlbums.map((album) => (
-            <li key={album.id} className="play">
-              <Art src={album.albumArt} />
-              <div className="play-text">
-                <Link href={`/albums/${album.id}`} className="title">
-                  {album.title}
-                </Link>
-                {album.year !== undefined && <span className="muted"> · {album.year}</span>}
-                <div className="muted small">{plural(album.playCount, 'play')}</div>
-              </div>
+            <li key={album.id}>
+              <Link href={`/albums/${album.id}`} className="title">
+                <Artwork src={album.albumArt} name={album.title} size={160} />
+                {album.title}
+              </Link>
+              <div className="muted small">{[album.year, plural(album.playCount, 'play')].filter((part) => part !== undefined).join(' · ')}</div>
             </li>
           ))}
         </ol>
@@ -202,7 +200,7 @@ export function AlbumPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        {a.albumArt && <Art src={a.albumArt} size={120} />}
+        <Artwork src={a.albumArt} name={a.title} size={120} />
         <div>
           <p className="muted small">Album</p>
           <h1>{a.title}</h1>

@@ -5,7 +5,8 @@ import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { Empty, ErrorNote, Loading } from '../components/ui.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
-import { Art, ArtistLink, SongList } from './catalog-parts.tsx';
+import { Artwork } from '../components/Artwork.tsx';
+import { ArtistLink, SongList } from './catalog-parts.tsx';
 import { containsValue, plural } from './catalog-text.ts';
 import { songsHref } from './Songs.tsx';
 
@@ -75,7 +76,7 @@ function Results({ q }: { q: string }) {
         <ul className="plays">
           {artists.map((artist) => (
             <li key={artist.id} className="play">
-              <Art src={artist.picture} />
+              <Artwork src={artist.picture} name={artist.name} />
               <div className="play-text">
                 <ArtistLink name={artist.name} uri={artist.uri} />
                 <div className="muted small">{plural(artist.playCount, 'play')}</div>
@@ -88,7 +89,7 @@ function Results({ q }: { q: string }) {
         <ul className="plays">
           {albums.map((album) => (
             <li key={album.id} className="play">
-              <Art src={album.albumArt} />
+              <Artwork src={album.albumArt} name={album.title} />
               <div className="play-text">
                 <Link href={`/albums/${album.id}`}>{album.title}</Link>
                 <span className="muted">

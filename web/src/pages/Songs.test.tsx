@@ -20,3 +20,7 @@ test('songsHref keeps only what differs from the defaults', () => {
   expect(songsHref({ filter: ' ', sort: '-createdAt', offset: 0 })).toBe('/songs');
   expect(songsHref({ filter: 'a==b;c>1', sort: 'title', offset: 50 })).toBe('/songs?filter=a%3D%3Db%3Bc%3E1&sort=title&offset=50');
 });
+
+test('songsHref links the most played songs', () => {
+  expect(songsHref({ sort: '-playCount' })).toBe('/songs?sort=-playCount');
+});

@@ -14,6 +14,8 @@ const PAGE_SIZE = 50;
 type Sort = NonNullable<Params<'app.svc.song.getSongs'>['sort']>;
 const SORTS: { value: Sort; label: string }[] = [
   { value: '-createdAt', label: 'Newest first' },
+  { value: '-playCount', label: 'Most played' },
+  { value: 'playCount', label: 'Least played' },
   { value: 'createdAt', label: 'Oldest first' },
   { value: 'title', label: 'Title A–Z' },
   { value: '-title', label: 'Title Z–A' },
@@ -24,7 +26,12 @@ const SORTS: { value: Sort; label: string }[] = [
   { value: 'duration', label: 'Shortest first' },
   { value: '-duration', label: 'Longest first' },
 ];
-const EXAMPLES = ['title==*love*;duration>180000', 'artist=="Daft Punk" and album=in=(Discovery,Homework)', 'genre==disco,createdAt>=2025-01-01'];
+const EXAMPLES = [
+  'title==*love*;duration>180000',
+  'playCount>=10',
+  'artist=="Daft Punk" and album=in=(Discovery,Homework)',
+  'genre==disco,createdAt>=2025-01-01',
+];
 
 interface View {
   filter: string;
@@ -170,7 +177,8 @@ function FilterForm({ filter, error, onSubmit }: { filter: string; error: unknow
           <p>
             Compare fields with <code>==</code> <code>!=</code> <code>&lt;</code> <code>&lt;=</code> <code>&gt;</code> <code>&gt;=</code> <code>=in=(a,b)</code>{' '}
             <code>=out=(a,b)</code>; join with <code>;</code> (and) or <code>,</code> (or); quote values with spaces. <code>*</code> is a wildcard in text.
-            Fields: title, artist, album, albumArtist, genre, composer, label, duration (ms), trackNumber, discNumber, mbId, isrc, createdAt (2025-01-31).
+            Fields: title, artist, album, albumArtist, genre, composer, label, duration (ms), trackNumber, discNumber, mbId, isrc, createdAt (2025-01-31),
+            playCount (plays by everyone).
           </p>
           <p>
             Examples:{' '}

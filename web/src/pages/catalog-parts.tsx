@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { procedure, type Output } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
+import { Artwork } from '../components/Artwork.tsx';
 import { ErrorNote } from '../components/ui.tsx';
 import { Link } from '../router.tsx';
 import { catalogId, formatDuration, plural } from './catalog-text.ts';
@@ -19,17 +20,13 @@ export function AlbumLink({ title, uri }: { title: string; uri?: string | undefi
   return id ? <Link href={`/albums/${id}`}>{title}</Link> : title;
 }
 
-export function Art({ src, size = 40 }: { src?: string | undefined; size?: number }) {
-  return src ? <img className="art" src={src} alt="" width={size} height={size} loading="lazy" /> : <span className="art" aria-hidden="true" />;
-}
-
 /** Songs as rows: art, title, artist and album links, duration, plays and the like button. `lead` numbers tracks on an album. */
 export function SongList({ songs, lead, showAlbum = true }: { songs: Song[]; lead?: (song: Song) => string; showAlbum?: boolean }) {
   return (
     <ol className="plays catalog-songs">
       {songs.map((song) => (
         <li key={song.id} className="play">
-          {lead ? <span className="track-number muted">{lead(song)}</span> : <Art src={song.albumArt} />}
+          {lead ? <span className="track-number muted">{lead(song)}</span> : <Artwork src={song.albumArt} name={song.album ?? song.title} />}
           <div className="play-text">
             <Link href={`/songs/${song.id}`} className="title">
               {song.title}

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Artwork } from '../components/Artwork.tsx';
 import { Link } from '../router.tsx';
 
 export interface Ranked {
@@ -29,7 +30,7 @@ export function RankedList({ title, items, empty }: { title: string; items: Rank
         <ol>
           {items.map((item) => (
             <li key={item.key}>
-              {item.art ? <img src={item.art} alt="" width={36} height={36} loading="lazy" /> : <span className="art" aria-hidden="true" />}
+              <Artwork src={item.art} name={item.name} size={36} />
               <div className="stats-top-text">
                 {item.href ? <Link href={item.href}>{item.name}</Link> : <span>{item.name}</span>}
                 {item.detail && <span className="muted small"> · {item.detail}</span>}

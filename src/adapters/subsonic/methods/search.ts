@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
-import { creditMatches, nameMatches, searchText, type SearchText } from '../../../core/catalog/search-match.ts';
+import { albumMatches, creditMatches, nameMatches, searchText, type SearchText } from '../../../core/catalog/search-match.ts';
 import { albumViews, artistViews, hasPlayableFile, songViews } from '../../../core/library/views.ts';
 import { folderParam, offsetParam, sizeParam } from '../args.ts';
 import { albumChild } from '../shapes.ts';
@@ -51,7 +51,7 @@ async function matchingAlbums(search: Search): Promise<string[]> {
     .selectFrom('albums as al')
     .select('al.id')
     .where(sql<boolean>`exists (select 1 from tracks t where t.album_id = al.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
-  if (q) query = query.where(sql<boolean>`(${nameMatches('al.title', 'al.title_key', q)} or ${creditMatches('al.artist', 'al.artist_id', 'artists', q)})`);
+  if (q) query = query.where(albumMatches(q));
   const rows = await query.orderBy('al.title_key').orderBy('al.id').limit(limit).offset(offset).execute();
   return rows.map((row) => row.id);
 }

@@ -6,6 +6,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { procedure, query, type Output } from '../../api/xrpc.ts';
+import { Artwork } from '../../components/Artwork.tsx';
 import { Empty, ErrorNote, Loading } from '../../components/ui.tsx';
 import { Link } from '../../router.tsx';
 import { useLibraryKey, useQueueChange, type PlayAt } from './data.ts';
@@ -67,7 +68,7 @@ function ArtistIndex() {
       empty={NOTHING_PLAYABLE}
       row={(artist) => (
         <li key={artist.id} className="play">
-          {artist.picture ? <img src={artist.picture} alt="" width={40} height={40} loading="lazy" /> : <span className="art" aria-hidden="true" />}
+          <Artwork src={artist.picture} name={artist.name} />
           <div className="play-text">
             <Link href={`/library/artists/${artist.id}`} className="title">
               {artist.name}
@@ -114,7 +115,7 @@ function AlbumIndex({ artistId }: { artistId?: string }) {
 function AlbumRow({ album }: { album: Album }) {
   return (
     <li className="play">
-      {album.albumArt ? <img src={album.albumArt} alt="" width={40} height={40} loading="lazy" /> : <span className="art" aria-hidden="true" />}
+      <Artwork src={album.albumArt} name={album.name} />
       <div className="play-text">
         <Link href={`/library/albums/${album.id}`} className="title">
           {album.name}
@@ -140,7 +141,7 @@ function AlbumSongs({ id, onPlay }: { id: string; onPlay: PlayAt }) {
     <>
       <p>{artistId ? <Link href={`/library/artists/${artistId}`}>← {artist}'s albums</Link> : <Link href="/library/albums">← All albums</Link>}</p>
       <div className="library-now">
-        {albumArt ? <img src={albumArt} alt="" width={56} height={56} /> : <span className="art" aria-hidden="true" />}
+        <Artwork src={albumArt} name={name} size={56} />
         <div>
           <h2>{name}</h2>
           <p className="muted">{[artist, year, plural(songs.length, 'song')].filter(Boolean).join(' · ')}</p>
