@@ -14,6 +14,7 @@ import { playOrder, stepIn, tooShortToCount } from './order.ts';
 import { SHORTCUT_HINT, shortcutFor } from './shortcuts.ts';
 import { usePlayer, type Playing } from './store.tsx';
 import { coverUrl, streamUrl } from './stream-urls.ts';
+import { Artwork } from '../components/Artwork.tsx';
 
 const QueueView = lazy(() => import('../pages/library/Queue.tsx').then((m) => ({ default: m.QueueView })));
 
@@ -178,7 +179,7 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   return (
     <div className="player-deck">
       <div className="player-now">
-        {cover ? <img src={cover} alt="" width={48} height={48} /> : <span className="art" aria-hidden="true" />}
+        <Artwork src={cover ?? undefined} name={song.album ?? song.title} size={48} />
         <div className="play-text">
           <div className="title">{song.title}</div>
           <div className="muted small">
