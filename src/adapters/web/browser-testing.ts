@@ -52,3 +52,16 @@ export async function waitForText(locator: Locator, expected: string): Promise<v
     throw new Error(`expected ${locator} to show "${expected}", it shows "${await locator.textContent()}"`);
   }
 }
+
+/** The header's account button (web/src/components/UserMenu.tsx), there once someone is signed in. */
+export function accountButton(page: Page): Locator {
+  return page.getByRole('banner').getByRole('button', { name: /^Signed in as/ });
+}
+
+/** Signs out through the account menu, if someone is signed in. */
+export async function signOutIfSignedIn(page: Page): Promise<void> {
+  const account = accountButton(page);
+  if (!(await account.isVisible())) return;
+  await account.click();
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+}

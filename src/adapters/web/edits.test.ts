@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeWithApp, type TestApp } from '../../app/testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
+import { accountButton, chromiumPath, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -24,7 +24,7 @@ async function signIn(page: Page, app: TestApp, handle: string): Promise<void> {
   await page.getByLabel('Handle or DID').fill(handle);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+  await accountButton(page).waitFor();
 }
 
 describeWithApp('editing from the web app in Chromium', (app) => {

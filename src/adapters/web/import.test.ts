@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
 import { zipArchive } from '../../core/scrobbling/imports/zip-testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
+import { accountButton, chromiumPath, signOutIfSignedIn, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -71,13 +71,12 @@ describeWithApp(
     async function signIn(handle: string): Promise<{ did: string; token: string }> {
       const account = await app().signup(handle, PASSWORD);
       await page.goto(`${app().apiUrl}/`);
-      const signOut = page.getByRole('banner').getByRole('button', { name: 'Sign out' });
-      if (await signOut.isVisible()) await signOut.click();
+      await signOutIfSignedIn(page);
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.getByLabel('Handle or DID').fill(handle);
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await signOut.waitFor();
+      await accountButton(page).waitFor();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { name: 'Import your history' }).waitFor();
       return account;

@@ -12,7 +12,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testJpeg, writeTestTrack } from '../../core/library/test-music.ts';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { accountButton, chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -68,7 +68,7 @@ describeWithApp(
       await page.getByLabel('Handle').fill('traveller');
       await page.getByLabel('Password').fill('a long enough password');
       await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+      await accountButton(page).waitFor();
 
       // The library opens on its albums, with no API key asked for.
       await nav.getByRole('link', { name: 'Library' }).click();
