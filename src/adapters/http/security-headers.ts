@@ -31,6 +31,13 @@ const APP_CSP = [
  */
 export const FILE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
+/**
+ * The web app's service worker script (web/public/sw.js). A worker runs under its own script's
+ * policy, not the page's: with FILE_CSP it could fetch nothing, so it gets the app's own origin,
+ * and no more.
+ */
+export const SERVICE_WORKER_CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
 /** A year: the usual HSTS lifetime. Not includeSubDomains: other names under the domain are not ours to pin to https. */
 const HSTS = 'max-age=31536000';
 

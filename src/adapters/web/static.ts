@@ -10,6 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../../toolkit/package-root.ts';
+import { SERVICE_WORKER_CSP } from '../http/security-headers.ts';
+
+/** The offline shell's worker (web/public/sw.js), at the root so that it may control every page. */
+const SERVICE_WORKER = '/sw.js';
 
 /** Where `npm run build:web` writes the app. */
 export const WEB_DIST = path.join(PACKAGE_ROOT, 'web/dist');
@@ -78,6 +82,7 @@ export function serveWebApp(request: FastifyRequest, reply: FastifyReply): Fasti
   reply.header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream');
   reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
   reply.header('vary', 'accept-encoding');
+  if (urlPath === SERVICE_WORKER) reply.header('content-security-policy', SERVICE_WORKER_CSP);
   const gzipped = `${file}.gz`;
   if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')) && fs.existsSync(gzipped)) {
     reply.header('content-encoding', 'gzip');
