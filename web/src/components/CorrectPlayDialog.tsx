@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { procedure, type Input } from '../api/xrpc.ts';
-import { EditDialog } from './EditDialog.tsx';
+import { DialogFooter, EditDialog } from './EditDialog.tsx';
 import type { ScrobbleView } from './ScrobbleList.tsx';
 import { correctionFailure, correctionInput, draftOf, MAX_NAME_LENGTH, type PlayDraft } from './play-correction.ts';
 
@@ -52,19 +52,7 @@ export default function CorrectPlayDialog({ play, onClose }: { play: ScrobbleVie
           Played at (your time)
           <input type="datetime-local" step={1} {...field('time')} />
         </label>
-        {problem && (
-          <p className="error" role="alert">
-            {problem}
-          </p>
-        )}
-        <div className="dialog-buttons">
-          <button type="submit" disabled={correct.isPending}>
-            {correct.isPending ? 'Saving…' : 'Save correction'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogFooter problem={problem} pending={correct.isPending} saveLabel="Save correction" onCancel={onClose} />
       </form>
     </EditDialog>
   );

@@ -14,3 +14,34 @@ export function EditDialog({ title, onClose, children }: { title: string; onClos
     </dialog>
   );
 }
+
+/** A dialog form's end: the problem with what was typed (announced), then save and cancel. */
+export function DialogFooter({
+  problem,
+  pending,
+  saveLabel,
+  onCancel,
+}: {
+  problem: string | null;
+  pending: boolean;
+  saveLabel: string;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="dialog-buttons">
+        <button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : saveLabel}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </>
+  );
+}

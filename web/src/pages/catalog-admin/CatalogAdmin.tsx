@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { query } from '../../api/xrpc.ts';
-import { EditDialog } from '../../components/EditDialog.tsx';
+import { DialogFooter, EditDialog } from '../../components/EditDialog.tsx';
 import { Loading } from '../../components/ui.tsx';
 import { Link } from '../../router.tsx';
 import { draftOf, fieldChanges, FIELDS, type Draft, type Entry, type EntryKind } from './catalog-fields.ts';
@@ -110,19 +110,7 @@ function FixDialog({ kind, entry, label, onClose, onDone }: DialogProps) {
             </div>
           );
         })}
-        {problem && (
-          <p className="error" role="alert">
-            {problem}
-          </p>
-        )}
-        <div className="dialog-buttons">
-          <button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogFooter problem={problem} pending={save.isPending} saveLabel="Save" onCancel={onClose} />
       </form>
     </EditDialog>
   );
