@@ -16,17 +16,7 @@ export function EditDialog({ title, onClose, children }: { title: string; onClos
 }
 
 /** A dialog form's end: the problem with what was typed (announced), then save and cancel. */
-export function DialogFooter({
-  problem,
-  pending,
-  saveLabel,
-  onCancel,
-}: {
-  problem: string | null;
-  pending: boolean;
-  saveLabel: string;
-  onCancel: () => void;
-}) {
+export function DialogFooter({ problem, pending, saveLabel, onCancel }: { problem: string | null; pending: boolean; saveLabel: string; onCancel: () => void }) {
   return (
     <>
       {problem && (
