@@ -54,14 +54,14 @@ export interface Config {
   logLevel: LogLevel;
   /** How long a stopping server waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
-  /** Filling missing MBIDs, genres and covers from MusicBrainz and the Cover Art Archive (catalog/enrich). */
+  /** Filling missing MBIDs, genres, covers and artist pictures from MusicBrainz, the Cover Art Archive and Deezer (catalog/enrich). */
   enrichment: EnrichmentConfig;
   /** AVATAR_PRIVATE_ADDRESSES=allow: avatars may be fetched from private, loopback and link-local addresses (profiles/avatar-fetch.ts). */
   avatarPrivateAddresses: boolean;
 }
 
-/** Metadata services Earshot reads without an account (providers/musicbrainz, providers/coverart). */
-export type MetadataProviderName = 'musicbrainz' | 'coverart';
+/** Metadata services Earshot reads without an account (providers/musicbrainz, providers/coverart, providers/deezer). */
+export type MetadataProviderName = 'musicbrainz' | 'coverart' | 'deezer';
 
 export interface EnrichmentConfig {
   /** EARSHOT_ENRICH: whether a serving process runs the enrichment job. */
@@ -69,6 +69,8 @@ export interface EnrichmentConfig {
   /** MusicBrainz's base (no trailing slash); /ws/2 is appended. */
   musicbrainzUrl: string;
   coverartUrl: string;
+  /** Deezer's public API, for artist pictures; empty (DEEZER_URL set to nothing) when switched off. */
+  deezerUrl: string;
   /** How MusicBrainz can reach whoever runs this server, for the User-Agent it asks for. */
   contact: string;
 }
@@ -271,6 +273,8 @@ function enrichmentFrom(env: NodeJS.ProcessEnv, publicUrl: string): EnrichmentCo
     enabled: oneOf(env, 'EARSHOT_ENRICH', ['on', 'off'] as const, 'on') === 'on',
     musicbrainzUrl: urlFrom(env, 'MUSICBRAINZ_URL', 'https://musicbrainz.org'),
     coverartUrl: urlFrom(env, 'COVERART_URL', 'https://coverartarchive.org'),
+    // Unset is the default; set to nothing, artist pictures are not looked for.
+    deezerUrl: env.DEEZER_URL === '' ? '' : urlFrom(env, 'DEEZER_URL', 'https://api.deezer.com'),
     contact: env.EARSHOT_CONTACT || publicUrl,
   };
 }

@@ -1,11 +1,12 @@
 /**
- * Requests to the metadata services (MusicBrainz, the Cover Art Archive), which serve anyone who
+ * Requests to the metadata services (MusicBrainz, the Cover Art Archive, Deezer), which serve anyone who
  * names themselves: every request carries a User-Agent with a contact, MusicBrainz's are spaced a
  * second apart (its published rule, answered with 503 when broken), and a 503 is retried after a
  * growing pause. Within a process one spacer is shared; across processes the enrichment job's
  * lease lets one process at a time make these requests.
  */
 import type { MetadataProviderName } from '../../toolkit/config.ts';
+import { imageType, type ImageType } from '../../toolkit/image-type.ts';
 import { PACKAGE_VERSION } from '../../toolkit/package-root.ts';
 import { ProviderError } from './errors.ts';
 import { providerFetch } from './http.ts';
@@ -60,4 +61,23 @@ export async function metadataGet(provider: MetadataProviderName, url: string, u
     const retryAfter = Number(response.headers.get('retry-after'));
     await spacer.clock.sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1_000 : 1_000 * 2 ** (attempt - 1));
   }
+}
+
+/**
+ * The picture a metadata service sent, for Earshot to keep and serve itself: refused (Unavailable)
+ * unless it declares an image, is at most `maxBytes` and its bytes are an allowed image, typed by
+ * what the bytes are (the declared type says only what the sender claims).
+ */
+export async function metadataImage(provider: MetadataProviderName, response: Response, maxBytes: number): Promise<{ contentType: ImageType; data: Buffer }> {
+  const declared = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const declaredLength = Number(response.headers.get('content-length') ?? 0);
+  if (!declared.startsWith('image/') || declaredLength > maxBytes) {
+    await response.body?.cancel();
+    throw new ProviderError('Unavailable', provider, `${provider} sent ${declared || 'no content type'} of ${declaredLength} bytes, not a picture`);
+  }
+  const data = Buffer.from(await response.arrayBuffer());
+  if (data.length > maxBytes) throw new ProviderError('Unavailable', provider, `${provider} sent a picture larger than ${maxBytes} bytes`);
+  const contentType = imageType(data);
+  if (!contentType) throw new ProviderError('Unavailable', provider, `${provider} sent ${declared} whose bytes are no JPEG, PNG, GIF, WebP or AVIF image`);
+  return { contentType, data };
 }

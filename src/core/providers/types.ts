@@ -170,3 +170,18 @@ export interface CoverArtClient {
   /** The release's front cover (250 px), or null when it has none. */
   frontCover(releaseMbid: string): Promise<CoverImage | null>;
 }
+
+/** An artist's picture at Deezer, and which Deezer artist it is of. */
+export interface ArtistImage extends CoverImage {
+  deezerId: string;
+}
+
+export interface DeezerClient {
+  readonly name: 'deezer';
+  /**
+   * The picture of the Deezer artist whose name has the same key as `name` under `nameKey` (the
+   * catalog's folding: an exact match, never a near one); null when no artist matches or the one
+   * that does has no picture.
+   */
+  artistImage(name: string, nameKey: (name: string) => string): Promise<ArtistImage | null>;
+}
