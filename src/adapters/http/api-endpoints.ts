@@ -3,7 +3,7 @@ import { HeavyReadLimiter } from './heavy-limit.ts';
 import { API_DOCUMENT } from './openapi.ts';
 import { openApiEndpoint } from './openapi-endpoint.ts';
 import type { AnyOperation } from './operation.ts';
-import { albumCoverEndpoint, avatarEndpoint } from './picture-endpoints.ts';
+import { albumCoverEndpoint, artistImageEndpoint, avatarEndpoint } from './picture-endpoints.ts';
 import type { AnyRoute } from './route.ts';
 import { routeEndpoint } from './route-endpoints.ts';
 import { operationEndpoint } from './xrpc-endpoints.ts';
@@ -15,6 +15,7 @@ export function apiEndpoints(declarations: { operations: readonly AnyOperation[]
     ...declarations.operations.map((operation) => operationEndpoint(operation, limiter)),
     ...declarations.routes.map(routeEndpoint),
     albumCoverEndpoint,
+    artistImageEndpoint,
     avatarEndpoint,
     openApiEndpoint('api', (ctx) => API_DOCUMENT(ctx.config.publicUrl)),
   ];

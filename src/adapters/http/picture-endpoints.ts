@@ -1,5 +1,5 @@
 import type { AppContext } from '../../core/context.ts';
-import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
+import { storedAlbumCover, storedArtistImage } from '../../core/catalog/enrich/index.ts';
 import { storedAvatar } from '../../core/profiles/avatars.ts';
 import { notFound } from '../../toolkit/errors.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -23,7 +23,7 @@ interface PublicPicture {
 }
 
 /**
- * A picture served on the API host without credentials (album art and profiles are public), with the
+ * A picture served on the API host without credentials (album art, artist pictures and profiles are public), with the
  * file routes' headers, an ETag and a day's caching (file-headers.ts); 404 when `find` has none.
  */
 export function publicPictureEndpoint(picture: PublicPicture): Endpoint {
@@ -62,6 +62,17 @@ export const albumCoverEndpoint = publicPictureEndpoint({
   summary: "An album's cover, kept from the Cover Art Archive",
   find: (ctx, albumId) => storedAlbumCover(ctx.db, albumId),
   missing: (albumId) => `no cover for album ${albumId}`,
+});
+
+export const artistImageEndpoint = publicPictureEndpoint({
+  at: '/artist-images',
+  tag: 'artist-images',
+  param: 'artistId',
+  paramDescription: "the artist's id",
+  operationId: 'getArtistImagesArtistId',
+  summary: "An artist's picture, kept from Deezer",
+  find: (ctx, artistId) => storedArtistImage(ctx.db, artistId),
+  missing: (artistId) => `no picture for artist ${artistId}`,
 });
 
 export const avatarEndpoint = publicPictureEndpoint({

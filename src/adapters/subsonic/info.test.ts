@@ -97,6 +97,10 @@ describeWithApp('Subsonic REST: artist and album info, and covers enrichment kep
       mediumImageUrl: ALPHA_PICTURE,
       largeImageUrl: ALPHA_PICTURE,
     });
+    // OpenSubsonic's artistImageUrl on the ID3 artist, in getArtist and getArtists alike.
+    assert.equal((await client.getArtist({ id: artistId })).artist.artistImageUrl, ALPHA_PICTURE);
+    const indexed = (await client.getArtists()).artists.index?.flatMap((index) => index.artist ?? []) ?? [];
+    assert.equal(indexed.find((artist) => artist.id === artistId)?.artistImageUrl, ALPHA_PICTURE);
     assert.equal((await client.getAlbumInfo2({ id: opening.albumId! })).albumInfo.musicBrainzId, FIRST_RELEASE);
 
     // An artist the catalog knows nothing more of: no empty biography, no made-up link.

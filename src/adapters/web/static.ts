@@ -27,6 +27,7 @@ const API_PREFIXES = [
   '/providers/',
   '/export',
   '/covers/',
+  '/artist-images/',
   '/avatars/',
   '/openapi.json',
   '/health',

@@ -66,6 +66,7 @@ export const ArtistView = Type.Object({
   coverArt: Opt(Type.String()),
   starred: Opt(DateTime()),
   musicBrainzId: Opt(Type.String()),
+  artistImageUrl: Opt(Type.String({ description: "OpenSubsonic's: the catalog's picture URL" })),
 });
 
 /** Library listings (browse.ts): the views above, plus what the catalog knows to show. */

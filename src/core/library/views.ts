@@ -229,6 +229,7 @@ export async function artistViews(db: Database, userId: string, artistIds: reado
       'ar.id',
       'ar.name',
       'ar.mbid',
+      'ar.picture',
       'st.created_at as starred',
       sql<number>`(select count(*)::int from albums aa where aa.artist_id = ar.id
         and exists (select 1 from tracks at where at.album_id = aa.id and ${hasPlayableFile(sql.ref('at.id'), userId)}))`.as('album_count'),
@@ -239,7 +240,14 @@ export async function artistViews(db: Database, userId: string, artistIds: reado
   return artistIds.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
-    const view: ArtistView = { id: row.id, name: row.name, albumCount: row.album_count, starred: iso(row.starred), musicBrainzId: present(row.mbid) };
+    const view: ArtistView = {
+      id: row.id,
+      name: row.name,
+      albumCount: row.album_count,
+      starred: iso(row.starred),
+      musicBrainzId: present(row.mbid),
+      artistImageUrl: present(row.picture),
+    };
     return [view];
   });
 }

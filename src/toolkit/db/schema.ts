@@ -436,6 +436,15 @@ export interface AlbumCoversTable {
   created_at: CreatedAt;
 }
 
+/** An artist's picture from Deezer, served at /artist-images/<artist id> (migration 0019). */
+export interface ArtistImagesTable {
+  artist_id: string;
+  content_type: string;
+  data: Buffer;
+  deezer_id: string;
+  created_at: CreatedAt;
+}
+
 /** A user's avatar, fetched once when set and served from /avatars/<user id> (migration 0017). */
 export interface UserAvatarsTable {
   user_id: string;
@@ -489,4 +498,5 @@ export interface DB {
   album_covers: AlbumCoversTable;
   enrichment_lease: EnrichmentLeaseTable;
   user_avatars: UserAvatarsTable;
+  artist_images: ArtistImagesTable;
 }

@@ -7,10 +7,10 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
-import { imageType, type ImageType } from '../../../toolkit/image-type.ts';
+import { imageType } from '../../../toolkit/image-type.ts';
 import type { CoverArtClient } from '../../providers/types.ts';
-import { isUuid } from '../../../toolkit/uuid.ts';
 import { fillMissing, isFillable } from './fill.ts';
+import { storedImage } from './kept-images.ts';
 
 export const albumCoverUrl = (publicUrl: string, albumId: string) => `${publicUrl}/covers/${albumId}`;
 
@@ -36,10 +36,5 @@ export async function fetchAlbumCover(db: Database, coverart: CoverArtClient, pu
   );
 }
 
-/** The stored cover of an album, served at /covers/<album id> without credentials (album art is public); null also for stored bytes that are no allowed image. */
-export async function storedAlbumCover(db: Database, albumId: string): Promise<{ data: Buffer; contentType: ImageType } | null> {
-  if (!isUuid(albumId)) return null;
-  const cover = await db.selectFrom('album_covers').select('data').where('album_id', '=', albumId.toLowerCase()).executeTakeFirst();
-  const contentType = cover ? imageType(cover.data) : null;
-  return cover && contentType ? { data: cover.data, contentType } : null;
-}
+/** The stored cover of an album, served at /covers/<album id> without credentials (album art is public). */
+export const storedAlbumCover = (db: Database, albumId: string) => storedImage(db, 'album_covers', albumId);

@@ -2,13 +2,15 @@
  * Enriching one catalog entry: find it at MusicBrainz (by its MBID, else by a search that must
  * score at least MIN_SCORE, so a near-miss leaves it alone), then fill what it lacks. A song's
  * recording also names its artist's and (by title) its album's MBIDs, which later runs use to
- * look those up. Genres are MusicBrainz's genres (else its tags), most voted first.
+ * look those up. Genres are MusicBrainz's genres (else its tags), most voted first. An artist's
+ * picture is Deezer's, for the artist of exactly its name (artist-images.ts).
  */
 import { sql } from 'kysely';
 import type { Database, EnrichmentOutcome } from '../../../toolkit/db/index.ts';
-import type { CoverArtClient, MetadataEntity, MusicBrainzClient } from '../../providers/types.ts';
+import type { CoverArtClient, DeezerClient, MetadataEntity, MusicBrainzClient } from '../../providers/types.ts';
 import { MAX_GENRE_LENGTH } from '../field-rules.ts';
 import { albumKey, artistKey } from '../normalize.ts';
+import { fetchArtistImage } from './artist-images.ts';
 import { fetchAlbumCover } from './covers.ts';
 import { fillMissing } from './fill.ts';
 import type { PendingAlbum, PendingArtist, PendingSong } from './pending.ts';
@@ -22,6 +24,8 @@ export interface Enricher {
   db: Database;
   musicbrainz: MusicBrainzClient;
   coverart: CoverArtClient;
+  /** Absent when artist pictures are not looked for (DEEZER_URL set to nothing). */
+  deezer?: DeezerClient | undefined;
   publicUrl: string;
 }
 
@@ -66,9 +70,19 @@ export async function enrichAlbum({ db, musicbrainz, coverart, publicUrl }: Enri
   return outcome(filled);
 }
 
-export async function enrichArtist({ db, musicbrainz }: Enricher, artist: PendingArtist): Promise<EnrichmentOutcome> {
-  const found = await musicbrainz.lookup('artist', artist.mbid);
-  if (!found) return 'no-match';
+/** The artist's genres from MusicBrainz: rows filled, or null when MusicBrainz has no such artist. */
+async function artistGenres(db: Database, musicbrainz: MusicBrainzClient, artistId: string, mbid: string): Promise<number | null> {
+  const found = await musicbrainz.lookup('artist', mbid);
+  if (!found) return null;
   const genres = genresOf(found).slice(0, ARTIST_GENRES);
-  return outcome(genres.length > 0 ? await fillMissing(db, 'artists', byId(artist.id), 'genres', genres) : 0);
+  return genres.length > 0 ? fillMissing(db, 'artists', byId(artistId), 'genres', genres) : 0;
+}
+
+/** Genres and picture, each from its own service when missing; 'no-match' when every service asked knew nothing of the artist. */
+export async function enrichArtist({ db, musicbrainz, deezer, publicUrl }: Enricher, artist: PendingArtist): Promise<EnrichmentOutcome> {
+  const found: (number | null)[] = [];
+  if (artist.mbid && !artist.hasGenres) found.push(await artistGenres(db, musicbrainz, artist.id, artist.mbid));
+  if (deezer && !artist.hasPicture) found.push(await fetchArtistImage(db, deezer, publicUrl, artist.id, artist.name));
+  if (found.length > 0 && found.every((filled) => filled === null)) return 'no-match';
+  return outcome(found.reduce<number>((sum, filled) => sum + (filled ?? 0), 0));
 }

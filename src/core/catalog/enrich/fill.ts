@@ -9,7 +9,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { inTransaction, type Database } from '../../../toolkit/db/index.ts';
 
 export type EnrichedTable = 'tracks' | 'albums' | 'artists';
-export type EnrichedColumn = 'mbid' | 'genre' | 'genres' | 'album_art';
+export type EnrichedColumn = 'mbid' | 'genre' | 'genres' | 'album_art' | 'picture';
 
 const isMissing = (column: EnrichedColumn) => (column === 'genres' ? sql`cardinality(t.genres) = 0` : sql`${sql.ref(`t.${column}`)} is null`);
 

@@ -1,2 +1,3 @@
 export { enrichmentJob } from './job.ts';
 export { storedAlbumCover } from './covers.ts';
+export { storedArtistImage } from './artist-images.ts';

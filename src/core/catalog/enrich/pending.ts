@@ -1,7 +1,8 @@
 /**
  * Which catalog entries enrichment looks at next: songs without an MBID or genre, albums without
  * an MBID, genre or cover, artists with an MBID but no genres (an artist gets its MBID from a
- * song's recording: a name alone matches too loosely). An entry tried before waits: an hour after
+ * song's recording: a name alone matches too loosely at MusicBrainz) and, when pictures are looked
+ * for, artists without a picture (Deezer is asked by name). An entry tried before waits: an hour after
  * a failure, 30 days after anything else. Never-tried entries come first.
  */
 import { sql, type ExpressionBuilder } from 'kysely';
@@ -27,7 +28,10 @@ export interface PendingAlbum {
 
 export interface PendingArtist {
   id: string;
-  mbid: string;
+  name: string;
+  mbid: string | null;
+  hasGenres: boolean;
+  hasPicture: boolean;
 }
 
 type WithAttempt = ExpressionBuilder<DB & { a: DB['enrichment_attempts'] }, 'a'>;
@@ -77,19 +81,22 @@ export async function pendingAlbums(db: Database, limit: number): Promise<Pendin
   return rows.map((row) => ({ id: row.id, title: row.title, artistName: row.artist_name, mbid: row.mbid, hasArt: row.has_art }));
 }
 
-export async function pendingArtists(db: Database, limit: number): Promise<PendingArtist[]> {
+/** Artists lacking genres (and having an MBID to look them up by) or, with `pictures`, lacking a picture. */
+export async function pendingArtists(db: Database, limit: number, pictures: boolean): Promise<PendingArtist[]> {
   const rows = await db
     .selectFrom('artists as ar')
     .leftJoin('enrichment_attempts as a', (join) => join.onRef('a.entry_id', '=', 'ar.id').on('a.kind', '=', 'artist'))
-    .select(['ar.id', 'ar.mbid'])
-    .where('ar.mbid', 'is not', null)
-    .where(sql<boolean>`cardinality(ar.genres) = 0`)
+    .select(['ar.id', 'ar.name', 'ar.mbid', sql<boolean>`cardinality(ar.genres) > 0`.as('has_genres'), sql<boolean>`ar.picture is not null`.as('has_picture')])
+    .where((eb) => {
+      const lacksGenres = eb.and([eb('ar.mbid', 'is not', null), sql<boolean>`cardinality(ar.genres) = 0`]);
+      return pictures ? eb.or([lacksGenres, eb('ar.picture', 'is', null)]) : lacksGenres;
+    })
     .where((eb) => due(eb as unknown as WithAttempt))
     .orderBy(sql`a.tried_at nulls first`)
     .orderBy('ar.id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ id: row.id, mbid: row.mbid! }));
+  return rows.map((row) => ({ id: row.id, name: row.name, mbid: row.mbid, hasGenres: row.has_genres, hasPicture: row.has_picture }));
 }
 
 export async function recordAttempt(db: Database, kind: StarKind, entryId: string, outcome: EnrichmentOutcome): Promise<void> {
