@@ -105,6 +105,13 @@ test('EARSHOT_SHUTDOWN_TIMEOUT_MS: ten seconds by default, whole milliseconds ab
   assert.throws(() => loadConfig({ EARSHOT_SHUTDOWN_TIMEOUT_MS: '0' }), /EARSHOT_SHUTDOWN_TIMEOUT_MS/);
 });
 
+test("DEEZER_URL: Deezer's API by default, movable, and set to nothing no artist pictures are looked for", () => {
+  assert.equal(loadConfig({}).enrichment.deezerUrl, 'https://api.deezer.com');
+  assert.equal(loadConfig({ DEEZER_URL: 'http://127.0.0.1:9000/' }).enrichment.deezerUrl, 'http://127.0.0.1:9000');
+  assert.equal(loadConfig({ DEEZER_URL: '' }).enrichment.deezerUrl, '');
+  assert.throws(() => loadConfig({ DEEZER_URL: 'ftp://example.org' }), /DEEZER_URL/);
+});
+
 test('.env.example documents every variable the configuration reads', () => {
   const read = new Set<string>();
   // Every provider on, so each provider variable is read too.

@@ -97,9 +97,7 @@ export async function enrichCatalog(ctx: AppContext, options: { clients?: Metada
 }
 
 const described = (run: EnrichmentRun) =>
-  typeof run === 'string' || run.enriched + run['no-match'] === 0
-    ? undefined
-    : `${run.enriched} catalog entries enriched, ${run['no-match']} not found`;
+  typeof run === 'string' || run.enriched + run['no-match'] === 0 ? undefined : `${run.enriched} catalog entries enriched, ${run['no-match']} not found`;
 
 export function enrichmentJob(ctx: AppContext): BackgroundJob {
   return { name: 'Enrichment', intervalMs: INTERVAL_MS, run: async (signal) => described(await enrichCatalog(ctx, { signal })) };

@@ -9,7 +9,11 @@ import { startFakeDeezer } from './fake-testing.ts';
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 /** The tests' folding: the catalog's (normalize.ts) is handed in the same way by enrichment. */
-const nameKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const nameKey = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 describe('Deezer client against the fake', () => {
   let fake: FakeServer;
