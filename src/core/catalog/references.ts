@@ -21,6 +21,14 @@ export function referenceSchema(kind: CatalogKind) {
   });
 }
 
+/** Names one catalog entry whose kind is given beside it (`kind`), by `id` or by `uri`. */
+export function anyKindReferenceSchema() {
+  return {
+    id: Type.Optional(Uuid({ description: "the entry's id" })),
+    uri: Type.Optional(Type.String({ pattern: `^earshot:(song|artist|album):${UUID}$`, description: 'earshot:<kind>:<id>' })),
+  };
+}
+
 export type CatalogReference = Static<ReturnType<typeof referenceSchema>>;
 
 /** The id a reference names; the two forms must agree when both are given. */
