@@ -135,7 +135,7 @@ describeWithApp("An artist's, album's and song's statistics", (app) => {
     const missing = await app().query(STATS, { kind: 'artist', id: '00000000-0000-4000-8000-000000000000' });
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error, 'NotFound');
-    const bad = [
+    const bad: Record<string, string | number>[] = [
       { kind: 'label', id: seeded.ids.artist },
       { kind: 'artist', id: seeded.ids.artist, months: 0 },
       { kind: 'artist', id: seeded.ids.artist, months: 121 },
@@ -145,7 +145,7 @@ describeWithApp("An artist's, album's and song's statistics", (app) => {
       { kind: 'artist', uri: `earshot:album:${seeded.ids.artist}` },
     ];
     for (const params of bad) {
-      const result = await app().query(STATS, params as Record<string, string | number>);
+      const result = await app().query(STATS, params);
       assert.equal(result.status, 400, JSON.stringify(params));
       assert.equal(result.body.error, 'InvalidRequest', JSON.stringify(params));
     }
