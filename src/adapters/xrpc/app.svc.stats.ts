@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineQuery } from '../http/operation.ts';
 import { ActorParam } from '../../core/auth/index.ts';
-import { anyKindReferenceSchema } from '../../core/catalog/references.ts';
+import { anyKindReferenceSchema, resolvedIdOfKind } from '../../core/catalog/references.ts';
 import { DEFAULT_MONTHS, entityStats, MAX_MONTHS } from '../../core/stats/entity.ts';
 import { readListeningClock, readWrapped } from '../../core/stats/heavy-reads.ts';
 import { ClockCell, EntityKind, EntityStats, Wrapped } from '../../core/stats/schemas.ts';
@@ -63,7 +63,10 @@ const getEntityStats = defineQuery({
   }),
   output: EntityStats,
   errors: ['InvalidRequest', 'NotFound'],
-  handler: ({ params, viewer, ctx }) => entityStats(ctx.db, { ...params, viewerId: viewer?.userId ?? null }),
+  async handler({ params, viewer, ctx }) {
+    const id = await resolvedIdOfKind(ctx.db, params.kind, params);
+    return entityStats(ctx.db, { kind: params.kind, id, months: params.months, viewerId: viewer?.userId ?? null });
+  },
 });
 
 export const statsOperations = [getWrapped, getListeningClock, getEntityStats];

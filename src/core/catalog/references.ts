@@ -40,6 +40,13 @@ export function referencedId(kind: CatalogKind, reference: CatalogReference): st
   return id;
 }
 
+/** As resolvedId, for a reference made with anyKindReferenceSchema: its uri must name a `kind`. */
+export function resolvedIdOfKind(db: Database, kind: CatalogKind, reference: CatalogReference): Promise<string> {
+  // A uri of another kind would otherwise be cut at this kind's prefix length into a wrong id.
+  if (reference.uri !== undefined && !reference.uri.startsWith(`earshot:${kind}:`)) throw invalidRequest(`uri does not name a ${kind}`);
+  return resolvedId(db, kind, reference);
+}
+
 /** The id a reference names, following a merge to the entry that absorbed it. */
 export async function resolvedId(db: Database, kind: CatalogKind, reference: CatalogReference): Promise<string> {
   return currentId(db, kind, referencedId(kind, reference));

@@ -5,20 +5,21 @@
  * one user's few rows.
  */
 import { sql } from 'kysely';
-import { invalidRequest, notFound } from '../../toolkit/errors.ts';
+import { notFound } from '../../toolkit/errors.ts';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { heavyRead } from '../../toolkit/db/heavy-read.ts';
 import type { Database } from '../../toolkit/db/index.ts';
-import { catalogUri, resolvedId, type CatalogKind, type CatalogReference } from '../catalog/references.ts';
 import { monthlyTrackPlays } from './rollups/reads.ts';
-import type { EntityStats } from './schemas.ts';
+import type { EntityKind, EntityStats } from './schemas.ts';
 
 export const DEFAULT_MONTHS = 24;
 export const MAX_MONTHS = 120;
 const TOP_LISTENERS = 10;
 
-export interface EntityStatsRequest extends CatalogReference {
-  kind: CatalogKind;
+export interface EntityStatsRequest {
+  kind: EntityKind;
+  /** The entity's current id (the caller follows merges: src/core/catalog/references.ts). */
+  id: string;
   months?: number | undefined;
   viewerId: string | null;
 }
@@ -35,11 +36,8 @@ export function monthStarts(count: number, now = new Date()): Date[] {
 const monthKey = (start: Date) => start.toISOString().slice(0, 7);
 
 export async function entityStats(db: Database, request: EntityStatsRequest): Promise<EntityStats> {
-  const { kind, viewerId } = request;
+  const { kind, id, viewerId } = request;
   const count = request.months ?? DEFAULT_MONTHS;
-  // A uri of another kind would otherwise be cut at this kind's prefix length into a wrong id.
-  if (request.uri !== undefined && !request.uri.startsWith(`earshot:${kind}:`)) throw invalidRequest(`uri does not name a ${kind}`);
-  const id = await resolvedId(db, kind, { id: request.id, uri: request.uri });
   const exists = await db.selectFrom(TABLE[kind]).select('id').where('id', '=', id).executeTakeFirst();
   if (!exists) throw notFound(`no ${kind} ${id}`);
 
@@ -76,7 +74,7 @@ export async function entityStats(db: Database, request: EntityStatsRequest): Pr
  * rank, the next one skips), kept for this entity. Every entity's count is needed for the rank,
  * so this reads the window's whole monthly rollup: hence heavy, and bounded by MAX_MONTHS.
  */
-async function monthlyRanks(db: Database, kind: CatalogKind, id: string, from: Date, to: Date) {
+async function monthlyRanks(db: Database, kind: EntityKind, id: string, from: Date, to: Date) {
   const entity = sql.ref(ENTITY_COLUMN[kind]);
   const { rows } = await sql<{ month: string; plays: number; rank: number }>`
     select month, plays, rank from (
@@ -89,7 +87,7 @@ async function monthlyRanks(db: Database, kind: CatalogKind, id: string, from: D
 }
 
 /** The plays of the entity's tracks, optionally one user's. */
-function playsOf(db: Database, kind: CatalogKind, id: string, userId: string | null) {
+function playsOf(db: Database, kind: EntityKind, id: string, userId: string | null) {
   let plays = db
     .selectFrom('scrobbles as s')
     .innerJoin('tracks as t', 't.id', 's.track_id')
@@ -104,10 +102,10 @@ function playsOf(db: Database, kind: CatalogKind, id: string, userId: string | n
  * scrobbles_user_time_idx) and takes the extreme, a cost in line with the plays counted for the
  * page's totals.
  */
-async function extremePlay(db: Database, kind: CatalogKind, id: string, userId: string | null, direction: 'asc' | 'desc') {
+async function extremePlay(db: Database, kind: EntityKind, id: string, userId: string | null, direction: 'asc' | 'desc') {
   const row = await playsOf(db, kind, id, userId)
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.listened_at', 't.id as song_id', 't.title', 'u.did', 'u.handle', 'u.display_name', 'u.avatar'])
+    .select(['s.listened_at', 't.id as song_id', 't.title', 't.uri', 'u.did', 'u.handle', 'u.display_name', 'u.avatar'])
     .orderBy('s.listened_at', direction)
     .orderBy('s.id', direction)
     .limit(1)
@@ -116,7 +114,7 @@ async function extremePlay(db: Database, kind: CatalogKind, id: string, userId: 
   return {
     playedAt: isoDateTime(row.listened_at),
     songId: row.song_id,
-    songUri: catalogUri('song', row.song_id),
+    songUri: row.uri,
     songTitle: row.title,
     listener: listener(row),
   };
@@ -134,7 +132,7 @@ const listener = (row: { did: string; handle: string; display_name: string | nul
  * scrobbles_track_user_idx alone, as the page's play and listener counts are; the rollups are
  * keyed by user first and would be read whole to find one track's listeners.
  */
-async function topListeners(db: Database, kind: CatalogKind, id: string) {
+async function topListeners(db: Database, kind: EntityKind, id: string) {
   const rows = await playsOf(db, kind, id, null)
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(({ fn }) => ['u.did', 'u.handle', 'u.display_name', 'u.avatar', fn.countAll<string>().as('plays')])
@@ -146,7 +144,7 @@ async function topListeners(db: Database, kind: CatalogKind, id: string) {
   return rows.map((row) => ({ ...listener(row), plays: Number(row.plays) }));
 }
 
-async function everyonesStats(db: Database, kind: CatalogKind, id: string, from: Date, to: Date) {
+async function everyonesStats(db: Database, kind: EntityKind, id: string, from: Date, to: Date) {
   const [months, first, last, top] = await Promise.all([
     monthlyRanks(db, kind, id, from, to),
     extremePlay(db, kind, id, null, 'asc'),
@@ -156,7 +154,7 @@ async function everyonesStats(db: Database, kind: CatalogKind, id: string, from:
   return { months, first, last, topListeners: top };
 }
 
-async function viewersStats(db: Database, kind: CatalogKind, id: string, viewerId: string, from: Date, to: Date) {
+async function viewersStats(db: Database, kind: EntityKind, id: string, viewerId: string, from: Date, to: Date) {
   const entity = sql.ref(ENTITY_COLUMN[kind]);
   const [{ rows }, first, last] = await Promise.all([
     sql<{ month: string; plays: number }>`

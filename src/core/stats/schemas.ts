@@ -70,6 +70,7 @@ export const EntityPlay = Type.Object({ ...playFields, listener: Listener });
 export const ViewerPlay = Type.Object(playFields);
 
 export const EntityKind = Type.Union([Type.Literal('artist'), Type.Literal('album'), Type.Literal('song')]);
+export type EntityKind = Static<typeof EntityKind>;
 
 export const EntityMonth = Type.Object({
   month: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}$', description: 'UTC month, YYYY-MM' }),

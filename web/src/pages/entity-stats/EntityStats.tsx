@@ -108,7 +108,7 @@ function RankChart({ months, kind }: { months: MonthRow[]; kind: Kind }) {
         <strong>Rank among {KINDS[kind]}</strong>
       </figcaption>
       <Plot top="#1" bottom={`#${Math.max(rank.worst, 2)}`} label={label}>
-        <path className="trend-everyone" d={rank.path} />
+        <path className="trend-everyone trend-rank" d={rank.path} />
       </Plot>
       <MonthAxis months={months} />
     </figure>
@@ -143,27 +143,30 @@ function MonthAxis({ months }: { months: MonthRow[] }) {
 /** Every month's figures for screen readers: the charts' text alternative. */
 function MonthTable({ months, signedIn, kind }: { months: MonthRow[]; signedIn: boolean; kind: Kind }) {
   return (
-    <table className="visually-hidden">
-      <caption>Plays and rank among {KINDS[kind]} per month</caption>
-      <thead>
-        <tr>
-          <th scope="col">Month</th>
-          <th scope="col">Plays</th>
-          {signedIn && <th scope="col">Your plays</th>}
-          <th scope="col">Rank</th>
-        </tr>
-      </thead>
-      <tbody>
-        {months.map((m) => (
-          <tr key={m.month}>
-            <th scope="row">{monthName(m.month, 'long')}</th>
-            <td>{m.plays}</td>
-            {signedIn && <td>{m.viewerPlays}</td>}
-            <td>{m.rank === undefined ? '–' : `#${m.rank}`}</td>
+    // Hidden by a wrapper: a table takes its content's width whatever width it is given.
+    <div className="visually-hidden">
+      <table>
+        <caption>Plays and rank among {KINDS[kind]} per month</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col">Plays</th>
+            {signedIn && <th scope="col">Your plays</th>}
+            <th scope="col">Rank</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {months.map((m) => (
+            <tr key={m.month}>
+              <th scope="row">{monthName(m.month, 'long')}</th>
+              <td>{m.plays}</td>
+              {signedIn && <td>{m.viewerPlays}</td>}
+              <td>{m.rank === undefined ? '–' : `#${m.rank}`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
