@@ -1,9 +1,11 @@
-/** The `app.svc.stats` group: a user's Wrapped and listening clock. */
+/** The `app.svc.stats` group: a user's Wrapped and listening clock, and an artist's, album's or song's statistics. */
 import { Type } from '@sinclair/typebox';
 import { defineQuery } from '../http/operation.ts';
 import { ActorParam } from '../../core/auth/index.ts';
+import { anyKindReferenceSchema, resolvedIdOfKind } from '../../core/catalog/references.ts';
+import { DEFAULT_MONTHS, entityStats, MAX_MONTHS } from '../../core/stats/entity.ts';
 import { readListeningClock, readWrapped } from '../../core/stats/heavy-reads.ts';
-import { ClockCell, Wrapped } from '../../core/stats/schemas.ts';
+import { ClockCell, EntityKind, EntityStats, Wrapped } from '../../core/stats/schemas.ts';
 import { TimeZoneParam } from '../../core/stats/time-zone.ts';
 import { PERIODS } from '../../core/stats/window.ts';
 import { LocalDate } from './shared/local-date.ts';
@@ -47,4 +49,24 @@ const getListeningClock = defineQuery({
   handler: ({ params, ctx }) => readListeningClock(ctx.db, { actor: params.did, ...daysOf(params) }),
 });
 
-export const statsOperations = [getWrapped, getListeningClock];
+const getEntityStats = defineQuery({
+  nsid: 'app.svc.stats.getEntityStats',
+  summary: "An artist's, album's or song's plays per UTC month (everyone's, the viewer's) and rank among its kind, first and last plays, and top listeners",
+  auth: 'optional',
+  heavy: true,
+  params: Type.Object({
+    kind: EntityKind,
+    ...anyKindReferenceSchema(),
+    months: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_MONTHS, default: DEFAULT_MONTHS, description: 'how many UTC months, ending with the current one' }),
+    ),
+  }),
+  output: EntityStats,
+  errors: ['InvalidRequest', 'NotFound'],
+  async handler({ params, viewer, ctx }) {
+    const id = await resolvedIdOfKind(ctx.db, params.kind, params);
+    return entityStats(ctx.db, { kind: params.kind, id, months: params.months, viewerId: viewer?.userId ?? null });
+  },
+});
+
+export const statsOperations = [getWrapped, getListeningClock, getEntityStats];

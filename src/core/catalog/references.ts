@@ -21,6 +21,14 @@ export function referenceSchema(kind: CatalogKind) {
   });
 }
 
+/** Names one catalog entry whose kind is given beside it (`kind`), by `id` or by `uri`. */
+export function anyKindReferenceSchema() {
+  return {
+    id: Type.Optional(Uuid({ description: "the entry's id" })),
+    uri: Type.Optional(Type.String({ pattern: `^earshot:(song|artist|album):${UUID}$`, description: 'earshot:<kind>:<id>' })),
+  };
+}
+
 export type CatalogReference = Static<ReturnType<typeof referenceSchema>>;
 
 /** The id a reference names; the two forms must agree when both are given. */
@@ -30,6 +38,13 @@ export function referencedId(kind: CatalogKind, reference: CatalogReference): st
   if (!id) throw invalidRequest(`give the ${kind}'s id or uri`);
   if (fromUri && fromUri.toLowerCase() !== id) throw invalidRequest(`id and uri name different ${kind}s`);
   return id;
+}
+
+/** As resolvedId, for a reference made with anyKindReferenceSchema: its uri must name a `kind`. */
+export function resolvedIdOfKind(db: Database, kind: CatalogKind, reference: CatalogReference): Promise<string> {
+  // A uri of another kind would otherwise be cut at this kind's prefix length into a wrong id.
+  if (reference.uri !== undefined && !reference.uri.startsWith(`earshot:${kind}:`)) throw invalidRequest(`uri does not name a ${kind}`);
+  return resolvedId(db, kind, reference);
 }
 
 /** The id a reference names, following a merge to the entry that absorbed it. */

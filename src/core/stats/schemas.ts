@@ -54,3 +54,43 @@ export const Wrapped = Type.Object({
   lastScrobble: Opt(Moment),
 });
 export type Wrapped = Static<typeof Wrapped>;
+
+/** A user as the entity statistics name them: profiles are public. */
+export const Listener = Type.Object({ did: Type.String(), handle: Type.String(), displayName: Opt(Type.String()), avatar: Opt(Type.String()) });
+
+const playFields = {
+  playedAt: DateTime(),
+  songId: Type.String(),
+  songUri: Type.String(),
+  songTitle: Type.String(),
+};
+
+/** One play of an artist's, album's or song's: when, which song, and (for everyone's) whose. */
+export const EntityPlay = Type.Object({ ...playFields, listener: Listener });
+export const ViewerPlay = Type.Object(playFields);
+
+export const EntityKind = Type.Union([Type.Literal('artist'), Type.Literal('album'), Type.Literal('song')]);
+export type EntityKind = Static<typeof EntityKind>;
+
+export const EntityMonth = Type.Object({
+  month: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}$', description: 'UTC month, YYYY-MM' }),
+  plays: Count,
+  viewerPlays: Opt(Type.Integer({ minimum: 0, description: "the signed-in viewer's plays; absent when signed out" })),
+  rank: Opt(Type.Integer({ minimum: 1, description: '1 + how many entities of the same kind had more plays that month; absent without plays' })),
+});
+
+/** An artist's, album's or song's plays over time, its first and last plays and its top listeners (getEntityStats). */
+export const EntityStats = Type.Object({
+  kind: EntityKind,
+  id: Type.String({ description: 'the id the entity has now (a merged-away id resolves to its survivor)' }),
+  months: Type.Array(EntityMonth, { maxItems: 120, description: 'oldest first, ending with the current month' }),
+  firstPlay: Opt(EntityPlay),
+  lastPlay: Opt(EntityPlay),
+  viewerFirstPlay: Opt(ViewerPlay),
+  viewerLastPlay: Opt(ViewerPlay),
+  topListeners: Type.Array(Type.Object({ ...Listener.properties, plays: Type.Integer({ minimum: 1 }) }), {
+    maxItems: 10,
+    description: 'all time, most plays first',
+  }),
+});
+export type EntityStats = Static<typeof EntityStats>;

@@ -10,6 +10,7 @@ import { Artwork } from '../components/Artwork.tsx';
 import { AlbumLink, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
 import { formatDuration, plural } from './catalog-text.ts';
 import { songsHref } from './Songs.tsx';
+import { LazyEntityStats } from './entity-stats/LazyEntityStats.tsx';
 
 function Counts({ items }: { items: [string, number][] }) {
   return (
@@ -96,6 +97,7 @@ export function SongPage({ id }: { id: string }) {
           <Link href={songsHref({ filter: `artistUri==${s.artistUri}` })}>More songs by {s.artist}</Link>
         </p>
       )}
+      <LazyEntityStats kind="song" id={s.id} />
       <AdminTools key={id} kind="song" entry={s} label={`${s.title} by ${s.artist}`} />
     </article>
   );
@@ -185,6 +187,7 @@ export function ArtistPage({ id }: { id: string }) {
       ) : (
         <Empty>No albums of {a.name} in the catalog yet.</Empty>
       )}
+      <LazyEntityStats kind="artist" id={a.id} />
       <AdminTools key={id} kind="artist" entry={a} label={a.name} />
     </article>
   );
@@ -240,6 +243,7 @@ export function AlbumPage({ id }: { id: string }) {
       ) : (
         <Empty>No songs of this album have been played yet.</Empty>
       )}
+      <LazyEntityStats kind="album" id={a.id} />
       <AdminTools key={id} kind="album" entry={a} label={`${a.title} by ${a.artist}`} />
     </article>
   );

@@ -48,6 +48,20 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 }
 
 /**
+ * (month, track_id, plays) for the whole UTC months in [from, to) (both month starts) of `userId`
+ * or, with null, anyone: the monthly rollup plus the changes still queued, by the rule trackPlays
+ * follows; `month` is 'YYYY-MM'. Whole months need no raw plays at the edges.
+ */
+export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): RawBuilder<{ month: string; track_id: string; plays: number }> {
+  return sql`select to_char(month at time zone 'UTC', 'YYYY-MM') as month, track_id, sum(plays)::int as plays from (
+      select period_start, track_id, plays from stats_track_counts
+        where ${ofUser(userId, 'user_id')} and grain = 'm' and ${within(sql`period_start`, from, to)}
+      union all
+      select date_trunc('month', listened_at, 'UTC'), track_id, delta from stats_queue where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
+    ) counted (month, track_id, plays) group by counted.month, track_id having sum(plays) > 0`;
+}
+
+/**
  * The hourly rollup in local time: an hour whose offset holds throughout and lies wholly in the
  * window is one or two rows (split where the local hour turns, at :15, :30 or :45 in zones so
  * offset); an hour at the window's edge or with an offset change inside it is its quarters, each
