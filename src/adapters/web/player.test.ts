@@ -81,7 +81,8 @@ describeWithApp(
 
       const bar = page.getByRole('region', { name: 'Player' });
       await bar.getByText('Highway').waitFor();
-      const audio = bar.locator('audio');
+      // The element playing (the next song's may be loading ahead, hidden).
+      const audio = bar.locator('audio:not([hidden])');
       let at = await playedPast(audio, 0.5);
       assert.match((await audioState(audio)).src, /\/library\/stream\/[0-9a-f-]+\?u=.+&exp=\d+&sig=/);
       await screenshots(page, 'player-bar');

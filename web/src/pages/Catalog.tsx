@@ -6,6 +6,7 @@ import { useSession } from '../api/session.ts';
 import { Empty, Loading, PageError, formatDate } from '../components/ui.tsx';
 import { useIsAdmin } from '../components/use-admin.ts';
 import { Link } from '../router.tsx';
+import { AlbumGrid } from '../components/AlbumGrid.tsx';
 import { Artwork } from '../components/Artwork.tsx';
 import { AlbumLink, ArtistLink, LikeButton, SongList, type Song } from './catalog-parts.tsx';
 import { formatDuration, plural } from './catalog-text.ts';
@@ -173,17 +174,17 @@ export function ArtistPage({ id }: { id: string }) {
       </p>
       <h2>Most played albums</h2>
       {topAlbums.length > 0 ? (
-        <ol className="album-grid">
-          {topAlbums.map((album) => (
-            <li key={album.id}>
-              <Link href={`/albums/${album.id}`} className="title">
-                <Artwork src={album.albumArt} name={album.title} size={160} />
-                {album.title}
-              </Link>
-              <div className="muted small">{[album.year, plural(album.playCount, 'play')].filter((part) => part !== undefined).join(' · ')}</div>
-            </li>
-          ))}
-        </ol>
+        <AlbumGrid
+          label="Most played albums"
+          ranked
+          albums={topAlbums.map((album) => ({
+            id: album.id,
+            href: `/albums/${album.id}`,
+            title: album.title,
+            cover: album.albumArt,
+            detail: [album.year, plural(album.playCount, 'play')].filter((part) => part !== undefined).join(' · '),
+          }))}
+        />
       ) : (
         <Empty>No albums of {a.name} in the catalog yet.</Empty>
       )}

@@ -1,8 +1,9 @@
 /**
  * The player bar at the bottom of every page (App.tsx mounts it outside the routed page, so music
  * goes on across pages). It plays the song the store (store.tsx) says through a signed stream URL,
- * preloads the next one, records now-playing when a play starts and the play once it counts
- * (pages/library/logic.ts's rule), and answers the keyboard shortcuts and the system's media controls.
+ * loads the next one ahead in a second, hidden <audio> and plays that element when the song ends (so
+ * no network wait comes between songs), records now-playing when a play starts and the play once it
+ * counts (pages/library/logic.ts's rule), and answers the keyboard shortcuts and the system's media controls.
  */
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
@@ -10,7 +11,7 @@ import { procedure } from '../api/xrpc.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
 import { formatDuration, locate, PlayTracker, scrobbleInput } from '../pages/library/logic.ts';
 import { handleSystemControls, showOnSystem } from './media-session.ts';
-import { playOrder, stepIn, tooShortToCount } from './order.ts';
+import { playOrder, preloadDue, preloadIndex, stepIn, tooShortToCount } from './order.ts';
 import { SHORTCUT_HINT, shortcutFor } from './shortcuts.ts';
 import { usePlayer, type Playing } from './store.tsx';
 import { coverUrl, streamUrl } from './stream-urls.ts';
@@ -21,6 +22,19 @@ const QueueView = lazy(() => import('../pages/library/Queue.tsx').then((m) => ({
 /** Previous restarts the song instead once this far into it, as players do. */
 const RESTART_AFTER_SECONDS = 3;
 const VOLUME_KEY = 'earshot.playerVolume';
+
+/**
+ * An <audio> element: its song's signed URL, and a key that stays with the element, so the one
+ * loaded ahead keeps its loaded bytes when it becomes the one playing (React keeps the element).
+ */
+interface Loaded {
+  key: number;
+  songId: string;
+  url: string;
+}
+
+/** How far the element has loaded, in seconds from the start. */
+const bufferedUntil = (element: HTMLAudioElement) => (element.buffered.length > 0 ? element.buffered.end(element.buffered.length - 1) : 0);
 
 function storedVolume(): number {
   const stored = Number(localStorage.getItem(VOLUME_KEY) ?? '1');
@@ -66,12 +80,14 @@ export function PlayerBar() {
 function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: boolean; onQueue: () => void }) {
   const { entries, order: storeOrder, repeat, shuffle, playAt, toggleShuffle, cycleRepeat } = usePlayer();
   const audio = useRef<HTMLAudioElement>(null);
-  const preload = useRef<HTMLAudioElement | null>(null);
   const run = useRef({ play: -1, tracker: new PlayTracker(), startedAt: null as Date | null });
-  const [src, setSrc] = useState<{ play: number; url: string } | null>(null);
+  const keys = useRef(0);
+  /** The element of this play (none until its URL is signed), and the next song's, loading ahead. */
+  const [src, setSrc] = useState<(Loaded & { play: number }) | null>(null);
+  const [ahead, setAhead] = useState<Loaded | null>(null);
+  const [nearEnd, setNearEnd] = useState(false);
   const [streamError, setStreamError] = useState<unknown>(null);
   const [paused, setPaused] = useState(true);
-  const [started, setStarted] = useState(false);
   const [position, setPosition] = useState(0);
   const [volume, setVolume] = useState(storedVolume);
   const nowPlaying = useMutation({ mutationFn: (id: string) => procedure('app.svc.library.updateNowPlaying', { id }) });
@@ -85,24 +101,41 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   const order = storeOrder.length === entries.length ? storeOrder : playOrder(entries.length, false, null);
   const following = (step: 1 | -1, ended = false) => stepIn(order, current, step, repeat, ended);
   const nextIndex = following(1);
+  const aheadIndex = preloadIndex(order, current, repeat);
+  const aheadId = aheadIndex === null ? null : (entries[aheadIndex]?.id ?? null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new play starts over; `scrobble` is a new object every render
   useEffect(() => {
     run.current = { play: playing.play, tracker: new PlayTracker(), startedAt: null };
     setStreamError(null);
-    setStarted(false);
     setPosition(0);
+    setNearEnd(false);
     scrobble.reset();
+    showOnSystem(song);
+    setAhead(null);
+    // The song loaded ahead: its element becomes this play's, already loaded.
+    if (ahead?.songId === song.id) {
+      setSrc({ ...ahead, play: playing.play });
+      return;
+    }
     let cancelled = false;
     streamUrl(song.id).then(
-      (url) => !cancelled && setSrc({ play: playing.play, url }),
+      (url) => !cancelled && setSrc({ key: ++keys.current, songId: song.id, url, play: playing.play }),
       (error: unknown) => !cancelled && setStreamError(error),
     );
-    showOnSystem(song);
     return () => {
       cancelled = true;
     };
   }, [playing.play]);
+
+  // Each play starts once its element is in place (at once for the element loaded ahead), at the volume set meanwhile.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new element (or the same one for a new play) is what starts it
+  useEffect(() => {
+    const element = audio.current;
+    if (!element || src?.play !== playing.play) return;
+    element.volume = volume;
+    if (playing.autoplay) void element.play().catch(() => {});
+  }, [src]);
 
   useEffect(() => {
     if (audio.current) audio.current.volume = volume;
@@ -154,23 +187,19 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
     };
   }, []);
 
-  // Once this song plays, the next one's first bytes are fetched, so moving on starts at once.
-  const nextId = nextIndex === null ? null : entries[nextIndex]?.id;
+  // Near the end (or once this song is wholly loaded), the song that plays next is loaded ahead in a hidden element.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `ahead` is read only to skip loading the same song twice
   useEffect(() => {
-    if (!started || !nextId || nextId === song.id) return;
+    if (!nearEnd || !aheadId || ahead?.songId === aheadId) return;
     let cancelled = false;
-    void streamUrl(nextId)
-      .then((url) => {
-        if (cancelled) return;
-        preload.current ??= new Audio();
-        preload.current.preload = 'auto';
-        preload.current.src = url;
-      })
-      .catch(() => {});
+    streamUrl(aheadId).then(
+      (url) => !cancelled && setAhead({ key: ++keys.current, songId: aheadId, url }),
+      () => {}, // Not loaded ahead: the song loads when it plays, as any other.
+    );
     return () => {
       cancelled = true;
     };
-  }, [started, nextId, song.id]);
+  }, [nearEnd, aheadId]);
 
   const duration = (element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : song.duration);
   const length = song.duration ?? 0;
@@ -188,38 +217,46 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
           </div>
         </div>
       </div>
-      {src?.play === playing.play && (
-        // biome-ignore lint/a11y/useMediaCaption: music has no captions; the song's title and artist are shown beside the player
-        <audio
-          key={playing.play}
-          ref={audio}
-          src={src.url}
-          autoPlay={playing.autoplay}
-          preload="auto"
-          onLoadStart={(event) => {
-            event.currentTarget.volume = volume;
-          }}
-          onPlay={() => setPaused(false)}
-          onPause={() => setPaused(true)}
-          onPlaying={() => {
-            if (run.current.startedAt) return;
-            run.current.startedAt = new Date();
-            setStarted(true);
-            nowPlaying.mutate(song.id);
-          }}
-          onSeeking={() => run.current.tracker.seeked()}
-          onTimeUpdate={(event) => {
-            const element = event.currentTarget;
-            setPosition(element.currentTime);
-            const { tracker, startedAt } = run.current;
-            if (startedAt && tracker.update(element.currentTime, duration(element))) scrobble.mutate([song, startedAt, duration(element)]);
-          }}
-          onEnded={() => {
-            const after = following(1, true);
-            if (after !== null) playAt(entries, after);
-          }}
-          onError={() => setStreamError(new Error('This song could not be played.'))}
-        />
+      {/* One keyed list, so the element loaded ahead is the same element once it plays. */}
+      {[src?.play === playing.play ? src : null, ahead].map((loaded) =>
+        !loaded ? null : loaded === ahead ? (
+          // biome-ignore lint/a11y/useMediaCaption: music has no captions; the song's title and artist are shown beside the player
+          <audio
+            key={loaded.key}
+            src={loaded.url}
+            preload="auto"
+            hidden
+            onError={() => setAhead(null)} // Then the song loads when it plays, and says so if it cannot.
+          />
+        ) : (
+          // biome-ignore lint/a11y/useMediaCaption: music has no captions; the song's title and artist are shown beside the player
+          <audio
+            key={loaded.key}
+            ref={audio}
+            src={loaded.url}
+            preload="auto"
+            onPlay={() => setPaused(false)}
+            onPause={() => setPaused(true)}
+            onPlaying={() => {
+              if (run.current.startedAt) return;
+              run.current.startedAt = new Date();
+              nowPlaying.mutate(song.id);
+            }}
+            onSeeking={() => run.current.tracker.seeked()}
+            onTimeUpdate={(event) => {
+              const element = event.currentTarget;
+              setPosition(element.currentTime);
+              if (preloadDue(element.currentTime, duration(element), bufferedUntil(element))) setNearEnd(true);
+              const { tracker, startedAt } = run.current;
+              if (startedAt && tracker.update(element.currentTime, duration(element))) scrobble.mutate([song, startedAt, duration(element)]);
+            }}
+            onEnded={() => {
+              const after = following(1, true);
+              if (after !== null) playAt(entries, after);
+            }}
+            onError={() => setStreamError(new Error('This song could not be played.'))}
+          />
+        ),
       )}
       <div className="player-controls">
         <button type="button" className="secondary" aria-pressed={shuffle} onClick={toggleShuffle} title="Shuffle the queue">

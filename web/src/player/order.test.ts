@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { nextRepeat, playOrder, stepIn, tooShortToCount } from './order.ts';
+import { nextRepeat, playOrder, preloadDue, preloadIndex, stepIn, tooShortToCount } from './order.ts';
 
 /** A fixed sequence in place of Math.random, so a shuffle is the same every run. */
 const sequence = (...values: number[]) => {
@@ -60,4 +60,40 @@ test('tracks of 30 seconds or less never count; longer or unknown ones can', () 
   expect(tooShortToCount(30)).toBe(true);
   expect(tooShortToCount(31)).toBe(false);
   expect(tooShortToCount(undefined)).toBe(false);
+});
+
+describe('preloadIndex', () => {
+  const order = [2, 0, 3, 1];
+
+  test('is the song that plays when this one ends, in play order', () => {
+    expect(preloadIndex(order, 2, 'off')).toBe(0);
+    expect(preloadIndex(order, 3, 'all')).toBe(1);
+  });
+
+  test('wraps under repeat all, and is none at the end without repeat', () => {
+    expect(preloadIndex(order, 1, 'all')).toBe(2);
+    expect(preloadIndex(order, 1, 'off')).toBeNull();
+  });
+
+  test('is none under repeat one (the same song plays again) or for a song not in the order', () => {
+    expect(preloadIndex(order, 3, 'one')).toBeNull();
+    expect(preloadIndex(order, 7, 'all')).toBeNull();
+  });
+});
+
+describe('preloadDue', () => {
+  test('within 15 s of the end', () => {
+    expect(preloadDue(100, 120, 110)).toBe(false);
+    expect(preloadDue(105, 120, 110)).toBe(true);
+  });
+
+  test('once the song is wholly loaded, however early', () => {
+    expect(preloadDue(2, 200, 199.8)).toBe(true);
+    expect(preloadDue(2, 200, 150)).toBe(false);
+  });
+
+  test('never for an unknown length', () => {
+    expect(preloadDue(500, undefined, 500)).toBe(false);
+    expect(preloadDue(5, Number.NaN, 5)).toBe(false);
+  });
 });

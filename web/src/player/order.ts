@@ -36,3 +36,21 @@ export function stepIn(order: readonly number[], current: number, step: 1 | -1, 
 
 /** Last.fm's rule, which Earshot applies too: a track of 30 seconds or less is never recorded, however often it plays. */
 export const tooShortToCount = (durationSeconds: number | undefined): boolean => scrobbleThreshold(durationSeconds) === null;
+
+/**
+ * The queue index to load ahead while `current` plays: the one that plays when it ends, or null when
+ * none does or it is the same song again (repeat one plays the loaded song over).
+ */
+export function preloadIndex(order: readonly number[], current: number, repeat: Repeat): number | null {
+  const after = stepIn(order, current, 1, repeat, true);
+  return after === current ? null : after;
+}
+
+/** Loading the next song starts this close to the current one's end, which gives it time on any connection. */
+export const PRELOAD_BEFORE_END_SECONDS = 15;
+
+/** Whether to load the next song now: the current one is near its end, or is wholly loaded (so the network is free). Unknown length: not yet. */
+export function preloadDue(position: number, duration: number | undefined, bufferedUntil: number): boolean {
+  if (duration === undefined || !Number.isFinite(duration) || duration <= 0) return false;
+  return duration - position <= PRELOAD_BEFORE_END_SECONDS || bufferedUntil >= duration - 0.5;
+}

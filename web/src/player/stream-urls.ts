@@ -1,8 +1,8 @@
 /**
  * The URLs the player's <audio> elements load. An element cannot send the sign-in token, and the
  * token never goes into a URL, so each song is streamed through a short-lived URL the server signs
- * for this user (app.svc.library.getStreamUrl). A URL is reused while it has a while to run, so the
- * next song's preload and its play fetch the same bytes.
+ * for this user (app.svc.library.getStreamUrl). A URL is reused while it has a while to run, so
+ * loading a song ahead, then playing it (or playing it again), asks the server for it once.
  */
 import { query } from '../api/xrpc.ts';
 import type { Song } from '../pages/library/logic.ts';

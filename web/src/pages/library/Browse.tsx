@@ -1,11 +1,12 @@
 /**
- * The library by artist and album: artists → their albums → an album's songs, with play and
- * "Add to queue". Lists are what the user can play (the music folder and their file hosts), a
- * page at a time with "Load more".
+ * The library by artist and album: artists → their albums (a grid of covers) → an album's songs,
+ * with play and "Add to queue". Lists are what the user can play (the music folder and their file
+ * hosts), a page at a time with "Load more".
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { procedure, query, type Output } from '../../api/xrpc.ts';
+import { AlbumGrid } from '../../components/AlbumGrid.tsx';
 import { Artwork } from '../../components/Artwork.tsx';
 import { Empty, ErrorNote, Loading } from '../../components/ui.tsx';
 import { Link } from '../../router.tsx';
@@ -25,17 +26,25 @@ function usePages<T>(key: unknown[], load: (offset: number) => Promise<T[]>) {
   });
 }
 
-/** A paged list: loading, errors and the empty state in words, then the rows and "Load more". */
-function PagedList<T>({ pages, label, empty, row }: { pages: ReturnType<typeof usePages<T>>; label: string; empty: ReactNode; row: (item: T) => ReactNode }) {
+/** A paged list: loading, errors and the empty state in words, then the items (as `show` lays them out) and "Load more". */
+function PagedList<T>({
+  pages,
+  label,
+  empty,
+  show,
+}: {
+  pages: ReturnType<typeof usePages<T>>;
+  label: string;
+  empty: ReactNode;
+  show: (items: T[]) => ReactNode;
+}) {
   if (pages.isPending) return <Loading label={`Loading ${label}…`} />;
   if (pages.isError) return <ErrorNote error={pages.error} />;
   const items = pages.data.pages.flat();
   if (items.length === 0) return <Empty>{empty}</Empty>;
   return (
     <>
-      <ul className="plays" aria-label={label}>
-        {items.map(row)}
-      </ul>
+      {show(items)}
       {pages.hasNextPage && (
         <button type="button" className="secondary" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
           {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
@@ -66,18 +75,22 @@ function ArtistIndex() {
       pages={pages}
       label="artists"
       empty={NOTHING_PLAYABLE}
-      row={(artist) => (
-        <li key={artist.id} className="play">
-          <Artwork src={artist.picture} name={artist.name} />
-          <div className="play-text">
-            <Link href={`/library/artists/${artist.id}`} className="title">
-              {artist.name}
-            </Link>
-            <div className="muted small">
-              {plural(artist.albumCount, 'album')} · {plural(artist.songCount, 'song')}
-            </div>
-          </div>
-        </li>
+      show={(artists) => (
+        <ul className="plays" aria-label="artists">
+          {artists.map((artist) => (
+            <li key={artist.id} className="play">
+              <Artwork src={artist.picture} name={artist.name} />
+              <div className="play-text">
+                <Link href={`/library/artists/${artist.id}`} className="title">
+                  {artist.name}
+                </Link>
+                <div className="muted small">
+                  {plural(artist.albumCount, 'album')} · {plural(artist.songCount, 'song')}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
       )}
     />
   );
@@ -106,26 +119,21 @@ function AlbumIndex({ artistId }: { artistId?: string }) {
         pages={pages}
         label="albums"
         empty={artistId ? <p>None of this artist's albums is in your library.</p> : NOTHING_PLAYABLE}
-        row={(album) => <AlbumRow key={album.id} album={album} />}
+        show={(albums) => <AlbumGrid label="albums" albums={albums.map((album) => albumCard(album, !artistId))} />}
       />
     </>
   );
 }
 
-function AlbumRow({ album }: { album: Album }) {
-  return (
-    <li className="play">
-      <Artwork src={album.albumArt} name={album.name} />
-      <div className="play-text">
-        <Link href={`/library/albums/${album.id}`} className="title">
-          {album.name}
-        </Link>
-        <span className="muted"> · {album.artist}</span>
-        <div className="muted small">{[album.year, plural(album.songCount, 'song'), formatDuration(album.duration)].filter(Boolean).join(' · ')}</div>
-      </div>
-    </li>
-  );
-}
+/** An album's card; the artist is left out on the artist's own list. */
+const albumCard = (album: Album, withArtist: boolean) => ({
+  id: album.id,
+  href: `/library/albums/${album.id}`,
+  title: album.name,
+  artist: withArtist ? album.artist : undefined,
+  cover: album.albumArt,
+  detail: [album.year, plural(album.songCount, 'song'), formatDuration(album.duration)].filter(Boolean).join(' · '),
+});
 
 function AlbumSongs({ id, onPlay }: { id: string; onPlay: PlayAt }) {
   const key = useLibraryKey();
