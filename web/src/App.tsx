@@ -79,6 +79,17 @@ function NavSearch() {
   );
 }
 
+/** A page link of the top bar, marked as the current page on its page and the pages below it. */
+function NavLink({ href, children }: { href: string; children: React.ReactNode }) {
+  const { path } = useLocation();
+  const current = path === href || path.startsWith(`${href}/`);
+  return (
+    <Link href={href} aria-current={current ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
 function Navigation() {
   const session = useSession();
   return (
@@ -87,11 +98,11 @@ function Navigation() {
         <Link href="/" className="brand">
           Earshot
         </Link>
-        {session && <Link href={`/u/${session.handle}`}>Profile</Link>}
-        <Link href="/songs">Songs</Link>
-        <Link href="/search">Search</Link>
-        {session && <Link href="/settings">Settings</Link>}
-        {session && <Link href="/library">Library</Link>}
+        {session && <NavLink href={`/u/${session.handle}`}>Profile</NavLink>}
+        {session && <NavLink href="/library">Library</NavLink>}
+        <NavLink href="/songs">Songs</NavLink>
+        <NavLink href="/search">Search</NavLink>
+        {session && <NavLink href="/settings">Settings</NavLink>}
       </nav>
       <NavSearch />
       <UserMenu />

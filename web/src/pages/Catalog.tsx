@@ -68,9 +68,9 @@ export function SongPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        <Artwork src={s.albumArt} name={s.album ?? s.title} size={120} />
+        <Artwork src={s.albumArt} name={s.album ?? s.title} size={180} />
         <div>
-          <p className="muted small">Song</p>
+          <p className="kind">Song</p>
           <h1>{s.title}</h1>
           <p>
             <ArtistLink name={s.artist} uri={s.artistUri} />
@@ -154,9 +154,9 @@ export function ArtistPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        <Artwork src={a.picture} name={a.name} size={120} />
+        <Artwork src={a.picture} name={a.name} size={180} />
         <div>
-          <p className="muted small">Artist</p>
+          <p className="kind">Artist</p>
           <h1>{a.name}</h1>
           {a.genres.length > 0 && <p className="muted">{a.genres.join(', ')}</p>}
         </div>
@@ -204,9 +204,9 @@ export function AlbumPage({ id }: { id: string }) {
   return (
     <article>
       <header className="catalog-head">
-        <Artwork src={a.albumArt} name={a.title} size={120} />
+        <Artwork src={a.albumArt} name={a.title} size={180} />
         <div>
-          <p className="muted small">Album</p>
+          <p className="kind">Album</p>
           <h1>{a.title}</h1>
           <p>
             <ArtistLink name={a.artist} uri={a.artistUri} />

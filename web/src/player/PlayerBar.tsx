@@ -16,6 +16,7 @@ import { SHORTCUT_HINT, shortcutFor } from './shortcuts.ts';
 import { usePlayer, type Playing } from './store.tsx';
 import { coverUrl, streamUrl } from './stream-urls.ts';
 import { Artwork } from '../components/Artwork.tsx';
+import { Link } from '../router.tsx';
 
 const QueueView = lazy(() => import('../pages/library/Queue.tsx').then((m) => ({ default: m.QueueView })));
 
@@ -64,13 +65,21 @@ export function PlayerBar() {
         <Deck playing={store.playing} queueOpen={queueOpen} onQueue={() => setQueueOpen((open) => !open)} />
       ) : (
         <div className="player-deck">
-          <span className="muted">Nothing is playing.</span>
-          <button type="button" onClick={() => store.playAt(store.entries, store.order[0] ?? 0)}>
-            Play the queue
-          </button>
-          <button type="button" className="secondary" aria-expanded={queueOpen} aria-controls="player-queue" onClick={() => setQueueOpen((open) => !open)}>
-            Queue
-          </button>
+          {store.entries.length === 0 ? (
+            <span className="muted">
+              Nothing is playing. Pick an album in your <Link href="/library">Library</Link>.
+            </span>
+          ) : (
+            <>
+              <span className="muted">Nothing is playing.</span>
+              <button type="button" onClick={() => store.playAt(store.entries, store.order[0] ?? 0)}>
+                Play the queue
+              </button>
+              <button type="button" className="secondary" aria-expanded={queueOpen} aria-controls="player-queue" onClick={() => setQueueOpen((open) => !open)}>
+                Queue
+              </button>
+            </>
+          )}
         </div>
       )}
     </section>
