@@ -1,10 +1,12 @@
-// Runs every *.test.ts under src/ and loadtest/ with Node's test runner (tsx loads TypeScript).
+// Runs every *.test.ts under src/ and loadtest/ with Node's test runner, bundled first
+// (scripts/bundle-tests.mjs: esbuild, source maps back to the TypeScript).
 //   node scripts/run-tests.mjs                 every test file
 //   node scripts/run-tests.mjs --tier unit     one tier (unit, app or e2e; see tierOf)
 //   node scripts/run-tests.mjs a.test.ts ...   the files named
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { bundleTests, removeBundles } from './bundle-tests.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -67,7 +69,7 @@ const files = (tier ? named.filter((file) => tierOf(file) === tier) : named)
 
 // Some tests spawn the real bin/earshot.js, which runs the compiled dist/: bring it up to date
 // first, so a test file run by hand (`node scripts/run-tests.mjs src/cli/cli.test.ts`) never
-// exercises an old build. The tests themselves load the TypeScript sources.
+// exercises an old build. The tests themselves run bundles of the TypeScript sources.
 if (files.some((file) => tierOf(file) === 'e2e')) {
   const build = spawnSync(process.execPath, [path.resolve('scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
@@ -76,19 +78,20 @@ if (files.some((file) => tierOf(file) === 'e2e')) {
 // Two files at a time: on two cores, three took as long (the suite is bound by the processor, not by
 // waiting) and left the PostgreSQL-side heavy-read test more writers to race with. Set to measure.
 const concurrency = process.env.EARSHOT_TEST_CONCURRENCY ?? '2';
+const bundles = await bundleTests(files);
 const result = spawnSync(
   process.execPath,
   // A file whose tests are done exits even if something it opened is still listening, and no test runs
   // past five minutes (the longest take seconds): either would otherwise hold the whole run until CI's limit.
-  ['--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=300000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  ['--enable-source-maps', '--test', '--test-force-exit', '--test-timeout=300000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...bundles],
   // Hundreds of accounts are signed up: scrypt at OWASP's N=2^17 would add minutes, so tests hash at 2^12
   // (passwords.test.ts checks the production cost itself). A value already set wins.
-  // Every test file is a process of its own that loads some 1,300 modules (Kysely and TypeBox alone
-  // are 450 files): Node's compile cache keeps their V8 code on disk, so each file after the first
-  // compiles only what tsx transforms.
+  // Every test file is a process of its own: Node's compile cache keeps the V8 code of the bundles and
+  // the packages they load on disk, so each file after the first compiles only its own bundle.
   {
     stdio: 'inherit',
     env: { EARSHOT_SCRYPT_LOG2_N: '12', NODE_COMPILE_CACHE: path.resolve('node_modules/.cache/earshot-node-compile'), ...process.env },
   },
 );
+removeBundles();
 process.exit(result.status ?? 1);

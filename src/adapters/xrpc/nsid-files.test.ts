@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { register } from 'tsx/esm/api';
 import { operations } from '../../app/registry.ts';
 
 const HERE = new URL('.//', import.meta.url);
@@ -24,6 +25,9 @@ function groupModules(): { prefix: string; url: URL }[] {
       return isSource(entry.name) ? [{ prefix: entry.name.slice(0, -'.ts'.length), url: new URL(entry.name, HERE) }] : [];
     });
 }
+
+// The group modules are found by listing this folder and loaded as TypeScript at run time.
+register();
 
 /** The operations a module exports (its array of declarations). */
 async function declaredIn(url: URL): Promise<{ nsid: string }[]> {
