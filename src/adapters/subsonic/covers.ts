@@ -76,40 +76,43 @@ export async function readCover(file: CoverFile): Promise<Picture | null> {
 /**
  * The files with a cover that an id names, best first: a track's files, an album's tracks'
  * files, or a directory's files (then its subdirectories'). `userId` limits them to the sources
- * that user sees; null (the public cover route) takes server-wide sources only. Two branches, each
- * a lookup on an indexed column (tracks by id or album, directories by id or parent, then their
- * files), where one OR across the joins would read every file with a cover.
+ * that user sees; null (the public cover route) takes server-wide sources only. Each lookup goes
+ * through an indexed column (tracks by id or album, directories by id or parent, then their
+ * files), where one OR across the joins would read every file with a cover; an id is a track, an
+ * album or a directory, so the directories are looked at only when no track answered.
  */
 export async function coverFiles(db: Database, userId: string | null, id: string): Promise<CoverFile[]> {
-  const covered = db
-    .selectFrom('library_files as f')
-    .innerJoin('library_sources as s', 's.id', 'f.source_id')
-    .select(['f.id', 's.kind', 's.root', 'f.path', 'f.cover', 'f.cover_etag', sql<boolean>`s.user_id is not null`.as('own')])
-    .where('f.cover', 'is not', null)
-    .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])));
-  const ofTracks = covered.select(sql<number>`case when f.track_id = ${id} then 0 else 2 end`.as('rank')).where(
-    'f.track_id',
-    'in',
+  const covered = (exact: 'f.track_id' | 'f.directory_id') =>
     db
-      .selectFrom('tracks')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
-  );
-  const ofDirectories = covered.select(sql<number>`case when f.directory_id = ${id} then 1 else 2 end`.as('rank')).where(
-    'f.directory_id',
-    'in',
-    db
-      .selectFrom('library_directories')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
-  );
-  return db
-    .selectFrom(ofTracks.unionAll(ofDirectories).as('c'))
-    .select(['c.id', 'c.kind', 'c.root', 'c.path', 'c.cover', 'c.cover_etag'])
-    .orderBy('c.rank')
-    .orderBy('c.own')
-    .orderBy('c.path')
-    .limit(5)
+      .selectFrom('library_files as f')
+      .innerJoin('library_sources as s', 's.id', 'f.source_id')
+      .select(['f.id', 's.kind', 's.root', 'f.path', 'f.cover', 'f.cover_etag'])
+      .where('f.cover', 'is not', null)
+      .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])))
+      .orderBy(sql`${sql.ref(exact)} = ${id}`, 'desc')
+      .orderBy(sql`s.user_id is not null`)
+      .orderBy('f.path')
+      .limit(5);
+  const ofTracks = await covered('f.track_id')
+    .where(
+      'f.track_id',
+      'in',
+      db
+        .selectFrom('tracks')
+        .select('id')
+        .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
+    )
+    .execute();
+  if (ofTracks.length > 0) return ofTracks;
+  return covered('f.directory_id')
+    .where(
+      'f.directory_id',
+      'in',
+      db
+        .selectFrom('library_directories')
+        .select('id')
+        .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
+    )
     .execute();
 }
 
