@@ -15,7 +15,7 @@ import { Metrics } from '../src/core/ops/metrics.ts';
 const WRITE_CONCURRENCY = 64;
 
 /** The generated files written into a folder. */
-async function generateFolder(root: string, count: number): Promise<void> {
+export async function generateFolder(root: string, count: number): Promise<void> {
   const jobs = generatedMusic(count);
   for (let at = 0; at < jobs.length; at += WRITE_CONCURRENCY) {
     await Promise.all(

@@ -14,6 +14,7 @@ import { mixedLoadBenchmark } from './mixed-load.ts';
 import { rollupIngestBenchmark } from './rollup-ingest.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { subsonicLibraryBenchmark } from './subsonic-library.ts';
+import { subsonicPeerBenchmark } from './subsonic-peer.ts';
 import { webProfileBenchmark } from './web-profile.ts';
 import { wrappedBenchmark } from './wrapped.ts';
 
@@ -33,6 +34,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'single-listen': singleListenBenchmark,
   'songs-filter': songsFilterBenchmark,
   'subsonic-library': subsonicLibraryBenchmark,
+  'subsonic-peer': subsonicPeerBenchmark,
   'web-profile': webProfileBenchmark,
   wrapped: wrappedBenchmark,
 };

@@ -18,14 +18,30 @@ export function pictureEtag(data: Uint8Array): string {
   return `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
 }
 
+/** A picture to send: its bytes, the type they were found to be (image-type.ts), and the validator stored with them. */
+export interface SentPicture {
+  data: Buffer;
+  contentType: string;
+  etag: string;
+}
+
+/**
+ * What a picture lookup answers given the client's If-None-Match: the picture, 'unchanged' when
+ * the client already holds it (nothing was read), or null when there is none.
+ */
+export type PictureLookup = SentPicture | 'unchanged' | null;
+
+/** The client's validator from If-None-Match (a single one, as browsers and Subsonic clients send). */
+export const ifNoneMatch = (header: string | string[] | undefined): string | undefined => (typeof header === 'string' ? header : undefined);
+
 /**
  * Answers a picture anyone may see (a cover, an avatar) with the file headers, a day of public
  * caching and its ETag: 304 when the client already holds these bytes. `type` is the one the
  * bytes were found to be (image-type.ts), never a declared one.
  */
-export function sendPublicPicture(request: FastifyRequest, reply: FastifyReply, data: Buffer, type: string): FastifyReply {
-  const etag = pictureEtag(data);
+export function sendPublicPicture(request: FastifyRequest, reply: FastifyReply, found: SentPicture | 'unchanged'): FastifyReply {
+  const etag = found === 'unchanged' ? request.headers['if-none-match']! : found.etag;
   reply.headers(FILE_RESPONSE_HEADERS).header('etag', etag).header('cache-control', 'public, max-age=86400');
-  if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-  return reply.type(type).send(data);
+  if (found === 'unchanged' || request.headers['if-none-match'] === etag) return reply.status(304).send();
+  return reply.type(found.contentType).send(found.data);
 }

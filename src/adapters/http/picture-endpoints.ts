@@ -3,11 +3,14 @@ import { storedAlbumCover, storedArtistImage } from '../../core/catalog/enrich/i
 import { storedAvatar } from '../../core/profiles/avatars.ts';
 import { notFound } from '../../toolkit/errors.ts';
 import type { Endpoint } from './endpoint.ts';
-import { sendPublicPicture } from './file-headers.ts';
+import { ifNoneMatch, sendPublicPicture, type PictureLookup } from './file-headers.ts';
 import { PLAIN_HTTP } from './xrpc-protocol.ts';
 
-/** What a public picture endpoint finds for the id in its path: bytes and the type they are, or null for 404. */
-type FindPicture = (ctx: AppContext, id: string) => Promise<{ data: Buffer; contentType: string } | null>;
+/**
+ * What a public picture endpoint finds for the id in its path: bytes, the type they are and their
+ * stored ETag; 'unchanged' when the client's validator (If-None-Match) is still the picture's; null for 404.
+ */
+type FindPicture = (ctx: AppContext, id: string, ifNoneMatch: string | undefined) => Promise<PictureLookup>;
 
 interface PublicPicture {
   /** The path up to the id: `/covers`, served at `/covers/:<param>`. */
@@ -46,9 +49,9 @@ export function publicPictureEndpoint(picture: PublicPicture): Endpoint {
     },
     handler: async ({ request, reply, ctx }) => {
       const id = (request.params as Record<string, string>)[picture.param]!;
-      const found = await picture.find(ctx, id);
+      const found = await picture.find(ctx, id, ifNoneMatch(request.headers['if-none-match']));
       if (!found) throw notFound(picture.missing(id));
-      return sendPublicPicture(request, reply, found.data, found.contentType);
+      return sendPublicPicture(request, reply, found);
     },
   };
 }

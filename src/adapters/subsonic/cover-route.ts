@@ -15,6 +15,6 @@ export const libraryCoverEndpoint = publicPictureEndpoint({
   paramDescription: "the track's id",
   operationId: 'getLibraryCoversId',
   summary: "A track's cover from the server-wide library",
-  find: (ctx, id) => (isUuid(id) ? coverFor(ctx.db, null, id.toLowerCase()) : Promise.resolve(null)),
+  find: (ctx, id, known) => (isUuid(id) ? coverFor(ctx.db, null, id.toLowerCase(), known) : Promise.resolve(null)),
   missing: (id) => `no cover for ${id}`,
 });

@@ -3,6 +3,7 @@ import { parseStream } from 'music-metadata';
 import type { Database } from '../../toolkit/db/index.ts';
 import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
 import { imageType, type ImageType } from '../../toolkit/image-type.ts';
+import { pictureEtag, type PictureLookup } from '../http/file-headers.ts';
 import { openLocal } from './bytes.ts';
 
 export interface Picture {
@@ -16,10 +17,12 @@ const MAX_FOLDER_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** A file row that has a cover: `cover` is 'embedded' or a folder image's path relative to the source root. */
 interface CoverFile {
+  id: string;
   kind: string;
   root: string;
   path: string;
   cover: string | null;
+  cover_etag: string | null;
 }
 
 /** The bytes as a picture, typed by what they are; null when they are not an allowed image. */
@@ -73,31 +76,61 @@ export async function readCover(file: CoverFile): Promise<Picture | null> {
 /**
  * The files with a cover that an id names, best first: a track's files, an album's tracks'
  * files, or a directory's files (then its subdirectories'). `userId` limits them to the sources
- * that user sees; null (the public cover route) takes server-wide sources only.
+ * that user sees; null (the public cover route) takes server-wide sources only. Each lookup goes
+ * through an indexed column (tracks by id or album, directories by id or parent, then their
+ * files), where one OR across the joins would read every file with a cover; an id is a track, an
+ * album or a directory, so the directories are looked at only when no track answered.
  */
 export async function coverFiles(db: Database, userId: string | null, id: string): Promise<CoverFile[]> {
-  return db
-    .selectFrom('library_files as f')
-    .innerJoin('library_sources as s', 's.id', 'f.source_id')
-    .leftJoin('tracks as t', 't.id', 'f.track_id')
-    .leftJoin('library_directories as d', 'd.id', 'f.directory_id')
-    .select(['s.kind', 's.root', 'f.path', 'f.cover'])
-    .where('f.cover', 'is not', null)
-    .where((eb) => eb.or([eb('f.track_id', '=', id), eb('t.album_id', '=', id), eb('f.directory_id', '=', id), eb('d.parent_id', '=', id)]))
-    .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])))
-    .orderBy(sql`f.track_id = ${id}`, 'desc')
-    .orderBy(sql`f.directory_id = ${id}`, 'desc')
-    .orderBy(sql`s.user_id is not null`)
-    .orderBy('f.path')
-    .limit(5)
+  const covered = (exact: 'f.track_id' | 'f.directory_id') =>
+    db
+      .selectFrom('library_files as f')
+      .innerJoin('library_sources as s', 's.id', 'f.source_id')
+      .select(['f.id', 's.kind', 's.root', 'f.path', 'f.cover', 'f.cover_etag'])
+      .where('f.cover', 'is not', null)
+      .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])))
+      .orderBy(sql`${sql.ref(exact)} = ${id}`, 'desc')
+      .orderBy(sql`s.user_id is not null`)
+      .orderBy('f.path')
+      .limit(5);
+  const ofTracks = await covered('f.track_id')
+    .where(
+      'f.track_id',
+      'in',
+      db
+        .selectFrom('tracks')
+        .select('id')
+        .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
+    )
+    .execute();
+  if (ofTracks.length > 0) return ofTracks;
+  return covered('f.directory_id')
+    .where(
+      'f.directory_id',
+      'in',
+      db
+        .selectFrom('library_directories')
+        .select('id')
+        .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
+    )
     .execute();
 }
 
-/** The first readable picture among the files an id names. */
-export async function coverFor(db: Database, userId: string | null, id: string): Promise<Picture | null> {
+/**
+ * The first readable picture among the files an id names, with its ETag: the one stored with the
+ * file, else the picture's digest, then stored so later requests never hash it. 'unchanged' when
+ * `known` (the client's If-None-Match) is a candidate's stored ETag: nothing is read then.
+ */
+export async function coverFor(db: Database, userId: string | null, id: string, known?: string): Promise<PictureLookup> {
   for (const file of await coverFiles(db, userId, id)) {
+    if (known !== undefined && file.cover_etag === known) return 'unchanged';
     const picture = await readCover(file);
-    if (picture) return picture;
+    if (!picture) continue;
+    if (file.cover_etag !== null) return { ...picture, etag: file.cover_etag };
+    const etag = pictureEtag(picture.data);
+    // Only while the file still names this cover: a scan in between cleared it for new bytes.
+    await db.updateTable('library_files').set({ cover_etag: etag }).where('id', '=', file.id).where('cover', '=', file.cover).execute();
+    return { ...picture, etag };
   }
   return null;
 }
@@ -106,8 +139,8 @@ export async function coverFor(db: Database, userId: string | null, id: string):
  * getCoverArt's picture: the library's (coverFor), else the cover enrichment kept for the album the
  * id names, or for the album of the song it names (album covers are public at /covers/ anyway).
  */
-export async function subsonicCover(db: Database, userId: string, id: string): Promise<Picture | null> {
-  const fromLibrary = await coverFor(db, userId, id);
+export async function subsonicCover(db: Database, userId: string, id: string, known?: string): Promise<PictureLookup> {
+  const fromLibrary = await coverFor(db, userId, id, known);
   if (fromLibrary) return fromLibrary;
   const song = await db.selectFrom('tracks').select('album_id').where('id', '=', id).executeTakeFirst();
   return storedAlbumCover(db, song?.album_id ?? id);

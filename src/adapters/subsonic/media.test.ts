@@ -4,6 +4,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
 import { errorCode, rest, subsonicClient, subsonicUser } from './client-testing.ts';
+import { testPng } from '../../core/library/test-music.ts';
+import { pictureEtag } from '../http/file-headers.ts';
 import { createTestLibrary, COVER, type TestLibrary } from './library-testing.ts';
 
 const OPENING = 'The Alpha Band/First Album/01 Opening.mp3';
@@ -92,6 +94,44 @@ describeWithApp('Subsonic REST: media', (app) => {
     assert.equal(((await none.json()) as any)['subsonic-response'].error.code, 70);
   });
 
+  test('getCoverArt: the ETag is stored with the cover, and If-None-Match is a 304 that reads nothing; a kept album cover has its ETag too', async () => {
+    const db = app().ctx.db;
+    const opening = library.tracks.get(OPENING)!;
+    const first = await client.getCoverArt({ id: opening });
+    const etag = first.headers.get('etag')!;
+    assert.equal(etag, pictureEtag(COVER));
+    const stored = await db.selectFrom('library_files').select('cover_etag').where('track_id', '=', opening).executeTakeFirstOrThrow();
+    assert.equal(stored.cover_etag, etag, 'stored the first time it is served');
+    // With the file gone, only an answer that read nothing can still be a 304.
+    fs.renameSync(path.join(library.root, OPENING), path.join(library.root, 'moved.mp3'));
+    try {
+      const auth = { u: user.handle, p: user.key, id: opening };
+      const unchanged = await rest(app(), 'getCoverArt', auth, { 'if-none-match': etag });
+      assert.equal(unchanged.status, 304);
+      assert.equal(unchanged.headers.get('etag'), etag);
+      assert.equal(unchanged.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal((await unchanged.arrayBuffer()).byteLength, 0);
+      const other = await rest(app(), 'getCoverArt', auth, { 'if-none-match': '"something else"' });
+      assert.notEqual(other.status, 304, 'another validator reads the file (gone: no picture)');
+    } finally {
+      fs.renameSync(path.join(library.root, 'moved.mp3'), path.join(library.root, OPENING));
+    }
+    // An album with no picture in its files: the cover enrichment kept, whose ETag the database computed.
+    const loose = (await client.getSong({ id: library.tracks.get('Loose Track.mp3')! })).song.albumId!;
+    const kept = Buffer.from(testPng('kept cover'));
+    await db.insertInto('album_covers').values({ album_id: loose, content_type: 'image/png', data: kept, release_mbid: 'bench' }).execute();
+    try {
+      const cover = await client.getCoverArt({ id: loose });
+      assert.equal(cover.status, 200);
+      assert.equal(cover.headers.get('etag'), pictureEtag(kept), 'the same validator a digest of the bytes gives');
+      assert.deepEqual(Buffer.from(await cover.arrayBuffer()), kept);
+      const again = await rest(app(), 'getCoverArt', { u: user.handle, p: user.key, id: loose }, { 'if-none-match': pictureEtag(kept) });
+      assert.equal(again.status, 304);
+    } finally {
+      await db.deleteFrom('album_covers').where('album_id', '=', loose).execute();
+    }
+  });
+
   test('the public cover route serves a track cover without credentials, with caching headers', async () => {
     const opening = library.tracks.get(OPENING)!;
     const response = await fetch(`${app().apiUrl}/library/covers/${opening}`);
@@ -101,6 +141,13 @@ describeWithApp('Subsonic REST: media', (app) => {
     const etag = response.headers.get('etag')!;
     assert.deepEqual(Buffer.from(await response.arrayBuffer()), COVER);
     assert.equal((await fetch(`${app().apiUrl}/library/covers/${opening}`, { headers: { 'if-none-match': etag } })).status, 304);
+    // The stored validator answers the public route too, without reading the file.
+    fs.renameSync(path.join(library.root, OPENING), path.join(library.root, 'moved.mp3'));
+    try {
+      assert.equal((await fetch(`${app().apiUrl}/library/covers/${opening}`, { headers: { 'if-none-match': etag } })).status, 304);
+    } finally {
+      fs.renameSync(path.join(library.root, 'moved.mp3'), path.join(library.root, OPENING));
+    }
     const unknown = await fetch(`${app().apiUrl}/library/covers/${library.tracks.get('Loose Track.mp3')}`);
     assert.equal(unknown.status, 404);
     assert.equal(((await unknown.json()) as any).error, 'NotFound');

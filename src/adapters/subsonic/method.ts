@@ -22,6 +22,8 @@ export interface SubsonicRequest {
   client: string;
   /** The raw Range header, for stream and download. */
   range: string | undefined;
+  /** The client's If-None-Match: a cover it already holds is answered 304 unread. */
+  ifNoneMatch: string | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import { LibraryError } from '../../core/library/errors.ts';
 import type { CredentialCheck, Endpoint, Protocol } from '../http/endpoint.ts';
 import type { ClassifiedError } from '../http/error-path.ts';
 import { registerEndpoints, setProtocolErrorPath } from '../http/register.ts';
+import { ifNoneMatch } from '../http/file-headers.ts';
 import { authenticateSubsonic } from './auth.ts';
 import { failedDocument, isValidCallback, okDocument, render, type SubsonicFormat } from './format.ts';
 import type { SubsonicBinary, SubsonicMethod, SubsonicParams, SubsonicPayload } from './method.ts';
@@ -141,7 +142,14 @@ function subsonicEndpoint(methods: readonly SubsonicMethod[]): Endpoint<Viewer |
       if (publicAnswer) return send(reply, params, okDocument(publicAnswer));
       const method = byName.get(name);
       if (!method) return send(reply, params, failedDocument(0, `unknown method ${name}`));
-      const result = await method.handler({ ctx, viewer: viewer!, params, client: params.get('c') ?? '', range: request.headers.range });
+      const result = await method.handler({
+        ctx,
+        viewer: viewer!,
+        params,
+        client: params.get('c') ?? '',
+        range: request.headers.range,
+        ifNoneMatch: ifNoneMatch(request.headers['if-none-match']),
+      });
       if (isBinary(result)) return reply.status(result.status).type(result.contentType).headers(result.headers).send(result.body);
       return send(reply, params, okDocument(result));
     },

@@ -85,6 +85,6 @@ export function callMethod(
   const method = methods.find((candidate) => candidate.name === name);
   if (!method) throw new Error(`no Subsonic method ${name}`);
   const viewer: Viewer = { userId: user.userId, did: user.did, handle: user.handle, credential: 'api-key' };
-  const request: SubsonicRequest = { ctx: app.ctx, viewer, params: testParams(query), client: 'test-player', range: undefined };
+  const request: SubsonicRequest = { ctx: app.ctx, viewer, params: testParams(query), client: 'test-player', range: undefined, ifNoneMatch: undefined };
   return method.handler(request) as Promise<Record<string, any>>;
 }

@@ -38,8 +38,10 @@ export function hasPlayableFile(trackId: Expression<unknown>, userId: string, so
  * the rule of song reads (src/core/song-art.ts), in Subsonic's cover ids.
  */
 const albumHasCover = (albumId: Expression<unknown>, userId: string) =>
+  // `limit 1` keeps each test a lookup through the album's tracks: without it the planner may hash
+  // the first one, reading every track and file of the library for a handful of rows.
   sql<boolean>`(exists (select 1 from tracks at join library_files cf on cf.track_id = at.id join library_sources cs on cs.id = cf.source_id
-    where at.album_id = ${albumId} and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}))
+    where at.album_id = ${albumId} and cf.cover is not null and (cs.user_id is null or cs.user_id = ${userId}) limit 1)
     or exists (select 1 from album_covers ac where ac.album_id = ${albumId}))`;
 
 const seconds = (ms: number | null) => (ms === null ? undefined : Math.round(ms / 1000));

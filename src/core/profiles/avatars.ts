@@ -45,9 +45,9 @@ export async function forgetAvatar(db: Database, userId: string): Promise<void> 
 }
 
 /** The kept picture of a user, served at /avatars/<user id> without credentials (profiles are public), or null. */
-export async function storedAvatar(db: Database, userId: string): Promise<{ data: Buffer; contentType: string } | null> {
+export async function storedAvatar(db: Database, userId: string): Promise<{ data: Buffer; contentType: string; etag: string } | null> {
   if (!isUuid(userId)) return null;
-  const row = await db.selectFrom('user_avatars').select('data').where('user_id', '=', userId.toLowerCase()).executeTakeFirst();
+  const row = await db.selectFrom('user_avatars').select(['data', 'etag']).where('user_id', '=', userId.toLowerCase()).executeTakeFirst();
   const contentType = row && imageType(row.data);
-  return row && contentType ? { data: row.data, contentType } : null;
+  return row && contentType ? { data: row.data, contentType, etag: row.etag } : null;
 }

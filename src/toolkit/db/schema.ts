@@ -319,6 +319,8 @@ export interface LibraryFilesTable {
   year: number | null;
   /** 'embedded', a folder image's path relative to the source root, or null. */
   cover: string | null;
+  /** The ETag of the picture `cover` names, stored when first served; null until then and after the scan changes the file (migration 0022). */
+  cover_etag: string | null;
   client_modified: Timestamp | null;
   server_modified: Timestamp | null;
   created_at: CreatedAt;
@@ -433,6 +435,8 @@ export interface AlbumCoversTable {
   content_type: string;
   data: Buffer;
   release_mbid: string;
+  /** The picture's ETag, computed by the database from `data` (migration 0022). */
+  etag: Computed<string>;
   created_at: CreatedAt;
 }
 
@@ -442,6 +446,8 @@ export interface ArtistImagesTable {
   content_type: string;
   data: Buffer;
   deezer_id: string;
+  /** The picture's ETag, computed by the database from `data` (migration 0022). */
+  etag: Computed<string>;
   created_at: CreatedAt;
 }
 
@@ -450,6 +456,8 @@ export interface UserAvatarsTable {
   user_id: string;
   source_url: string;
   data: Buffer;
+  /** The picture's ETag, computed by the database from `data` (migration 0022). */
+  etag: Computed<string>;
   updated_at: CreatedAt;
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FILE_RESPONSE_HEADERS, pictureEtag } from '../../http/file-headers.ts';
+import { FILE_RESPONSE_HEADERS } from '../../http/file-headers.ts';
 import { hostedBytes } from '../../../core/filehost/stream.ts';
 import { libraryNotFound } from '../../../core/library/errors.ts';
 import { servedAudioType } from '../../../core/library/tags.ts';
@@ -32,20 +32,20 @@ export const download = defineSubsonicMethod('download', (request) => trackBytes
  * `id` is a song, album or directory id; the library's picture comes first, then the cover
  * enrichment kept for the album. `size` is ignored (the picture is sent as stored).
  */
-export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, viewer, params }) => {
+export const getCoverArt = defineSubsonicMethod('getCoverArt', async ({ ctx, viewer, params, ifNoneMatch }) => {
   const id = uuidParam(params);
-  const picture = await subsonicCover(ctx.db, viewer.userId, id);
+  const picture = await subsonicCover(ctx.db, viewer.userId, id, ifNoneMatch);
   if (!picture) throw libraryNotFound(`no cover art for ${id}`);
+  const caching = { ...FILE_RESPONSE_HEADERS, 'cache-control': 'private, max-age=86400' };
+  // The client holds these bytes: a 304 with its validator, nothing read (covers.ts).
+  const unchanged = picture === 'unchanged' || picture.etag === ifNoneMatch;
+  if (unchanged)
+    return { kind: 'binary', status: 304, contentType: 'application/octet-stream', headers: { ...caching, etag: ifNoneMatch! }, body: Buffer.alloc(0) };
   return {
     kind: 'binary',
     status: 200,
     contentType: picture.contentType,
-    headers: {
-      ...FILE_RESPONSE_HEADERS,
-      'content-length': String(picture.data.length),
-      etag: pictureEtag(picture.data),
-      'cache-control': 'private, max-age=86400',
-    },
+    headers: { ...caching, 'content-length': String(picture.data.length), etag: picture.etag },
     body: picture.data,
   };
 });

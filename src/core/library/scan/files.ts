@@ -85,7 +85,9 @@ export async function updateCovers(db: Database, covers: FileDiff['covers']): Pr
     else byCover.set(cover, [id]);
   }
   for (const [cover, ids] of byCover) {
-    await inChunks(ids, 1000, (chunk) => db.updateTable('library_files').set({ cover, updated_at: new Date() }).where('id', 'in', chunk).execute());
+    await inChunks(ids, 1000, (chunk) =>
+      db.updateTable('library_files').set({ cover, cover_etag: null, updated_at: new Date() }).where('id', 'in', chunk).execute(),
+    );
   }
 }
 
@@ -169,6 +171,8 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
     tag_reader: TAG_READER_VERSION,
     year: tags.year ?? null,
     cover: tags.hasPicture ? 'embedded' : ctx.folderCover(file.dir),
+    // The stored validator named the old bytes: the next serve stores the new one.
+    cover_etag: null,
     file_id: file.fileId ?? null,
     client_modified: file.clientModified ?? null,
     server_modified: file.serverModified ?? null,
@@ -191,6 +195,7 @@ async function writeSlice(tx: Transaction<DB>, ctx: WriteContext, read: ReadFile
         tag_reader: eb.ref('excluded.tag_reader'),
         year: eb.ref('excluded.year'),
         cover: eb.ref('excluded.cover'),
+        cover_etag: eb.ref('excluded.cover_etag'),
         file_id: eb.ref('excluded.file_id'),
         client_modified: eb.ref('excluded.client_modified'),
         server_modified: eb.ref('excluded.server_modified'),

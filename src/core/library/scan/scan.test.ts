@@ -193,6 +193,8 @@ describeWithApp('library scan', (app) => {
     await writeTestTrack(dir, 'Keep/change.ogg', 'ogg', { artist: 'Inc Artist', title: 'After' });
     await unlink(join(dir, 'Gone/gone.flac'));
     await writeTestImage(dir, 'Keep/folder.png');
+    // A cover's stored ETag names the bytes it was taken from: a changed file or a new cover clears it.
+    await app().ctx.db.updateTable('library_files').set({ cover_etag: '"stale"' }).where('source_id', '=', first.sourceId).execute();
     const third = await scanLibrary(app().ctx, { musicDir: dir });
     assert.deepEqual(counts(third), { added: 0, updated: 1, removed: 1, unchanged: 1, skippedCount: 0 });
     const after = await filesOf(app(), first.sourceId);
@@ -208,6 +210,11 @@ describeWithApp('library scan', (app) => {
       after.map((f) => f.cover),
       ['Keep/folder.png', 'Keep/folder.png'],
       'a new folder image covers unchanged files too',
+    );
+    const etags = await app().ctx.db.selectFrom('library_files').select('cover_etag').where('source_id', '=', first.sourceId).execute();
+    assert.deepEqual(
+      etags.map((f) => f.cover_etag),
+      [null, null],
     );
     const dirs = await directoriesOf(app(), first.sourceId);
     assert.deepEqual(
