@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import type { AlbumsTable, ArtistsTable, Database } from '../../toolkit/db/index.ts';
+import { allTimePlayCount } from '../stats/rollups/totals.ts';
 import { playStatsJoin, selectPage, type PageSelection } from './page-query.ts';
 import { catalogUri } from './references.ts';
 import { present } from './song-view.ts';
@@ -57,16 +58,20 @@ const toAlbumView = (row: AlbumRow & PlayStats): AlbumView => ({
   uniqueListeners: row.unique_listeners,
 });
 
+/** The tracks of the artist or album whose id is `id`: summed from the track totals through tracks' artist_id and album_id indexes. */
+const tracksOf = (column: 'artist_id' | 'album_id', id: string) =>
+  sql<SqlBool>`track_id in (select gt.id from tracks gt where ${sql.ref(`gt.${column}`)} = ${sql.ref(id)})`;
+
 const groupStats = (column: 'artist_id' | 'album_id') => ({
   columns: sql`plays.play_count, plays.unique_listeners`,
-  joins: playStatsJoin(sql`join tracks t on t.id = s.track_id where ${sql.ref(`t.${column}`)} = page.id`),
+  joins: playStatsJoin(tracksOf(column, 'page.id')),
 });
 
 /** Plays of an artist's (`ar.id`) tracks, to sort by. */
-export const artistPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.artist_id = ar.id)`;
+export const artistPlayCount = allTimePlayCount(tracksOf('artist_id', 'ar.id'));
 
 /** Plays of an album's (`al.id`) tracks, to sort by. */
-export const albumPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.album_id = al.id)`;
+export const albumPlayCount = allTimePlayCount(tracksOf('album_id', 'al.id'));
 
 /** A page of `artists as ar` with play statistics. */
 export async function selectArtists(db: Database, selection: PageSelection): Promise<ArtistView[]> {

@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
+import { allTimePlayStats, type TrackMatch } from '../stats/rollups/totals.ts';
 
 export interface SortKey {
   expression: Expression<unknown>;
@@ -48,9 +49,7 @@ export async function selectPage<Row>(db: Database, source: AnySelect, selection
   return rows;
 }
 
-/** Lateral join of `play_count` and `unique_listeners` over the scrobbles that `scope` (a FROM-clause tail over `scrobbles s`) selects. */
-export function playStatsJoin(scope: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`cross join lateral (
-    select count(*)::int as play_count, count(distinct s.user_id)::int as unique_listeners from scrobbles s ${scope}
-  ) plays`;
+/** Lateral join of `play_count` and `unique_listeners` of the tracks `tracks` matches, from the all-time totals. */
+export function playStatsJoin(tracks: TrackMatch): RawBuilder<unknown> {
+  return sql`cross join lateral (${allTimePlayStats(tracks)}) plays`;
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import type { Database, TracksTable } from '../../toolkit/db/index.ts';
+import { allTimePlayCount } from '../stats/rollups/totals.ts';
 import { songLiked, songLikesCount } from './likes.ts';
 import { playStatsJoin, selectPage, type PageSelection, type SortKey } from './page-query.ts';
 import { catalogUri } from './references.ts';
@@ -19,8 +20,8 @@ export interface ArtedTrackRow extends TrackRow {
   song_art: string | null;
 }
 
-/** Plays of the track `t` by everyone, to sort and filter by (scrobbles_track_user_idx counts them). */
-export const songPlayCount = sql<number>`(select count(*) from scrobbles s where s.track_id = t.id)`;
+/** Plays of the track `t` by everyone, to sort and filter by, from the all-time totals (one index range a song). */
+export const songPlayCount = allTimePlayCount(sql`track_id = t.id`);
 
 export interface SongRow extends ArtedTrackRow, TrackLikes {
   play_count: number;
@@ -122,6 +123,6 @@ export function selectSongs<Extra = {}>(db: Database, source: SongSource, select
   return selectPage<SongRow & Extra>(db, source, selection, {
     columns: sql`plays.play_count, plays.unique_listeners, ${songArt('page')} as song_art,
       ${songLikesCount(trackId)} as "likesCount", ${songLiked(trackId, viewerId)} as liked`,
-    joins: playStatsJoin(sql`where s.track_id = page.id`),
+    joins: playStatsJoin(sql`track_id = page.id`),
   });
 }
