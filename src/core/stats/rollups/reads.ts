@@ -64,6 +64,10 @@ export function totalRows(
     select user_id, track_id, delta from stats_queue where ${ofUser(userId, 'user_id')} and ${tracks}`;
 }
 
+/** Everyone's changes still queued, by the rule above, as (user_id, track_id, delta): for readers that sum them per query rather than per row (totals.ts). */
+export const queuedChanges = () =>
+  sql<{ user_id: string; track_id: string; delta: number }>`select user_id, track_id, delta from stats_queue where ${ofUser(null, 'user_id')}`;
+
 function allTimeTrackPlays(userId: string | null): RawBuilder<{ track_id: string; plays: number }> {
   return sql`select track_id, sum(plays)::int as plays from (${totalRows(userId)}) totals group by track_id having sum(plays) > 0`;
 }

@@ -6,17 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
-import { albumPlayCount, artistPlayCount } from '../../catalog/group-view.ts';
+import { albumPlayCount, artistPlayCount, selectAlbums, selectArtists } from '../../catalog/group-view.ts';
+import type { SortKey } from '../../catalog/page-query.ts';
 import { mergeEntries, undoCatalogEdit } from '../../catalog/edits/admin-edits.ts';
-import { songPlayCount } from '../../catalog/song-view.ts';
+import { allSongs, selectSongs, songPlayCount, toSong } from '../../catalog/song-view.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { ALL_TIME, trackPlays } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
-import { allTimePlayStats } from './totals.ts';
 
 const FIRST = Date.UTC(2023, 0, 1);
 
@@ -41,34 +41,39 @@ async function createUser(db: Database, handle: string, admin = false): Promise<
   return row.id;
 }
 
-/** Each catalog entry's plays and listeners through the totals, and counted from the scrobbles. */
+/** Most played first, the id breaking ties. */
+const mostPlayed = (plays: Expression<unknown>, id: string): SortKey[] => [
+  { expression: plays, direction: 'desc' },
+  { expression: sql.ref(id), direction: 'asc' },
+];
+
+/** Every song, album and artist, most played first, with plays and listeners, as the catalog reads them from the totals and as counted from the scrobbles. */
 async function bothWays(db: Database) {
-  const song = sql<SqlBool>`track_id = t.id`;
-  const { rows: songs } = await sql`select t.id, ${songPlayCount}::int as sorted, s.play_count, s.unique_listeners
-    from tracks t cross join lateral (${allTimePlayStats(song)}) s order by t.id`.execute(db);
-  const { rows: rawSongs } =
-    await sql`select t.id, count(p.id)::int as sorted, count(p.id)::int as play_count, count(distinct p.user_id)::int as unique_listeners
-    from tracks t left join scrobbles p on p.track_id = t.id group by t.id order by t.id`.execute(db);
-  const group = (table: 'artists' | 'albums', alias: 'ar' | 'al', column: 'artist_id' | 'album_id', count: unknown) =>
-    sql`select ${sql.ref(`${alias}.id`)} as id, ${count}::int as sorted, s.play_count, s.unique_listeners from ${sql.table(table)} ${sql.raw(alias)}
-      cross join lateral (${allTimePlayStats(sql<SqlBool>`track_id in (select id from tracks where ${sql.ref(column)} = ${sql.ref(`${alias}.id`)})`)}) s order by 1`.execute(
-      db,
-    );
-  const rawGroup = (table: 'artists' | 'albums', column: 'artist_id' | 'album_id') =>
-    sql`select g.id, count(p.id)::int as sorted, count(p.id)::int as play_count, count(distinct p.user_id)::int as unique_listeners
-      from ${sql.table(table)} g left join tracks t on ${sql.ref(`t.${column}`)} = g.id left join scrobbles p on p.track_id = t.id group by g.id order by 1`.execute(
-      db,
-    );
-  const { rows: perUser } = await sql`select * from (${trackPlays(null, ALL_TIME)}) c order by 1`.execute(db);
-  const { rows: rawPerUser } = await sql`select track_id, count(*)::int as plays from scrobbles group by 1 order by 1`.execute(db);
+  const all = { limit: 1000 };
+  const songs = await selectSongs(db, allSongs(db), { order: mostPlayed(songPlayCount, 't.id'), ...all }, null);
+  const artists = await selectArtists(db, { order: mostPlayed(artistPlayCount, 'ar.id'), ...all });
+  const albums = await selectAlbums(db, { order: mostPlayed(albumPlayCount, 'al.id'), ...all });
+  const raw = (from: RawBuilder<unknown>) =>
+    sql<{
+      id: string;
+      playCount: number;
+      uniqueListeners: number;
+    }>`select g.id, count(p.id)::int as "playCount", count(distinct p.user_id)::int as "uniqueListeners"
+      from ${from} left join scrobbles p on p.track_id = t.id group by g.id order by 2 desc, 1`
+      .execute(db)
+      .then((result) => result.rows);
+  const { rows: everyone } = await sql`select * from (${trackPlays(null, ALL_TIME)}) c order by 1`.execute(db);
+  const { rows: rawEveryone } = await sql`select track_id, count(*)::int as plays from scrobbles group by 1 order by 1`.execute(db);
+  const pick = (rows: { id: string; playCount: number; uniqueListeners: number }[]) =>
+    rows.map(({ id, playCount, uniqueListeners }) => ({ id, playCount, uniqueListeners }));
   return {
-    totals: {
-      songs,
-      artists: (await group('artists', 'ar', 'artist_id', artistPlayCount)).rows,
-      albums: (await group('albums', 'al', 'album_id', albumPlayCount)).rows,
-      perUser,
+    totals: { songs: pick(songs.map(toSong)), artists: pick(artists), albums: pick(albums), everyone },
+    raw: {
+      songs: await raw(sql`tracks g join tracks t on t.id = g.id`),
+      artists: await raw(sql`artists g left join tracks t on t.artist_id = g.id`),
+      albums: await raw(sql`albums g left join tracks t on t.album_id = g.id`),
+      everyone: rawEveryone,
     },
-    raw: { songs: rawSongs, artists: (await rawGroup('artists', 'artist_id')).rows, albums: (await rawGroup('albums', 'album_id')).rows, perUser: rawPerUser },
   };
 }
 
