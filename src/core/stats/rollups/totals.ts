@@ -23,10 +23,11 @@ export const queuedPerGroup = (column: 'artist_id' | 'album_id') =>
 
 /**
  * Everyone's plays of the tracks `tracks` matches, to sort and filter by (a bigint, as count(*) is):
- * their totals plus `queued`, the plays column of a queuedPerTrack or queuedPerGroup joined to the row.
+ * stats_catalog_plays (one row a track, the sum of the per-user totals) plus `queued`, the plays
+ * column of a queuedPerTrack or queuedPerGroup joined to the row.
  */
 export const allTimePlayCount = (tracks: TrackMatch, queued: string) =>
-  sql<number>`((select coalesce(sum(plays), 0) from stats_track_totals where ${tracks}) + coalesce(${sql.ref(queued)}, 0))`;
+  sql<number>`((select coalesce(sum(plays), 0) from stats_catalog_plays where ${tracks}) + coalesce(${sql.ref(queued)}, 0))`;
 
 /**
  * The queued changes of a page's tracks, summed per (user, track): a common table named

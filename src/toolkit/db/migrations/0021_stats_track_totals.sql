@@ -14,13 +14,48 @@ create table stats_track_totals (
 -- A song's (or, through tracks, an album's or artist's) totals: one index range per track.
 create index stats_track_totals_track_idx on stats_track_totals (track_id) include (user_id, plays);
 
+-- Everyone's all-time plays per track, kept equal to the sum of stats_track_totals by the triggers
+-- below (statement-level, so the fold's upserts, their tidying and an account's cascaded deletion
+-- all move it in their own transaction): search and getSongs rank every matching song by plays,
+-- and one row per track is one index probe, where the per-user rows are about one per play.
+create table stats_catalog_plays (
+  track_id uuid not null,
+  plays    integer not null,
+  primary key (track_id) include (plays)
+);
+
+create function stats_catalog_plays_follow() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into stats_catalog_plays (track_id, plays)
+      select track_id, sum(plays) from new_rows where plays <> 0 group by 1 order by 1
+      on conflict (track_id) do update set plays = stats_catalog_plays.plays + excluded.plays;
+  elsif tg_op = 'DELETE' then
+    insert into stats_catalog_plays (track_id, plays)
+      select track_id, -sum(plays) from old_rows where plays <> 0 group by 1 order by 1
+      on conflict (track_id) do update set plays = stats_catalog_plays.plays + excluded.plays;
+  else
+    insert into stats_catalog_plays (track_id, plays)
+      select n.track_id, sum(n.plays - o.plays) from new_rows n join old_rows o using (user_id, track_id) where n.plays <> o.plays group by 1 order by 1
+      on conflict (track_id) do update set plays = stats_catalog_plays.plays + excluded.plays;
+  end if;
+  return null;
+end $$;
+
+create trigger stats_track_totals_inserted after insert on stats_track_totals referencing new table as new_rows
+  for each statement execute function stats_catalog_plays_follow();
+create trigger stats_track_totals_updated after update on stats_track_totals referencing old table as old_rows new table as new_rows
+  for each statement execute function stats_catalog_plays_follow();
+create trigger stats_track_totals_deleted after delete on stats_track_totals referencing old table as old_rows
+  for each statement execute function stats_catalog_plays_follow();
+
 -- stats_rebuild() as migration 0012 defines it, plus the totals: it truncates the queue, so every
--- rollup fed by the queue must be recomputed with it.
+-- rollup fed by the queue must be recomputed with it (stats_catalog_plays by the triggers).
 create or replace function stats_rebuild() returns bigint language plpgsql as $$
 declare
   counted bigint;
 begin
-  truncate stats_queue, stats_track_counts, stats_hours, stats_first_plays, stats_track_totals;
+  truncate stats_queue, stats_track_counts, stats_hours, stats_first_plays, stats_track_totals, stats_catalog_plays;
   insert into stats_track_counts (user_id, grain, period_start, track_id, plays)
     select s.user_id, g.grain, date_trunc(g.unit, s.listened_at, 'UTC'), s.track_id, count(*)
     from scrobbles s cross join (values ('y'::"char", 'year'), ('m'::"char", 'month'), ('d'::"char", 'day')) g (grain, unit)
