@@ -58,7 +58,7 @@ const toAlbumView = (row: AlbumRow & PlayStats): AlbumView => ({
   uniqueListeners: row.unique_listeners,
 });
 
-/** The tracks of the artist or album whose id is `id`: summed from the track totals through tracks' artist_id and album_id indexes. */
+/** The tracks of the artist or album whose id is `id`: their totals are summed through tracks' artist_id and album_id indexes. */
 const tracksOf = (column: 'artist_id' | 'album_id', id: string) =>
   sql<SqlBool>`track_id in (select gt.id from tracks gt where ${sql.ref(`gt.${column}`)} = ${sql.ref(id)})`;
 

@@ -33,7 +33,7 @@ const sortColumn = (index: number) => `sort_${index}`;
  * Rows of one page of `source`, each with `extras` computed for that page
  * only: the page is chosen (filtered, ordered, limited) in a common table first,
  * so statistics never run over rows that are not shown. The sort keys travel
- * out of the subquery as columns to keep the page's order.
+ * out of it as columns to keep the page's order.
  */
 export async function selectPage<Row>(db: Database, source: AnySelect, selection: PageSelection, extras: PageExtras): Promise<Row[]> {
   const { where, order, limit, offset = 0 } = selection;

@@ -5,7 +5,7 @@ import { NEWEST_FIRST, songPlayCount } from './song-view.ts';
 
 /**
  * Columns getSongs sorts by. All but playCount are columns of the song; playCount reads each
- * song's all-time totals (one index range a song), the price of a "most played" view.
+ * song's all-time plays (one index probe a song), the price of a "most played" view.
  */
 const SORT_COLUMNS = {
   createdAt: sql.ref('t.created_at'),

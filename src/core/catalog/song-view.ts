@@ -20,7 +20,7 @@ export interface ArtedTrackRow extends TrackRow {
   song_art: string | null;
 }
 
-/** Plays of the track `t` of allSongs by everyone, to sort and filter by, from the all-time totals (one index range a song). */
+/** Plays of the track `t` of allSongs by everyone, to sort and filter by, from the all-time totals (one index probe a song). */
 export const songPlayCount = allTimePlayCount(sql`track_id = t.id`, 'tq.plays');
 
 export interface SongRow extends ArtedTrackRow, TrackLikes {
