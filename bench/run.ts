@@ -1,4 +1,5 @@
 // `npm run bench [name…]`: runs the named benchmarks, or all of them. Sizes come from BENCH_* variables.
+import { allTimeTopBenchmark } from './all-time-top.ts';
 import { feedPageBenchmark } from './feed-page.ts';
 import { fileHostSyncBenchmark } from './filehost-sync.ts';
 import { hotReadsBenchmark } from './hot-reads.ts';
@@ -19,6 +20,7 @@ import { webProfileBenchmark } from './web-profile.ts';
 import { wrappedBenchmark } from './wrapped.ts';
 
 const benchmarks: Record<string, () => Promise<void>> = {
+  'all-time-top': allTimeTopBenchmark,
   'feed-page': feedPageBenchmark,
   'filehost-sync': fileHostSyncBenchmark,
   'hot-reads': hotReadsBenchmark,

@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import type { AlbumsTable, ArtistsTable, Database } from '../../toolkit/db/index.ts';
+import { allTimePlayCount, queuedPerGroup, queuedPlaysOf } from '../stats/rollups/totals.ts';
 import { playStatsJoin, selectPage, type PageSelection } from './page-query.ts';
 import { catalogUri } from './references.ts';
 import { present } from './song-view.ts';
@@ -57,25 +58,40 @@ const toAlbumView = (row: AlbumRow & PlayStats): AlbumView => ({
   uniqueListeners: row.unique_listeners,
 });
 
+/** The tracks of the artist or album whose id is `id`: their totals are summed through tracks' artist_id and album_id indexes. */
+const tracksOf = (column: 'artist_id' | 'album_id', id: string) =>
+  sql<SqlBool>`track_id in (select gt.id from tracks gt where ${sql.ref(`gt.${column}`)} = ${sql.ref(id)})`;
+
 const groupStats = (column: 'artist_id' | 'album_id') => ({
   columns: sql`plays.play_count, plays.unique_listeners`,
-  joins: playStatsJoin(sql`join tracks t on t.id = s.track_id where ${sql.ref(`t.${column}`)} = page.id`),
+  with: queuedPlaysOf(sql`select gt.id from tracks gt where ${sql.ref(`gt.${column}`)} in (select id from page)`),
+  joins: playStatsJoin(tracksOf(column, 'page.id')),
 });
 
-/** Plays of an artist's (`ar.id`) tracks, to sort by. */
-export const artistPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.artist_id = ar.id)`;
+/** Plays of an artist's (`ar.id`) tracks, to sort by, in selectArtists (`arq` its queued plays). */
+export const artistPlayCount = allTimePlayCount(tracksOf('artist_id', 'ar.id'), 'arq.plays');
 
-/** Plays of an album's (`al.id`) tracks, to sort by. */
-export const albumPlayCount = sql`(select count(*) from scrobbles s join tracks t on t.id = s.track_id where t.album_id = al.id)`;
+/** Plays of an album's (`al.id`) tracks, to sort by, in selectAlbums (`alq` its queued plays). */
+export const albumPlayCount = allTimePlayCount(tracksOf('album_id', 'al.id'), 'alq.plays');
 
 /** A page of `artists as ar` with play statistics. */
 export async function selectArtists(db: Database, selection: PageSelection): Promise<ArtistView[]> {
-  const rows = await selectPage<ArtistRow & PlayStats>(db, db.selectFrom('artists as ar').selectAll('ar'), selection, groupStats('artist_id'));
+  const rows = await selectPage<ArtistRow & PlayStats>(
+    db,
+    db.selectFrom('artists as ar').leftJoin(queuedPerGroup('artist_id').as('arq'), 'arq.id', 'ar.id').selectAll('ar'),
+    selection,
+    groupStats('artist_id'),
+  );
   return rows.map(toArtistView);
 }
 
 /** A page of `albums as al` with play statistics. */
 export async function selectAlbums(db: Database, selection: PageSelection): Promise<AlbumView[]> {
-  const rows = await selectPage<AlbumRow & PlayStats>(db, db.selectFrom('albums as al').selectAll('al'), selection, groupStats('album_id'));
+  const rows = await selectPage<AlbumRow & PlayStats>(
+    db,
+    db.selectFrom('albums as al').leftJoin(queuedPerGroup('album_id').as('alq'), 'alq.id', 'al.id').selectAll('al'),
+    selection,
+    groupStats('album_id'),
+  );
   return rows.map(toAlbumView);
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
+import { allTimePlayStats, type TrackMatch } from '../stats/rollups/totals.ts';
 
 export interface SortKey {
   expression: Expression<unknown>;
@@ -18,6 +19,8 @@ export interface PageSelection {
 export interface PageExtras {
   columns: RawBuilder<unknown>;
   joins: RawBuilder<unknown>;
+  /** Common tables the joins read, computed once for the page: they may read `page`, the page's rows. */
+  with?: RawBuilder<unknown>;
 }
 
 /** Any catalog query; the rows of a page are typed by the caller. */
@@ -28,9 +31,9 @@ const sortColumn = (index: number) => `sort_${index}`;
 
 /**
  * Rows of one page of `source`, each with `extras` computed for that page
- * only: the page is chosen (filtered, ordered, limited) in a subquery first,
+ * only: the page is chosen (filtered, ordered, limited) in a common table first,
  * so statistics never run over rows that are not shown. The sort keys travel
- * out of the subquery as columns to keep the page's order.
+ * out of it as columns to keep the page's order.
  */
 export async function selectPage<Row>(db: Database, source: AnySelect, selection: PageSelection, extras: PageExtras): Promise<Row[]> {
   const { where, order, limit, offset = 0 } = selection;
@@ -41,16 +44,15 @@ export async function selectPage<Row>(db: Database, source: AnySelect, selection
   });
   const outerOrder = order.map((key, index) => sql`${sql.ref(`page.${sortColumn(index)}`)} ${sql.raw(key.direction)}`);
   const { rows } = await sql<Row>`
+    with page as materialized (${page})${extras.with ? sql`, ${extras.with}` : sql``}
     select page.*, ${extras.columns}
-    from ${page.as('page')}
+    from page
     ${extras.joins}
     ${outerOrder.length > 0 ? sql`order by ${sql.join(outerOrder)}` : sql``}`.execute(db);
   return rows;
 }
 
-/** Lateral join of `play_count` and `unique_listeners` over the scrobbles that `scope` (a FROM-clause tail over `scrobbles s`) selects. */
-export function playStatsJoin(scope: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`cross join lateral (
-    select count(*)::int as play_count, count(distinct s.user_id)::int as unique_listeners from scrobbles s ${scope}
-  ) plays`;
+/** Lateral join of `play_count` and `unique_listeners` of the tracks `tracks` matches, from the all-time totals (with queuedPlaysOf the page's tracks). */
+export function playStatsJoin(tracks: TrackMatch): RawBuilder<unknown> {
+  return sql`cross join lateral (${allTimePlayStats(tracks)}) plays`;
 }

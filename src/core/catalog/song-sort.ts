@@ -4,8 +4,8 @@ import type { SortKey } from './page-query.ts';
 import { NEWEST_FIRST, songPlayCount } from './song-view.ts';
 
 /**
- * Columns getSongs sorts by. All but playCount are columns of the song; playCount counts each
- * song's plays (one index probe a song), the price of a "most played" view.
+ * Columns getSongs sorts by. All but playCount are columns of the song; playCount reads each
+ * song's all-time plays (one index probe a song), the price of a "most played" view.
  */
 const SORT_COLUMNS = {
   createdAt: sql.ref('t.created_at'),

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import type { Database, TracksTable } from '../../toolkit/db/index.ts';
+import { allTimePlayCount, queuedPerTrack, queuedPlaysOf } from '../stats/rollups/totals.ts';
 import { songLiked, songLikesCount } from './likes.ts';
 import { playStatsJoin, selectPage, type PageSelection, type SortKey } from './page-query.ts';
 import { catalogUri } from './references.ts';
@@ -19,8 +20,8 @@ export interface ArtedTrackRow extends TrackRow {
   song_art: string | null;
 }
 
-/** Plays of the track `t` by everyone, to sort and filter by (scrobbles_track_user_idx counts them). */
-export const songPlayCount = sql<number>`(select count(*) from scrobbles s where s.track_id = t.id)`;
+/** Plays of the track `t` of allSongs by everyone, to sort and filter by, from the all-time totals (one index probe a song). */
+export const songPlayCount = allTimePlayCount(sql`track_id = t.id`, 'tq.plays');
 
 export interface SongRow extends ArtedTrackRow, TrackLikes {
   play_count: number;
@@ -37,7 +38,8 @@ export const NEWEST_FIRST: readonly SortKey[] = [
   { expression: sql.ref('t.id'), direction: 'desc' },
 ];
 
-export const allSongs = (db: Database): SongSource => db.selectFrom('tracks as t').selectAll('t');
+/** Every track, as `t`, with its queued plays as `tq` for songPlayCount (a join PostgreSQL drops where nothing reads it). */
+export const allSongs = (db: Database): SongSource => db.selectFrom('tracks as t').leftJoin(queuedPerTrack().as('tq'), 'tq.id', 't.id').selectAll('t');
 
 /**
  * Whether the track `alias` names was played or is in someone's library. Now-playing
@@ -122,6 +124,7 @@ export function selectSongs<Extra = {}>(db: Database, source: SongSource, select
   return selectPage<SongRow & Extra>(db, source, selection, {
     columns: sql`plays.play_count, plays.unique_listeners, ${songArt('page')} as song_art,
       ${songLikesCount(trackId)} as "likesCount", ${songLiked(trackId, viewerId)} as liked`,
-    joins: playStatsJoin(sql`where s.track_id = page.id`),
+    with: queuedPlaysOf(sql`select id from page`),
+    joins: playStatsJoin(sql`track_id = page.id`),
   });
 }

@@ -140,6 +140,19 @@ export interface StatsFirstPlaysTable {
   first_at: Timestamp;
 }
 
+/** All-time plays per user and track (migration 0021), folded like the other rollups. */
+export interface StatsTrackTotalsTable {
+  user_id: string;
+  track_id: string;
+  plays: number;
+}
+
+/** Everyone's all-time plays per track (migration 0021), the sum of stats_track_totals kept by triggers. */
+export interface StatsCatalogPlaysTable {
+  track_id: string;
+  plays: number;
+}
+
 export interface NowPlayingTable {
   user_id: string;
   track_id: string;
@@ -501,6 +514,8 @@ export interface DB {
   stats_track_counts: StatsTrackCountsTable;
   stats_hours: StatsHoursTable;
   stats_first_plays: StatsFirstPlaysTable;
+  stats_track_totals: StatsTrackTotalsTable;
+  stats_catalog_plays: StatsCatalogPlaysTable;
   enrichment_attempts: EnrichmentAttemptsTable;
   enrichment_cache: EnrichmentCacheTable;
   album_covers: AlbumCoversTable;

@@ -5,7 +5,7 @@
  * (insertScrobbles in src/core/scrobbling/ingest.ts for the ListenBrainz, Last.fm, Audioscrobbler
  * and Maloja submits and imports; corrections, catalog merges, deletions), to the stats_queue
  * table, in the writer's transaction. This module folds that queue into the rollups
- * (stats_track_counts, stats_hours, stats_first_plays): statsFoldJob every second in a serving
+ * (stats_track_counts, stats_hours, stats_first_plays, stats_track_totals): statsFoldJob every second in a serving
  * process (started by `earshot serve`, src/cli/commands/serve.ts), foldAll on demand. Readers
  * (reads.ts) add the plays still queued to the rollups, so a play counts the moment it is stored;
  * rebuild.ts recomputes every rollup from the raw plays (`earshot stats rebuild`), and pieces.ts
@@ -30,6 +30,7 @@ interface Folded {
   /** Rollup keys whose count reached zero, to delete. */
   zero_counts: { user_id: string; grain: string; period_start: string; track_id: string }[] | null;
   zero_hours: { user_id: string; hour: string }[] | null;
+  zero_totals: { user_id: string; track_id: string }[] | null;
 }
 
 /**
@@ -55,6 +56,12 @@ const takeAndFold = sql<Folded>`
     on conflict (user_id, grain, period_start, track_id) do update set plays = stats_track_counts.plays + excluded.plays
     returning user_id, grain, period_start, track_id, plays
   ),
+  totals as (
+    insert into stats_track_totals (user_id, track_id, plays)
+    select user_id, track_id, sum(delta) from live group by 1, 2 order by 1, 2
+    on conflict (user_id, track_id) do update set plays = stats_track_totals.plays + excluded.plays
+    returning user_id, track_id, plays
+  ),
   quarters as (select user_id, date_trunc('hour', listened_at, 'UTC') as hour, extract(minute from listened_at at time zone 'UTC')::int / 15 as quarter, delta from live),
   hours as (
     insert into stats_hours (user_id, hour, q0, q1, q2, q3)
@@ -79,7 +86,8 @@ const takeAndFold = sql<Folded>`
   )
   select (select count(*)::int from taken) as taken,
     (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,
-    (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours`;
+    (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours,
+    (select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals`;
 
 /** A second statement, which sees the fold's effects: rows counted down to nothing go. */
 async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
@@ -90,6 +98,10 @@ async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
   if (folded.zero_hours) {
     await sql`delete from stats_hours h using json_to_recordset(${JSON.stringify(folded.zero_hours)}::json) z (user_id uuid, hour timestamptz)
       where h.user_id = z.user_id and h.hour = z.hour and h.q0 = 0 and h.q1 = 0 and h.q2 = 0 and h.q3 = 0`.execute(tx);
+  }
+  if (folded.zero_totals) {
+    await sql`delete from stats_track_totals t using json_to_recordset(${JSON.stringify(folded.zero_totals)}::json) z (user_id uuid, track_id uuid)
+      where t.user_id = z.user_id and t.track_id = z.track_id and t.plays = 0`.execute(tx);
   }
 }
 

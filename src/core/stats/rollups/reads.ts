@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
 
 /**
@@ -40,11 +40,36 @@ function piecePlays(userId: string | null, piece: Piece) {
   ];
 }
 
-/** (track_id, plays) for each track `userId` (or, with null, anyone) played in the window, plays > 0. */
+/** (track_id, plays) for each track `userId` (or, with null, anyone) played in the window, plays > 0; all time from the totals. */
 export function trackPlays(userId: string | null, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
+  if (window.start <= ALL_TIME.start && window.end >= ALL_TIME.end) return allTimeTrackPlays(userId);
   const branches = windowPieces(window.start, window.end).flatMap((piece) => piecePlays(userId, piece));
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays where false`;
   return sql`select track_id, sum(plays)::int as plays from (${sql.join(branches, sql` union all `)}) counted (track_id, plays) group by track_id having sum(plays) > 0`;
+}
+
+/**
+ * (user_id, track_id, plays) of all time, not yet summed: the stats_track_totals rollup (migration
+ * 0021) plus the changes still queued, by the rule above, for one user or, with null, everyone (the
+ * totals need no filter for that: an account's rows go with it). `tracks` is a condition on the
+ * column track_id; a (user, track) may have a totals row and queued changes (see totals.ts).
+ */
+export function totalRows(
+  userId: string | null,
+  tracks: RawBuilder<SqlBool> = sql<SqlBool>`true`,
+): RawBuilder<{ user_id: string; track_id: string; plays: number }> {
+  const ofTotals = userId === null ? sql`true` : sql`user_id = ${userId}`;
+  return sql`select user_id, track_id, plays from stats_track_totals where ${ofTotals} and ${tracks}
+    union all
+    select user_id, track_id, delta from stats_queue where ${ofUser(userId, 'user_id')} and ${tracks}`;
+}
+
+/** Everyone's changes still queued, by the rule above, as (user_id, track_id, delta): for readers that sum them per query rather than per row (totals.ts). */
+export const queuedChanges = () =>
+  sql<{ user_id: string; track_id: string; delta: number }>`select user_id, track_id, delta from stats_queue where ${ofUser(null, 'user_id')}`;
+
+function allTimeTrackPlays(userId: string | null): RawBuilder<{ track_id: string; plays: number }> {
+  return sql`select track_id, sum(plays)::int as plays from (${totalRows(userId)}) totals group by track_id having sum(plays) > 0`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { inTransaction, type Database } from '../../../toolkit/db/index.ts';
 
 /**
  * Throws the rollups away and computes them again from the raw plays, set-based, with the
- * stats_rebuild() function migration 0012 defines and runs (seconds for millions of plays, where
+ * stats_rebuild() function migration 0012 defines and runs (0021 adds the totals) (seconds for millions of plays, where
  * folding them would take minutes): the repair for rollups suspected wrong, and what the fold must
  * always agree with (rollups.test.ts). Writes to scrobbles wait meanwhile; reads wait for the
  * commit. Answers how many plays it counted.
