@@ -1,11 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
+import { anyQueued } from './queue-marks.ts';
 
 /**
  * What statistics read instead of the raw history: a window's plays per track, and its plays by
  * local time, from the rollups plus the changes still queued for the fold (so a play counts the
  * moment it is stored) plus raw plays at the window's edges. Raw SQL: unions of range scans,
- * one per piece with its bounds as constants so each is an index range scan.
+ * one per piece with its bounds as constants so each is an index range scan. The queue, which has
+ * no index, is scanned only when the user has rows in it (anyQueued, queue-marks.ts).
  */
 export interface PlaysWindow {
   start: Date;
@@ -36,7 +38,7 @@ function piecePlays(userId: string | null, piece: Piece) {
   return [
     sql`select track_id, plays * ${weight} from stats_track_counts
         where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`,
-    sql`select track_id, delta * ${weight} from stats_queue where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`,
+    sql`select track_id, delta * ${weight} from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`,
   ];
 }
 
@@ -57,7 +59,8 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
       select period_start, track_id, plays from stats_track_counts
         where ${ofUser(userId, 'user_id')} and grain = 'm' and ${within(sql`period_start`, from, to)}
       union all
-      select date_trunc('month', listened_at, 'UTC'), track_id, delta from stats_queue where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
+      select date_trunc('month', listened_at, 'UTC'), track_id, delta from stats_queue
+        where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
     ) counted (month, track_id, plays) group by counted.month, track_id having sum(plays) > 0`;
 }
 
@@ -103,9 +106,10 @@ export function localPlays(userId: string | null, window: PlaysWindow, zone: str
   const tz = sql`${zone}::text`;
   const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
     sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
+  const queued = (from: Date, to: Date) => sql`select * from (${plays('stats_queue', sql`delta`, from, to)}) queued where ${anyQueued(userId)}`;
   const branches = [
     ...(span.from < span.to
-      ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)]
+      ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, queued(span.from, span.to)]
       : []),
     ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];
