@@ -30,14 +30,15 @@ export const anyQueued = (userId: string | null): RawBuilder<boolean> =>
 /**
  * Counts down what one fold took (rows per user), in the fold's transaction. The rows are locked
  * in key order first, as the triggers upsert them, so folds and writers never deadlock on them;
- * a count that reaches zero goes (the check keeps it positive).
+ * a count that reaches zero goes (the check keeps it positive). Were the count ever short (the
+ * triggers disabled by hand), it goes rather than block the fold on the check.
  */
 export async function countDown(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number }[] | null): Promise<void> {
   if (!takenByUser) return;
   const taken = sql`json_to_recordset(${JSON.stringify(takenByUser)}::json) z (user_id uuid, taken bigint)`;
   await sql`select 1 from stats_queue_users where user_id in (select user_id from ${taken}) order by user_id for update`.execute(tx);
-  await sql`delete from stats_queue_users m using ${taken} where m.user_id = z.user_id and m.queued = z.taken`.execute(tx);
-  await sql`update stats_queue_users m set queued = m.queued - z.taken from ${taken} where m.user_id = z.user_id`.execute(tx);
+  await sql`delete from stats_queue_users m using ${taken} where m.user_id = z.user_id and m.queued <= z.taken`.execute(tx);
+  await sql`update stats_queue_users m set queued = m.queued - z.taken from ${taken} where m.user_id = z.user_id and m.queued > z.taken`.execute(tx);
 }
 
 /**
