@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { chromiumPath, launch, VIEWPORTS } from '../src/adapters/web/browser-testing.ts';
 import { startTestApp } from '../src/app/testing.ts';
+import { sql } from 'kysely';
+import { foldAll, rebuildRollups } from '../src/core/stats/index.ts';
+import type { Database } from '../src/toolkit/db/index.ts';
 import { benchBackends, median } from './harness.ts';
 import { seedRealistic } from './seed.ts';
 
@@ -12,6 +15,12 @@ import { seedRealistic } from './seed.ts';
  * history, chart and listening clock and no loading note (a `role="status"` with words) is left. The API calls are
  * read from Resource Timing; the ratio ready / slowest call is the figure (1.0x: the page waits
  * for nothing but that call).
+ *
+ * Then the same page as the statistics' queue (src/core/stats/rollups/queue-marks.ts) changes
+ * under it, each phase's slowest call against steady state's: right after the seed (everyone's
+ * plays queued, as after bulk imports), steady state (rollups rebuilt, queue empty), right after
+ * the user imports BENCH_IMPORT_PLAYS more plays (500 a statement, as import batches go), and
+ * once the fold has taken them (what a user sees a minute later).
  */
 
 interface Run {
@@ -44,7 +53,8 @@ const STILL_LOADING = `JSON.stringify({
 const API_CALLS = `performance.getEntriesByType('resource').filter((e) => e.name.includes('/xrpc/')).map((e) => ({ name: e.name, duration: e.duration, start: e.startTime, end: e.responseEnd }))`;
 
 async function visit(browser: Browser, url: string): Promise<Run> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  // The readiness check is a string the page evaluates; the app's CSP (script-src 'self') forbids that, so it is bypassed.
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, bypassCSP: true });
   try {
     const page = await context.newPage();
     await page.goto(url);
@@ -70,6 +80,22 @@ async function visit(browser: Browser, url: string): Promise<Run> {
   }
 }
 
+/**
+ * A bulk import's effect on the queue: BENCH_IMPORT_PLAYS (default 100k) plays for `userId` in the
+ * three years before `year`'s seeded ones, 500 a statement, as import batches insert them.
+ */
+async function importPlays(db: Database, userId: string, year: number): Promise<void> {
+  const count = Number(process.env.BENCH_IMPORT_PLAYS ?? 100_000);
+  const from = Date.UTC(year - 5, 0, 1) / 1000;
+  const step = (3 * 365 * 86_400) / count;
+  for (let first = 0; first < count; first += 500) {
+    await sql`insert into scrobbles (user_id, track_id, listened_at, source)
+      select ${userId}::uuid, t.id, to_timestamp(${from}::float8 + k * ${step}::float8), 'bench'
+      from generate_series(${first}::int, ${Math.min(count, first + 500) - 1}::int) k
+      join (select id, row_number() over (order by id)::int as n from tracks) t on t.n = 1 + (k * 7919) % 5000`.execute(db);
+  }
+}
+
 export async function webProfileBenchmark(): Promise<void> {
   const executable = chromiumPath();
   if (typeof executable !== 'string') {
@@ -89,10 +115,30 @@ export async function webProfileBenchmark(): Promise<void> {
     for (const backend of benchBackends()) {
       const app = await startTestApp(backend);
       try {
-        await seedRealistic(app.ctx.db, { heavy: [{ handle: 'heavy', plays, year }] });
-        await visit(browser, `${app.apiUrl}/u/heavy`);
-        const results: Run[] = [];
-        for (let i = 0; i < runs; i++) results.push(await visit(browser, `${app.apiUrl}/u/heavy`));
+        const { heavy } = await seedRealistic(app.ctx.db, { heavy: [{ handle: 'heavy', plays, year }] });
+        const phase = async () => {
+          await visit(browser, `${app.apiUrl}/u/heavy`);
+          const results: Run[] = [];
+          for (let i = 0; i < runs; i++) results.push(await visit(browser, `${app.apiUrl}/u/heavy`));
+          return results;
+        };
+        const queued = await phase();
+        await rebuildRollups(app.ctx.db);
+        const results = await phase();
+        await importPlays(app.ctx.db, heavy.heavy!.id, year);
+        const imported = await phase();
+        await foldAll(app.ctx.db);
+        const folded = await phase();
+        const slowestOf = (phaseRuns: Run[]) => median(phaseRuns.map((run) => run.slowest));
+        const steady = slowestOf(results);
+        const against = (label: string, phaseRuns: Run[]) => {
+          const ratios = phaseRuns.map((run) => run.slowest / steady);
+          return `${label} ${slowestOf(phaseRuns).toFixed(0)} ms (${median(ratios).toFixed(2)}x, ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x)`;
+        };
+        console.log(
+          `  ${backend.name}: slowest API call, median, against steady state's ${steady.toFixed(0)} ms: ${against('everyone queued', queued)}; ` +
+            `${against('just imported', imported)}; ${against('folded', folded)}`,
+        );
         const ready = median(results.map((run) => run.ready));
         const slowest = median(results.map((run) => run.slowest));
         const names = [...new Set(results.map((run) => run.slowestName))].join(', ');

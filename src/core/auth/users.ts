@@ -176,11 +176,12 @@ export async function updateUser(db: Database, userId: string, change: ProfileCh
  * sign-in sessions, provider connections and their file host sources, playlists, queue, imports.
  * Catalog entries (songs, albums, artists) are shared and stay. The statistics' queue has no
  * foreign key (deleting the plays queues their removal after the user row is gone), so it is
- * emptied of the user's rows here, in the same transaction.
+ * emptied of the user's rows here, with their count in stats_queue_users, in the same transaction.
  */
 export async function deleteUser(db: Database, userId: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom('users').where('id', '=', userId).execute();
     await tx.deleteFrom('stats_queue').where('user_id', '=', userId).execute();
+    await tx.deleteFrom('stats_queue_users').where('user_id', '=', userId).execute();
   });
 }

@@ -69,7 +69,14 @@ export class Metrics implements BackgroundJobObserver {
       name: 'earshot_stats_queue_depth',
       help: 'Plays queued (stats_queue rows) for the background fold into the statistics rollups, whole database; NaN when the database did not answer',
       registers,
-      collect: fromDatabase(() => countRows(db.selectFrom('stats_queue'))),
+      // Summed from the per-user counts (migration 0020): counting the unindexed queue itself scans it, dead rows and all.
+      collect: fromDatabase(async () => {
+        const { n } = await db
+          .selectFrom('stats_queue_users')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('queued'), eb.val('0')).as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(n);
+      }),
     });
     new Gauge({
       name: 'earshot_imports_running',

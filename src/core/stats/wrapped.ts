@@ -4,6 +4,7 @@ import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
 import { localPlays, trackPlays } from './rollups/reads.ts';
+import { anyQueued } from './rollups/queue-marks.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -65,7 +66,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
   const start = sql`${window.start}::timestamptz`;
   const end = sql`${window.end}::timestamptz`;
   const zone = sql`${timeZone}::text`;
-  const pendingTracks = sql`(select q.track_id from stats_queue q where q.user_id = ${userId})`;
+  const pendingTracks = sql`(select q.track_id from stats_queue q where ${anyQueued(userId)} and q.user_id = ${userId})`;
   // First and last play: one step down scrobbles_user_time_idx each.
   const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
   return sql<Aggregates>`

@@ -112,6 +112,13 @@ export interface StatsQueueTable {
   delta: number;
 }
 
+/** How many stats_queue rows each user with any has (migration 0020): readers skip the queue for everyone else. */
+export interface StatsQueueUsersTable {
+  user_id: string;
+  /** bigint: read as a string. */
+  queued: ColumnType<string, number | bigint | string, number | bigint | string>;
+}
+
 export type StatsGrain = 'y' | 'm' | 'd';
 
 /** Plays per user, track and UTC year, month or day (migration 0012). */
@@ -511,6 +518,7 @@ export interface DB {
   catalog_aliases: CatalogAliasesTable;
   sign_in_sessions: SignInSessionsTable;
   stats_queue: StatsQueueTable;
+  stats_queue_users: StatsQueueUsersTable;
   stats_track_counts: StatsTrackCountsTable;
   stats_hours: StatsHoursTable;
   stats_first_plays: StatsFirstPlaysTable;

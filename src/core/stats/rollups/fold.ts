@@ -15,6 +15,7 @@ import { sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../../../toolkit/background.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
+import { countDown, reclaimQueue } from './queue-marks.ts';
 
 /**
  * Queued changes folded per transaction: enough to amortize a statement, few enough that the
@@ -31,6 +32,8 @@ interface Folded {
   zero_counts: { user_id: string; grain: string; period_start: string; track_id: string }[] | null;
   zero_hours: { user_id: string; hour: string }[] | null;
   zero_totals: { user_id: string; track_id: string }[] | null;
+  /** Rows taken per user, to count down in stats_queue_users (queue-marks.ts). */
+  taken_by_user: { user_id: string; taken: number }[] | null;
 }
 
 /**
@@ -87,7 +90,8 @@ const takeAndFold = sql<Folded>`
   select (select count(*)::int from taken) as taken,
     (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,
     (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours,
-    (select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals`;
+    (select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals,
+    (select json_agg(json_build_object('user_id', user_id, 'taken', n)) from (select user_id, count(*) as n from taken group by 1) t) as taken_by_user`;
 
 /** A second statement, which sees the fold's effects: rows counted down to nothing go. */
 async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
@@ -111,18 +115,20 @@ export async function foldBatch(db: Database): Promise<number> {
     inTransaction(db, async (tx) => {
       const { rows } = await takeAndFold.execute(tx);
       await tidy(tx, rows[0]!);
+      await countDown(tx, rows[0]!.taken_by_user);
       return rows[0]!.taken;
     }),
   );
 }
 
-/** Folds until the queue is empty (or `signal` aborts); answers how many changes it folded. */
+/** Folds until the queue is empty (or `signal` aborts), then reclaims its space if it grew; answers how many changes it folded. */
 export async function foldAll(db: Database, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for (let taken = BATCH; taken === BATCH && !signal?.aborted; ) {
     taken = await foldBatch(db);
     total += taken;
   }
+  if (!signal?.aborted) await reclaimQueue(db);
   return total;
 }
 

@@ -1,11 +1,13 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
+import { anyQueued } from './queue-marks.ts';
 
 /**
  * What statistics read instead of the raw history: a window's plays per track, and its plays by
  * local time, from the rollups plus the changes still queued for the fold (so a play counts the
  * moment it is stored) plus raw plays at the window's edges. Raw SQL: unions of range scans,
- * one per piece with its bounds as constants so each is an index range scan.
+ * one per piece with its bounds as constants so each is an index range scan. The queue, which has
+ * no index, is scanned only when the user has rows in it (anyQueued, queue-marks.ts).
  */
 export interface PlaysWindow {
   start: Date;
@@ -31,19 +33,35 @@ const ofUser = (userId: string | null, column: string) =>
 function piecePlays(userId: string | null, piece: Piece) {
   const weight = sql.lit(piece.weight);
   if (piece.source === 'raw') {
-    return [sql`select track_id, ${weight} as plays from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`];
+    return sql`select track_id, ${weight} as plays from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`;
   }
+  return sql`select track_id, plays * ${weight} from stats_track_counts
+      where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`;
+}
+
+/**
+ * The changes still queued in the rollup pieces, each weighted as the pieces covering it are, in
+ * one scan of the unindexed queue (a scan per piece cost a read several whole scans).
+ */
+function queuedPlays(userId: string | null, pieces: Piece[]) {
+  const rollup = pieces.filter((piece) => piece.source !== 'raw');
+  if (rollup.length === 0) return [];
+  const weight = sql.join(
+    rollup.map((piece) => sql`case when ${within(sql`listened_at`, piece.from, piece.to)} then ${sql.lit(piece.weight)} else 0 end`),
+    sql` + `,
+  );
+  const from = new Date(Math.min(...rollup.map((piece) => piece.from.getTime())));
+  const to = new Date(Math.max(...rollup.map((piece) => piece.to.getTime())));
   return [
-    sql`select track_id, plays * ${weight} from stats_track_counts
-        where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`,
-    sql`select track_id, delta * ${weight} from stats_queue where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`,
+    sql`select track_id, delta * (${weight}) from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`,
   ];
 }
 
 /** (track_id, plays) for each track `userId` (or, with null, anyone) played in the window, plays > 0; all time from the totals. */
 export function trackPlays(userId: string | null, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
   if (window.start <= ALL_TIME.start && window.end >= ALL_TIME.end) return allTimeTrackPlays(userId);
-  const branches = windowPieces(window.start, window.end).flatMap((piece) => piecePlays(userId, piece));
+  const pieces = windowPieces(window.start, window.end);
+  const branches = [...pieces.map((piece) => piecePlays(userId, piece)), ...queuedPlays(userId, pieces)];
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays where false`;
   return sql`select track_id, sum(plays)::int as plays from (${sql.join(branches, sql` union all `)}) counted (track_id, plays) group by track_id having sum(plays) > 0`;
 }
@@ -61,12 +79,16 @@ export function totalRows(
   const ofTotals = userId === null ? sql`true` : sql`user_id = ${userId}`;
   return sql`select user_id, track_id, plays from stats_track_totals where ${ofTotals} and ${tracks}
     union all
-    select user_id, track_id, delta from stats_queue where ${ofUser(userId, 'user_id')} and ${tracks}`;
+    select user_id, track_id, delta from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${tracks}`;
 }
 
 /** Everyone's changes still queued, by the rule above, as (user_id, track_id, delta): for readers that sum them per query rather than per row (totals.ts). */
 export const queuedChanges = () =>
-  sql<{ user_id: string; track_id: string; delta: number }>`select user_id, track_id, delta from stats_queue where ${ofUser(null, 'user_id')}`;
+  sql<{
+    user_id: string;
+    track_id: string;
+    delta: number;
+  }>`select user_id, track_id, delta from stats_queue where ${anyQueued(null)} and ${ofUser(null, 'user_id')}`;
 
 function allTimeTrackPlays(userId: string | null): RawBuilder<{ track_id: string; plays: number }> {
   return sql`select track_id, sum(plays)::int as plays from (${totalRows(userId)}) totals group by track_id having sum(plays) > 0`;
@@ -82,7 +104,8 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
       select period_start, track_id, plays from stats_track_counts
         where ${ofUser(userId, 'user_id')} and grain = 'm' and ${within(sql`period_start`, from, to)}
       union all
-      select date_trunc('month', listened_at, 'UTC'), track_id, delta from stats_queue where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
+      select date_trunc('month', listened_at, 'UTC'), track_id, delta from stats_queue
+        where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
     ) counted (month, track_id, plays) group by counted.month, track_id having sum(plays) > 0`;
 }
 
@@ -128,9 +151,10 @@ export function localPlays(userId: string | null, window: PlaysWindow, zone: str
   const tz = sql`${zone}::text`;
   const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
     sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
+  const queued = (from: Date, to: Date) => sql`select * from (${plays('stats_queue', sql`delta`, from, to)}) queued where ${anyQueued(userId)}`;
   const branches = [
     ...(span.from < span.to
-      ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, plays('stats_queue', sql`delta`, span.from, span.to)]
+      ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, queued(span.from, span.to)]
       : []),
     ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];

@@ -1,0 +1,172 @@
+/**
+ * Statistics reads that never pay for a big queue (queue-marks.ts): stats_queue_users always
+ * agrees with the queue, a user with nothing queued reads no queue, a queued play counts once
+ * before and after it is folded, and a drained queue's space is reclaimed.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
+import { testBackends } from '../../../toolkit/db/testing.ts';
+import { foldAll, foldBatch } from './fold.ts';
+import { reclaimQueue } from './queue-marks.ts';
+import { ALL_TIME, trackPlays } from './reads.ts';
+
+const DAY = 86_400_000;
+
+async function seed(db: Database): Promise<{ tracks: string[]; users: string[] }> {
+  await sql`insert into tracks (title, title_key, artist) select 'Track ' || i, 'track ' || i, 'Artist' from generate_series(1, 20) i`.execute(db);
+  const tracks = (await db.selectFrom('tracks').select('id').orderBy('title').execute()).map((row) => row.id);
+  const users = await db
+    .insertInto('users')
+    .values(['quiet', 'importer', 'live'].map((handle) => ({ did: `did:plc:${handle}`, handle })))
+    .returning('id')
+    .execute();
+  return { tracks, users: users.map((row) => row.id) };
+}
+
+/** `count` plays of `user`, one an hour from `from`, over the tracks in turn: one statement, as an import batch is. */
+async function play(db: Database, user: string, tracks: string[], count: number, from: number): Promise<void> {
+  await sql`insert into scrobbles (user_id, track_id, listened_at)
+    select ${user}::uuid, (${sql.val(tracks)}::uuid[])[1 + i % ${tracks.length}], to_timestamp(${from / 1000}::float8 + i * 3600)
+    from generate_series(0, ${count - 1}) i`.execute(db);
+}
+
+/** The queue per user as counted in stats_queue_users, and as it is. */
+async function counted(db: Database) {
+  const marks = await sql<{ user_id: string; queued: number }>`select user_id, queued::int as queued from stats_queue_users order by 1`.execute(db);
+  const queue = await sql<{ user_id: string; queued: number }>`select user_id, count(*)::int as queued from stats_queue group by 1 order by 1`.execute(db);
+  return { marks: marks.rows, queue: queue.rows };
+}
+
+async function agree(db: Database): Promise<void> {
+  const { marks, queue } = await counted(db);
+  assert.deepEqual(marks, queue);
+}
+
+async function rawTotal(db: Database, user: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from scrobbles where user_id = ${user}`.execute(db);
+  return rows[0]!.n;
+}
+
+async function readTotal(db: Database, user: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select coalesce(sum(plays), 0)::int as n from (${trackPlays(user, ALL_TIME)}) c`.execute(db);
+  return rows[0]!.n;
+}
+
+for (const backend of testBackends()) {
+  describe(`the statistics queue's per-user count [${backend.name}]`, () => {
+    let db: Database;
+    let close: () => Promise<void>;
+    let tracks: string[];
+    let quiet: string;
+    let importer: string;
+    let live: string;
+    before(async () => {
+      ({ db, close } = await backend.open());
+      ({
+        tracks,
+        users: [quiet, importer, live],
+      } = (await seed(db)) as { tracks: string[]; users: [string, string, string] });
+    });
+    after(() => close());
+
+    test('a user with nothing queued reads no queue, whatever others have queued', async () => {
+      await play(db, quiet, tracks, 30, Date.UTC(2024, 0, 1));
+      await foldAll(db);
+      await play(db, importer, tracks, 500, Date.UTC(2024, 0, 1));
+      await agree(db);
+      const plan = async (user: string) => {
+        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, costs off, timing off, summary off) ${trackPlays(user, ALL_TIME)}`.execute(db);
+        const lines = rows.map((row) => row['QUERY PLAN']);
+        return lines.filter((line) => /Scan on stats_queue\b/.test(line));
+      };
+      const quietScans = await plan(quiet);
+      assert.ok(quietScans.length > 0);
+      assert.ok(
+        quietScans.every((line) => line.includes('never executed')),
+        quietScans.join('\n'),
+      );
+      assert.ok((await plan(importer)).some((line) => !line.includes('never executed')));
+      assert.equal(await readTotal(db, quiet), 30);
+    });
+
+    test('a read during a large queue is exact, and queued plays count once before and after they are folded', async () => {
+      await play(db, importer, tracks, 3_500, Date.UTC(2023, 0, 1));
+      await play(db, live, tracks, 5, Date.now() - DAY);
+      const total = await rawTotal(db, importer);
+      assert.equal(await readTotal(db, importer), total);
+      for (let taken = await foldBatch(db); taken > 0; taken = await foldBatch(db)) {
+        await agree(db);
+        assert.equal(await readTotal(db, importer), total);
+        assert.equal(await readTotal(db, live), 5);
+      }
+      assert.deepEqual(await counted(db), { marks: [], queue: [] });
+      // Deletions and re-pointing queue -1 rows too; re-timing one user's plays onto another's moves both counts.
+      await db
+        .deleteFrom('scrobbles')
+        .where('user_id', '=', importer)
+        .where('listened_at', '<', new Date(Date.UTC(2023, 1, 1)))
+        .execute();
+      await sql`update scrobbles set track_id = ${tracks[0]!} where user_id = ${importer} and listened_at < ${new Date(Date.UTC(2023, 2, 1))}`.execute(db);
+      await sql`update scrobbles set user_id = ${live} where user_id = ${importer} and listened_at < ${new Date(Date.UTC(2023, 3, 1))}`.execute(db);
+      await agree(db);
+      for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
+      await foldAll(db);
+      for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
+      assert.deepEqual(await counted(db), { marks: [], queue: [] });
+    });
+
+    test('a rolled-back write leaves no count; a deleted account takes its count along', async () => {
+      await db
+        .transaction()
+        .execute(async (tx) => {
+          await play(tx, quiet, tracks, 10, Date.UTC(2021, 0, 1));
+          throw new Error('rolled back');
+        })
+        .catch(() => undefined);
+      await agree(db);
+      const gone = await db.insertInto('users').values({ did: 'did:plc:gone', handle: 'gone' }).returning('id').executeTakeFirstOrThrow();
+      await play(db, gone.id, tracks, 7, Date.UTC(2022, 0, 1));
+      await db.deleteFrom('users').where('id', '=', gone.id).execute();
+      await agree(db);
+      await foldAll(db);
+      assert.deepEqual(await counted(db), { marks: [], queue: [] });
+    });
+
+    test('a drained queue grown large is truncated; one with rows queued is not', async () => {
+      const size = async () => Number((await sql<{ bytes: string }>`select pg_relation_size('stats_queue') as bytes`.execute(db)).rows[0]!.bytes);
+      await play(db, importer, tracks, 30_000, Date.UTC(2019, 0, 1));
+      await foldBatch(db);
+      assert.equal(await reclaimQueue(db), false);
+      const before = await readTotal(db, importer);
+      assert.equal(before, await rawTotal(db, importer));
+      await foldAll(db);
+      assert.equal(await size(), 0);
+      assert.equal(await readTotal(db, importer), before);
+      await play(db, importer, tracks, 3, Date.UTC(2018, 0, 1));
+      await agree(db);
+      assert.equal(await readTotal(db, importer), before + 3);
+    });
+
+    test('writers and folds in several connections keep the count exact', { skip: backend.name !== 'postgres' && 'PGlite has one connection' }, async () => {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      const others = await Promise.all([1, 2, 3].map(() => openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, schema: rows[0]!.schema })));
+      try {
+        const writers = others.flatMap((other, i) =>
+          Array.from({ length: 6 }, (_, batch) =>
+            play(other, [quiet, importer, live][(i + batch) % 3]!, tracks, 200, Date.UTC(2010 + i, batch, 1)).then(() => foldBatch(other)),
+          ),
+        );
+        await Promise.all([...writers, foldAll(db), reclaimQueue(db)]);
+        await agree(db);
+        for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
+        await Promise.all([foldAll(db), ...others.map((other) => foldAll(other))]);
+        assert.deepEqual(await counted(db), { marks: [], queue: [] });
+        for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
+      } finally {
+        await Promise.all(others.map((other) => other.destroy()));
+      }
+    });
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Statistics reads that never pay for a big queue. stats_queue has no index (an index cost imports
+ * a tenth of their rate, see migration 0012), so reading a user's queued plays scans all of it:
+ * after a bulk import, 1.1M rows took 136-173 ms per read, and a drained queue still ~85 ms until
+ * vacuumed (PGlite never vacuums). Two remedies, chosen over a partial or BRIN index (either is
+ * paid per play, and a bulk import's rows are interleaved with everyone's live ones):
+ *
+ * - stats_queue_users (migration 0020) counts each user's queued rows, kept by the same statement
+ *   triggers in the writer's transaction (one row touched per user and statement, not per play),
+ *   and counted down here by the fold in its own. Queue and count so agree in every snapshot, so a
+ *   read gates its queue scan on the count (`anyQueued`): a user with nothing queued reads no
+ *   queue at all, whatever others have queued, and a play still counts the moment it is stored.
+ * - Once nothing is queued, the fold truncates a queue grown past RECLAIM_BYTES (`reclaimQueue`),
+ *   so a user who does have a play queued scans a few pages, not a drained import's dead rows.
+ */
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { Database, DB } from '../../../toolkit/db/index.ts';
+import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
+
+/** The queue's size above which an empty queue is truncated: a scan of this much costs about a millisecond. */
+const RECLAIM_BYTES = 1024 * 1024;
+
+/**
+ * True when `userId` (or, with null, anyone) has rows queued. Uncorrelated, so PostgreSQL
+ * evaluates it once as a gate on the queue's scan and skips the scan when it is false.
+ */
+export const anyQueued = (userId: string | null): RawBuilder<boolean> =>
+  userId === null ? sql`exists (select 1 from stats_queue_users)` : sql`exists (select 1 from stats_queue_users where user_id = ${userId})`;
+
+/**
+ * Counts down what one fold took (rows per user), in the fold's transaction. The rows are locked
+ * in key order first, as the triggers upsert them, so folds and writers never deadlock on them;
+ * a count that reaches zero goes (the check keeps it positive). Were the count ever short (the
+ * triggers disabled by hand), it goes rather than block the fold on the check.
+ */
+export async function countDown(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number }[] | null): Promise<void> {
+  if (!takenByUser) return;
+  const taken = sql`json_to_recordset(${JSON.stringify(takenByUser)}::json) z (user_id uuid, taken bigint)`;
+  await sql`select 1 from stats_queue_users where user_id in (select user_id from ${taken}) order by user_id for update`.execute(tx);
+  await sql`delete from stats_queue_users m using ${taken} where m.user_id = z.user_id and m.queued <= z.taken`.execute(tx);
+  await sql`update stats_queue_users m set queued = m.queued - z.taken from ${taken} where m.user_id = z.user_id and m.queued > z.taken`.execute(tx);
+}
+
+/**
+ * Truncates the queue when it is empty and has grown past RECLAIM_BYTES of (dead) rows; answers
+ * whether it did. Done once however many processes fold: the lock is taken with NOWAIT, so it is
+ * only had while no writer, reader or other fold uses the queue (they wait for the truncate, a few
+ * milliseconds), and a process that cannot have it leaves the work to a later turn (PostgreSQL's
+ * autovacuum reclaims the space meanwhile). Under that lock every writer has committed, so the
+ * queue read afresh is all there is; it is checked itself, not only its count, since a truncate is
+ * final. No transaction here reads the statistics with an older snapshot (all read committed),
+ * which is what makes TRUNCATE, not MVCC-safe, safe.
+ */
+export async function reclaimQueue(db: Database): Promise<boolean> {
+  const { rows } = await sql<{ bytes: string }>`select pg_relation_size('stats_queue') as bytes`.execute(db);
+  if (Number(rows[0]!.bytes) <= RECLAIM_BYTES) return false;
+  return asHeavyWork(() =>
+    db
+      .transaction()
+      .execute(async (tx) => {
+        await sql`lock table stats_queue in access exclusive mode nowait`.execute(tx);
+        const { rows: queued } = await sql<{
+          any: boolean;
+        }>`select exists (select 1 from stats_queue_users) or exists (select 1 from stats_queue) as any`.execute(tx);
+        if (queued[0]!.any) return false;
+        await sql`truncate stats_queue`.execute(tx);
+        return true;
+      })
+      .catch((error: unknown) => {
+        // lock_not_available: another process holds the queue; a later turn tries again.
+        if ((error as { code?: string }).code === '55P03') return false;
+        throw error;
+      }),
+  );
+}
