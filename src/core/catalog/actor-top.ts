@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
-import { trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
+import { groupPlays } from '../stats/rollups/groups.ts';
+import { isAllTime, trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
 import { albumFields, artistFields } from './group-view.ts';
 import { AlbumView, ArtistView, type Song } from './schemas.ts';
 import { allSongs, selectSongs, toSong } from './song-view.ts';
@@ -29,6 +30,10 @@ export interface TopPage {
  * with `userId` null, everyone's.
  */
 export function actorPlays(userId: string | null, window: PlaysWindow, subject: TopSubject) {
+  if (subject !== 'track' && isAllTime(window)) {
+    // All time: one row per artist or album from the group totals, not the user's every track grouped through `tracks`.
+    return sql<{ subject_id: string; play_count: number }>`(select id as subject_id, plays as play_count from (${groupPlays(userId, subject)}) g)`.as('ap');
+  }
   const counts = trackPlays(userId, window);
   const column = sql.ref(`t.${subject}_id`);
   const grouped =

@@ -160,6 +160,32 @@ export interface StatsCatalogPlaysTable {
   plays: number;
 }
 
+/** All-time plays per user and artist (migration 0023), folded by the artists stats_track_groups names. */
+export interface StatsArtistTotalsTable {
+  user_id: string;
+  artist_id: string;
+  plays: number;
+}
+
+/** All-time plays per user and album (migration 0023), folded by the albums stats_track_groups names. */
+export interface StatsAlbumTotalsTable {
+  user_id: string;
+  album_id: string;
+  plays: number;
+}
+
+/** The artist and album each track's folded plays are counted under (migration 0023). */
+export interface StatsTrackGroupsTable {
+  track_id: string;
+  artist_id: string | null;
+  album_id: string | null;
+}
+
+/** Tracks re-pointed to another artist or album since the fold last regrouped them (migration 0023). */
+export interface StatsRegroupTable {
+  track_id: string;
+}
+
 export interface NowPlayingTable {
   user_id: string;
   track_id: string;
@@ -524,6 +550,10 @@ export interface DB {
   stats_first_plays: StatsFirstPlaysTable;
   stats_track_totals: StatsTrackTotalsTable;
   stats_catalog_plays: StatsCatalogPlaysTable;
+  stats_artist_totals: StatsArtistTotalsTable;
+  stats_album_totals: StatsAlbumTotalsTable;
+  stats_track_groups: StatsTrackGroupsTable;
+  stats_regroup: StatsRegroupTable;
   enrichment_attempts: EnrichmentAttemptsTable;
   enrichment_cache: EnrichmentCacheTable;
   album_covers: AlbumCoversTable;

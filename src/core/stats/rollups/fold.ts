@@ -5,7 +5,8 @@
  * (insertScrobbles in src/core/scrobbling/ingest.ts for the ListenBrainz, Last.fm, Audioscrobbler
  * and Maloja submits and imports; corrections, catalog merges, deletions), to the stats_queue
  * table, in the writer's transaction. This module folds that queue into the rollups
- * (stats_track_counts, stats_hours, stats_first_plays, stats_track_totals): statsFoldJob every second in a serving
+ * (stats_track_counts, stats_hours, stats_first_plays, stats_track_totals, and per artist and album,
+ * groups.ts): statsFoldJob every second in a serving
  * process (started by `earshot serve`, src/cli/commands/serve.ts), foldAll on demand. Readers
  * (reads.ts) add the plays still queued to the rollups, so a play counts the moment it is stored;
  * rebuild.ts recomputes every rollup from the raw plays (`earshot stats rebuild`), and pieces.ts
@@ -15,6 +16,7 @@ import { sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../../../toolkit/background.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
+import { FOLD_LOCK, regroup, tidyGroups, zeroGroups, type ZeroGroups } from './groups.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
 
 /**
@@ -26,7 +28,7 @@ const BATCH = 1_000;
 /** How often a serving process looks for queued changes; a read never waits for the fold, so this only bounds the queue's length. */
 const FOLD_INTERVAL_MS = 1_000;
 
-interface Folded {
+interface Folded extends ZeroGroups {
   taken: number;
   /** Rollup keys whose count reached zero, to delete. */
   zero_counts: { user_id: string; grain: string; period_start: string; track_id: string }[] | null;
@@ -38,12 +40,13 @@ interface Folded {
 
 /**
  * Takes up to BATCH queued changes and adds them to the rollups, in one statement. Raw SQL: a
- * chain of data-modifying CTEs over the taken rows. SKIP LOCKED lets several processes fold side
- * by side, each its own rows; upserts go in key order so two folds never deadlock on a key.
+ * chain of data-modifying CTEs over the taken rows. Several processes may fold, one batch at a time
+ * (FOLD_LOCK, groups.ts); SKIP LOCKED and upserts in key order are kept all the same.
  * Rows of users deleted since are dropped. Minutes are taken in UTC (extract from a timestamptz
  * follows the session's zone). A first play is looked up afresh (one index probe) for every
  * (user, track) the batch touches, rather than folded: deletions make it order-dependent, and
- * batches may be folded out of order.
+ * batches may be folded out of order. The per-artist and per-album totals take each track's groups
+ * from stats_track_groups, a track met for the first time from `tracks` (groups.ts).
  */
 const takeAndFold = sql<Folded>`
   with taken as (
@@ -64,6 +67,27 @@ const takeAndFold = sql<Folded>`
     select user_id, track_id, sum(delta) from live group by 1, 2 order by 1, 2
     on conflict (user_id, track_id) do update set plays = stats_track_totals.plays + excluded.plays
     returning user_id, track_id, plays
+  ),
+  groups_new as (
+    insert into stats_track_groups (track_id, artist_id, album_id)
+    select id, artist_id, album_id from tracks where id in (select track_id from live) order by 1
+    on conflict (track_id) do nothing
+    returning track_id, artist_id, album_id
+  ),
+  groups as (select * from groups_new union all select * from stats_track_groups where track_id in (select track_id from live)),
+  artists as (
+    insert into stats_artist_totals (user_id, artist_id, plays)
+    select l.user_id, g.artist_id, sum(l.delta) from live l join groups g using (track_id) where g.artist_id is not null
+    group by 1, 2 having sum(l.delta) <> 0 order by 1, 2
+    on conflict (user_id, artist_id) do update set plays = stats_artist_totals.plays + excluded.plays
+    returning user_id, artist_id as id, plays
+  ),
+  albums as (
+    insert into stats_album_totals (user_id, album_id, plays)
+    select l.user_id, g.album_id, sum(l.delta) from live l join groups g using (track_id) where g.album_id is not null
+    group by 1, 2 having sum(l.delta) <> 0 order by 1, 2
+    on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
+    returning user_id, album_id as id, plays
   ),
   quarters as (select user_id, date_trunc('hour', listened_at, 'UTC') as hour, extract(minute from listened_at at time zone 'UTC')::int / 15 as quarter, delta from live),
   hours as (
@@ -91,6 +115,7 @@ const takeAndFold = sql<Folded>`
     (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,
     (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours,
     (select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals,
+    ${zeroGroups},
     (select json_agg(json_build_object('user_id', user_id, 'taken', n)) from (select user_id, count(*) as n from taken group by 1) t) as taken_by_user`;
 
 /** A second statement, which sees the fold's effects: rows counted down to nothing go. */
@@ -107,12 +132,16 @@ async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
     await sql`delete from stats_track_totals t using json_to_recordset(${JSON.stringify(folded.zero_totals)}::json) z (user_id uuid, track_id uuid)
       where t.user_id = z.user_id and t.track_id = z.track_id and t.plays = 0`.execute(tx);
   }
+  await tidyGroups(tx, folded);
 }
 
 /** Folds one batch; answers how many queued changes it took (0 when the queue is empty or every row is being folded elsewhere). */
 export async function foldBatch(db: Database): Promise<number> {
   return asHeavyWork(() =>
     inTransaction(db, async (tx) => {
+      // One fold at a time (groups.ts): taken first, so nothing the fold holds is waited for meanwhile.
+      await sql`select pg_advisory_xact_lock(${FOLD_LOCK}::bigint)`.execute(tx);
+      await tidyGroups(tx, await regroup(tx));
       const { rows } = await takeAndFold.execute(tx);
       await tidy(tx, rows[0]!);
       await countDown(tx, rows[0]!.taken_by_user);

@@ -17,6 +17,9 @@ export interface PlaysWindow {
 /** All time: wider than any play. */
 export const ALL_TIME: PlaysWindow = { start: new Date(Date.UTC(1000, 0, 1)), end: new Date(Date.UTC(9999, 0, 1)) };
 
+/** Whether `window` takes in every play: all-time reads use the all-time rollups. */
+export const isAllTime = (window: PlaysWindow) => window.start <= ALL_TIME.start && window.end >= ALL_TIME.end;
+
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const within = (column: RawBuilder<unknown>, from: Date, to: Date) => sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
 
@@ -59,7 +62,7 @@ function queuedPlays(userId: string | null, pieces: Piece[]) {
 
 /** (track_id, plays) for each track `userId` (or, with null, anyone) played in the window, plays > 0; all time from the totals. */
 export function trackPlays(userId: string | null, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
-  if (window.start <= ALL_TIME.start && window.end >= ALL_TIME.end) return allTimeTrackPlays(userId);
+  if (isAllTime(window)) return allTimeTrackPlays(userId);
   const pieces = windowPieces(window.start, window.end);
   const branches = [...pieces.map((piece) => piecePlays(userId, piece)), ...queuedPlays(userId, pieces)];
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays where false`;
@@ -79,16 +82,23 @@ export function totalRows(
   const ofTotals = userId === null ? sql`true` : sql`user_id = ${userId}`;
   return sql`select user_id, track_id, plays from stats_track_totals where ${ofTotals} and ${tracks}
     union all
-    select user_id, track_id, delta from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${tracks}`;
+    ${queuedRows(userId, tracks)}`;
 }
 
-/** Everyone's changes still queued, by the rule above, as (user_id, track_id, delta): for readers that sum them per query rather than per row (totals.ts). */
-export const queuedChanges = () =>
+/**
+ * The changes still queued of one user or, with null, everyone, by the rule above, as (user_id,
+ * track_id, delta); `tracks` is a condition on the column track_id. For the all-time rollups'
+ * readers: totalRows, totals.ts, groups.ts.
+ */
+export const queuedRows = (userId: string | null, tracks: RawBuilder<SqlBool> = sql<SqlBool>`true`) =>
   sql<{
     user_id: string;
     track_id: string;
     delta: number;
-  }>`select user_id, track_id, delta from stats_queue where ${anyQueued(null)} and ${ofUser(null, 'user_id')}`;
+  }>`select user_id, track_id, delta from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${tracks}`;
+
+/** Everyone's changes still queued, by the rule above, as (user_id, track_id, delta): for readers that sum them per query rather than per row (totals.ts). */
+export const queuedChanges = () => queuedRows(null);
 
 function allTimeTrackPlays(userId: string | null): RawBuilder<{ track_id: string; plays: number }> {
   return sql`select track_id, sum(plays)::int as plays from (${totalRows(userId)}) totals group by track_id having sum(plays) > 0`;

@@ -1,0 +1,214 @@
+/**
+ * The per-artist and per-album all-time totals against the raw plays: every user's all-time top
+ * artists and albums (actor-top.ts, what the profile, Last.fm and ListenBrainz read) must equal
+ * counting their scrobbles through `tracks` as it is now, folded, partly folded or still queued,
+ * through inserts, deletions, a track moved to another album and artist, merges and their undo,
+ * a rebuild and an account's deletion.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Database } from '../../../toolkit/db/index.ts';
+import { testBackends } from '../../../toolkit/db/testing.ts';
+import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
+import { playedCount, topAlbums, topArtists } from '../../catalog/actor-top.ts';
+import { mergeEntries, undoCatalogEdit } from '../../catalog/edits/admin-edits.ts';
+import { foldAll, foldBatch } from './fold.ts';
+import { groupPlays } from './groups.ts';
+import { ALL_TIME } from './reads.ts';
+import { rebuildRollups } from './rebuild.ts';
+
+const FIRST = Date.UTC(2023, 0, 1);
+const ALL = { limit: 1000, offset: 0 };
+
+async function seedCatalog(db: Database): Promise<string[]> {
+  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, 4) i`.execute(db);
+  await sql`insert into albums (title, title_key, artist, artist_id)
+    select 'Album ' || i, 'album ' || i, a.name, a.id from generate_series(1, 6) i join artists a on a.name = 'Artist ' || (1 + i % 4)`.execute(db);
+  await sql`insert into tracks (title, title_key, artist, artist_id, album, album_id)
+    select 'Track ' || i, 'track ' || i, coalesce(a.name, 'Unknown'), a.id, al.title, al.id
+    from generate_series(1, 16) i left join artists a on a.name = 'Artist ' || (1 + i % 4) and i % 7 <> 0
+    left join albums al on al.title = 'Album ' || (1 + i % 6) and i % 5 <> 0`.execute(db);
+  const rows = await db.selectFrom('tracks').select('id').orderBy('title').execute();
+  return rows.map((row) => row.id);
+}
+
+async function createUser(db: Database, handle: string, admin = false): Promise<string> {
+  const row = await db
+    .insertInto('users')
+    .values({ did: `did:plc:${handle}`, handle, admin })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** (id, plays) most played first, the id breaking ties: as the top lists read them, and as counted from the scrobbles. */
+async function bothWays(db: Database, userId: string | null) {
+  const read = async (group: 'artist' | 'album') => {
+    if (userId === null) {
+      const { rows } = await sql<{ id: string; plays: number }>`select id, plays from (${groupPlays(null, group)}) g order by plays desc, id`.execute(db);
+      return rows;
+    }
+    const rows = group === 'artist' ? await topArtists(db, userId, ALL_TIME, ALL) : await topAlbums(db, userId, ALL_TIME, ALL);
+    assert.equal(await playedCount(db, userId, ALL_TIME, group), rows.length);
+    return rows.map((row) => ({ id: row.id, plays: row.playCount }));
+  };
+  const raw = async (column: 'artist_id' | 'album_id') => {
+    const { rows } = await sql<{ id: string; plays: number }>`select ${sql.ref(`t.${column}`)} as id, count(*)::int as plays
+      from scrobbles s join tracks t on t.id = s.track_id where ${userId === null ? sql`true` : sql`s.user_id = ${userId}`} and ${sql.ref(`t.${column}`)} is not null
+      group by 1 order by 2 desc, 1`.execute(db);
+    return rows;
+  };
+  return { read: { artists: await read('artist'), albums: await read('album') }, raw: { artists: await raw('artist_id'), albums: await raw('album_id') } };
+}
+
+async function assertAgree(db: Database, users: string[], context: string) {
+  for (const user of [...users, null]) {
+    const { read, raw } = await bothWays(db, user);
+    assert.deepEqual(read, raw, `${context}, ${user ?? 'everyone'}`);
+  }
+}
+
+/** Once everything is folded and regrouped, the tables themselves hold the counts, with no row at zero. */
+async function assertTablesExact(db: Database, context: string) {
+  for (const group of ['artist', 'album'] as const) {
+    const column = sql.ref(`t.${group}_id`);
+    const { rows: stored } = await sql`select user_id, ${sql.ref(`${group}_id`)} as id, plays from ${sql.table(`stats_${group}_totals`)} order by 1, 2`.execute(db);
+    const { rows: counted } = await sql`select s.user_id, ${column} as id, count(*)::int as plays from scrobbles s join tracks t on t.id = s.track_id
+      where ${column} is not null group by 1, 2 order by 1, 2`.execute(db);
+    assert.deepEqual(stored, counted, `${group} totals table: ${context}`);
+  }
+}
+
+async function queued(db: Database): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select (select count(*) from stats_queue) + (select count(*) from stats_regroup) as n`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+for (const backend of testBackends()) {
+  describe(`all-time artist and album totals [${backend.name}]`, () => {
+    let db: Database;
+    let close: () => Promise<void>;
+    let admin: string;
+    let users: string[];
+    let tracks: string[];
+    before(async () => {
+      ({ db, close } = await backend.open());
+      tracks = await seedCatalog(db);
+      admin = await createUser(db, 'root', true);
+      users = [admin, await createUser(db, 'ana'), await createUser(db, 'ben')];
+    });
+    after(() => close());
+
+    test('top artists and albums of all time equal counting the scrobbles after inserts, deletes and moved tracks, folded or queued', async () => {
+      const random = seededPicker(11);
+      const artists = await db.selectFrom('artists').select('id').execute();
+      const albums = await db.selectFrom('albums').select('id').execute();
+      for (let round = 0; round < 10; round++) {
+        const plays = Array.from({ length: 1 + random.int(40) }, () => ({
+          user_id: random.pick(users),
+          track_id: random.pick(tracks),
+          listened_at: new Date(FIRST + random.int(400) * 3_600_000),
+        }));
+        await db
+          .insertInto('scrobbles')
+          .values(plays)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        await sql`delete from scrobbles where id in (select id from scrobbles order by md5(id::text || ${round}::text) limit ${random.int(8)})`.execute(db);
+        // A song moved to another album and artist (or to none), as a catalog edit or a library scan may.
+        if (random.int(2) === 0) {
+          await db
+            .updateTable('tracks')
+            .set({ artist_id: random.int(4) === 0 ? null : random.pick(artists).id, album_id: random.int(4) === 0 ? null : random.pick(albums).id })
+            .where('id', '=', random.pick(tracks))
+            .execute();
+        }
+        const folding = random.pick(['all', 'some', 'none']);
+        if (folding === 'all') await foldAll(db);
+        else if (folding === 'some') await foldBatch(db);
+        await assertAgree(db, users, `round ${round}, fold ${folding}`);
+      }
+      await foldAll(db);
+      assert.equal(await queued(db), 0);
+      await assertAgree(db, users, 'all folded');
+      await assertTablesExact(db, 'all folded');
+    });
+
+    test('merges of songs, albums and artists and their undo, folded, partly folded or queued', async () => {
+      const [a, b, c] = await sql<{ id: string; album_id: string | null }>`
+        select id, album_id from tracks where album_id is not null and artist_id is not null order by title limit 3`
+        .execute(db)
+        .then((r) => r.rows);
+      await db
+        .insertInto('scrobbles')
+        .values(users.flatMap((user_id, i) => [a!, b!, c!].map((track, j) => ({ user_id, track_id: track.id, listened_at: new Date(FIRST + (i * 3 + j) * 60_000) }))))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await foldAll(db);
+      const song = await mergeEntries(db, admin, 'song', a!.id, b!.id);
+      await assertAgree(db, users, 'song merge, queued');
+      const album = await mergeEntries(db, admin, 'album', c!.album_id!, b!.album_id!);
+      await assertAgree(db, users, 'album merge, queued');
+      await foldBatch(db);
+      await assertAgree(db, users, 'album merge, folded');
+      const artists = await db.selectFrom('artists').select('id').orderBy('name').execute();
+      const artist = await mergeEntries(db, admin, 'artist', artists[0]!.id, artists[1]!.id);
+      await assertAgree(db, users, 'artist merge, queued');
+      await foldAll(db);
+      await assertAgree(db, users, 'artist merge, folded');
+      await assertTablesExact(db, 'merged, folded');
+      for (const edit of [artist, album, song]) {
+        await undoCatalogEdit(db, admin, edit);
+        await assertAgree(db, users, `undo ${edit}, queued`);
+        if (edit === album) await foldBatch(db);
+      }
+      await foldAll(db);
+      await assertAgree(db, users, 'undone, folded');
+      await assertTablesExact(db, 'undone, folded');
+    });
+
+    test("a deleted account's plays leave the totals, before and after the fold", async () => {
+      const gone = await createUser(db, 'gone');
+      await db
+        .insertInto('scrobbles')
+        .values({ user_id: gone, track_id: tracks[1]!, listened_at: new Date(FIRST) })
+        .execute();
+      await foldAll(db);
+      await db
+        .insertInto('scrobbles')
+        .values({ user_id: gone, track_id: tracks[2]!, listened_at: new Date(FIRST) })
+        .execute();
+      await db.deleteFrom('users').where('id', '=', gone).execute();
+      await assertAgree(db, users, 'account deleted, its removals queued');
+      await foldAll(db);
+      await assertAgree(db, users, 'account deleted, folded');
+      for (const table of ['stats_artist_totals', 'stats_album_totals'] as const) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where user_id = ${gone}`.execute(db);
+        assert.equal(rows[0]!.n, 0, table);
+      }
+    });
+
+    test('a rebuild gives exactly the totals the fold kept up, a regroup pending or not', async () => {
+      await db
+        .insertInto('scrobbles')
+        .values({ user_id: users[2]!, track_id: tracks[3]!, listened_at: new Date(FIRST + 7) })
+        .execute();
+      await foldAll(db);
+      const table = () =>
+        sql`select 'artist' as g, user_id, artist_id as id, plays from stats_artist_totals union all select 'album', user_id, album_id, plays from stats_album_totals order by 1, 2, 3`
+          .execute(db)
+          .then((r) => r.rows);
+      const folded = await table();
+      await rebuildRollups(db);
+      assert.deepEqual(await table(), folded);
+      // Rebuilt with a move not yet regrouped: the rebuild counts tracks as they are now.
+      const albums = await db.selectFrom('albums').select('id').orderBy('id').execute();
+      await db.updateTable('tracks').set({ album_id: albums[0]!.id }).where('id', '=', tracks[3]!).execute();
+      await rebuildRollups(db);
+      assert.equal(await queued(db), 0);
+      await assertAgree(db, users, 'rebuilt');
+      await assertTablesExact(db, 'rebuilt');
+    });
+  });
+}
