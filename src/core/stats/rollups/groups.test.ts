@@ -73,7 +73,9 @@ async function assertAgree(db: Database, users: string[], context: string) {
 async function assertTablesExact(db: Database, context: string) {
   for (const group of ['artist', 'album'] as const) {
     const column = sql.ref(`t.${group}_id`);
-    const { rows: stored } = await sql`select user_id, ${sql.ref(`${group}_id`)} as id, plays from ${sql.table(`stats_${group}_totals`)} order by 1, 2`.execute(db);
+    const { rows: stored } = await sql`select user_id, ${sql.ref(`${group}_id`)} as id, plays from ${sql.table(`stats_${group}_totals`)} order by 1, 2`.execute(
+      db,
+    );
     const { rows: counted } = await sql`select s.user_id, ${column} as id, count(*)::int as plays from scrobbles s join tracks t on t.id = s.track_id
       where ${column} is not null group by 1, 2 order by 1, 2`.execute(db);
     assert.deepEqual(stored, counted, `${group} totals table: ${context}`);
@@ -142,7 +144,9 @@ for (const backend of testBackends()) {
         .then((r) => r.rows);
       await db
         .insertInto('scrobbles')
-        .values(users.flatMap((user_id, i) => [a!, b!, c!].map((track, j) => ({ user_id, track_id: track.id, listened_at: new Date(FIRST + (i * 3 + j) * 60_000) }))))
+        .values(
+          users.flatMap((user_id, i) => [a!, b!, c!].map((track, j) => ({ user_id, track_id: track.id, listened_at: new Date(FIRST + (i * 3 + j) * 60_000) }))),
+        )
         .onConflict((oc) => oc.doNothing())
         .execute();
       await foldAll(db);
@@ -166,6 +170,32 @@ for (const backend of testBackends()) {
       await foldAll(db);
       await assertAgree(db, users, 'undone, folded');
       await assertTablesExact(db, 'undone, folded');
+    });
+
+    test('a song merged away after its album moved, then both undone', async () => {
+      const [x, y] = await sql<{ id: string; album_id: string }>`
+        select id, album_id from tracks where album_id is not null and artist_id is not null order by title desc limit 2`
+        .execute(db)
+        .then((r) => r.rows);
+      const other = await db.selectFrom('albums').select('id').where('id', 'not in', [x!.album_id, y!.album_id]).orderBy('id').executeTakeFirstOrThrow();
+      await db
+        .insertInto('scrobbles')
+        .values(users.map((user_id, i) => ({ user_id, track_id: x!.id, listened_at: new Date(FIRST + 9_000_000 + i * 60_000) })))
+        .execute();
+      await foldAll(db);
+      const album = await mergeEntries(db, admin, 'album', x!.album_id, other.id);
+      const song = await mergeEntries(db, admin, 'song', x!.id, y!.id);
+      await assertAgree(db, users, 'album moved, song merged, queued');
+      await foldAll(db);
+      await assertAgree(db, users, 'album moved, song merged, folded');
+      await undoCatalogEdit(db, admin, song);
+      await assertAgree(db, users, 'song merge undone, queued');
+      await foldAll(db);
+      await assertAgree(db, users, 'song merge undone, folded');
+      await undoCatalogEdit(db, admin, album);
+      await foldAll(db);
+      await assertAgree(db, users, 'both undone, folded');
+      await assertTablesExact(db, 'both undone, folded');
     });
 
     test("a deleted account's plays leave the totals, before and after the fold", async () => {

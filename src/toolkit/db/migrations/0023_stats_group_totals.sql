@@ -44,6 +44,18 @@ create trigger tracks_stats_regrouped after update of artist_id, album_id on tra
   for each row when (old.artist_id is distinct from new.artist_id or old.album_id is distinct from new.album_id)
   execute function stats_track_regrouped();
 
+-- A track back in the catalog (an undone song merge restores the track it deleted) may come back
+-- under other groups than those its counted plays are under (an album merge moved it meanwhile):
+-- noted too. One index probe per new track; new tracks have no groups yet and note nothing.
+create function stats_track_returned() returns trigger language plpgsql as $$
+begin
+  insert into stats_regroup (track_id) select n.id from new_rows n join stats_track_groups g on g.track_id = n.id;
+  return null;
+end $$;
+
+create trigger tracks_stats_returned after insert on tracks referencing new table as new_rows
+  for each statement execute function stats_track_returned();
+
 -- stats_rebuild() as migration 0021 defines it, plus these; it also empties stats_queue_users,
 -- which 0021's version (written beside 0020) left counting rows the truncate removed.
 create or replace function stats_rebuild() returns bigint language plpgsql as $$
