@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type { Database } from '../../../toolkit/db/index.ts';
+import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
 import { playedCount, topAlbums, topArtists } from '../../catalog/actor-top.ts';
@@ -196,6 +196,44 @@ for (const backend of testBackends()) {
       await foldAll(db);
       await assertAgree(db, users, 'both undone, folded');
       await assertTablesExact(db, 'both undone, folded');
+    });
+
+    test('merges, undos, plays and folds in several connections stay exact', { skip: backend.name !== 'postgres' && 'PGlite has one connection' }, async () => {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      const others = await Promise.all([1, 2, 3].map(() => openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, schema: rows[0]!.schema })));
+      try {
+        const albums = await db.selectFrom('albums').select('id').orderBy('id').execute();
+        const random = seededPicker(23);
+        for (let round = 0; round < 6; round++) {
+          const [from, into] = [random.pick(albums).id, random.pick(albums).id];
+          const editor = async () => {
+            if (from === into) return;
+            const edit = await mergeEntries(others[0]!, admin, 'album', from, into);
+            await foldBatch(others[0]!);
+            await undoCatalogEdit(others[0]!, admin, edit);
+          };
+          const player = (other: Database, offset: number) =>
+            other
+              .insertInto('scrobbles')
+              .values(
+                Array.from({ length: 30 }, (_, i) => ({
+                  user_id: random.pick(users),
+                  track_id: random.pick(tracks),
+                  listened_at: new Date(FIRST + (round * 1000 + offset + i) * 61_000),
+                })),
+              )
+              .onConflict((oc) => oc.doNothing())
+              .execute()
+              .then(() => foldBatch(other));
+          await Promise.all([editor(), player(others[1]!, 0), player(others[2]!, 500), foldAll(db), foldAll(others[2]!)]);
+          await assertAgree(db, users, `round ${round}`);
+        }
+        await Promise.all([foldAll(db), ...others.map((other) => foldAll(other))]);
+        await assertAgree(db, users, 'all folded');
+        await assertTablesExact(db, 'all folded');
+      } finally {
+        await Promise.all(others.map((other) => other.destroy()));
+      }
     });
 
     test("a deleted account's plays leave the totals, before and after the fold", async () => {
