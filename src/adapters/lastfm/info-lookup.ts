@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { albumKey, artistKey } from '../../core/catalog/normalize.ts';
 import { matchKnownTracks } from '../../core/catalog/resolve.ts';
 import { inTransaction, type Database } from '../../toolkit/db/index.ts';
+import { groupPlays } from '../../core/stats/rollups/groups.ts';
 import { ALL_TIME, trackPlays } from '../../core/stats/rollups/reads.ts';
 import { notFound } from './errors.ts';
 import { InvalidParameter, musicBrainzId, requiredParam, type Params } from './params.ts';
@@ -93,8 +94,11 @@ export async function findAlbum(db: Database, params: Params): Promise<string> {
 
 /** A user's all-time plays of a track, or of an artist's or album's tracks, from the rollups. */
 export async function userPlays(db: Database, userId: string, subject: 'track' | 'artist' | 'album', id: string): Promise<number> {
-  const column = sql.ref(subject === 'track' ? 't.id' : `t.${subject}_id`);
-  const { rows } = await sql<{ n: number }>`
-    select coalesce(sum(c.plays), 0)::int as n from (${trackPlays(userId, ALL_TIME)}) c join tracks t on t.id = c.track_id where ${column} = ${id}`.execute(db);
+  // An artist's or album's from its group totals (one row), not the user's every track grouped through `tracks`.
+  const counts =
+    subject === 'track'
+      ? sql`select plays from (${trackPlays(userId, ALL_TIME)}) c where track_id = ${id}`
+      : sql`select plays from (${groupPlays(userId, subject)}) g where id = ${id}`;
+  const { rows } = await sql<{ n: number }>`select coalesce(sum(plays), 0)::int as n from (${counts}) c`.execute(db);
   return rows[0]!.n;
 }
