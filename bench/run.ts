@@ -7,6 +7,7 @@ import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
 import { libraryScanBenchmark } from './library-scan.ts';
+import { memoryBenchmark } from './memory.ts';
 import { searchBenchmark } from './search.ts';
 import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'library-scan': libraryScanBenchmark,
   'listenbrainz-listens': listenBrainzListensBenchmark,
   'listenbrainz-submit': listenBrainzSubmitBenchmark,
+  memory: memoryBenchmark,
   'mixed-load': mixedLoadBenchmark,
   'rollup-ingest': rollupIngestBenchmark,
   search: searchBenchmark,

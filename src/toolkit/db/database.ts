@@ -22,6 +22,16 @@ export type StorageTarget =
 
 const INT8_OID = 20;
 
+/**
+ * PGlite's 128 MiB of shared buffers are touched at start-up, so they stay resident for the whole
+ * process (WebAssembly memory never shrinks); a fresh data directory pays them twice, as PGlite
+ * runs initdb in a second instance. One connection reading a personal library needs far fewer,
+ * and pages evicted from them are still in the kernel's page cache (measured: docs/benchmarks.md).
+ */
+const SMALL_BUFFERS = ['-c', 'shared_buffers=16MB'];
+/** The same for initdb's own runs of postgres (in that second instance); it also writes it into postgresql.conf. */
+const SMALL_BUFFERS_INITDB = ['--set', 'shared_buffers=16MB'];
+
 /** Whether `dataDir` holds a PGlite database already. */
 export const hasEmbeddedDatabase = (dataDir: string) => fs.existsSync(path.join(dataDir, 'PG_VERSION'));
 
@@ -34,12 +44,15 @@ export async function openPglite(dataDir: string | undefined, load?: Blob): Prom
   const isNew = dataDir !== undefined && !hasEmbeddedDatabase(dataDir);
   // int8 arrives as a JS number on both backends, so counts and sums look the same everywhere.
   // In memory there is nothing to make durable; on disk every acknowledged commit must survive power loss.
+  const durable = dataDir ? durablePgliteOptions(dataDir) : {};
   const pglite = new PGlite({
     dataDir,
     extensions: { pg_trgm },
     parsers: { [INT8_OID]: Number },
     ...(load ? { loadDataDir: load } : {}),
-    ...(dataDir ? durablePgliteOptions(dataDir) : {}),
+    ...durable,
+    startParams: [...(durable.startParams ?? PGlite.defaultStartParams), ...SMALL_BUFFERS],
+    initDbStartParams: SMALL_BUFFERS_INITDB,
   });
   // Ready before anything is asked of it: dumpDataDir on a database still starting never answers.
   await pglite.waitReady;
