@@ -46,6 +46,14 @@ describe('prepared statements on the embedded database', () => {
     assert.deepEqual((await statements.query(select, [1])).rows, [{ id: 1, name: null }]);
   });
 
+  it('runs a statement of many parameters unprepared', async () => {
+    await pglite.exec('deallocate all');
+    const ids = Array.from({ length: 100 }, (_, i) => i + 1000);
+    const insert = `insert into t (id) values ${ids.map((_, i) => `($${i + 1})`).join(', ')}`;
+    assert.equal((await new PGliteStatements(pglite).query(insert, ids)).affectedRows, 100);
+    assert.deepEqual((await pglite.query('select count(*)::int as count from pg_prepared_statements')).rows, [{ count: 0 }]);
+  });
+
   it('keeps no more statements prepared than its bound', async () => {
     await pglite.exec('deallocate all'); // those of the tests before
     const statements = new PGliteStatements(pglite, 3);

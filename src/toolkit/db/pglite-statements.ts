@@ -7,7 +7,15 @@ const { serialize } = protocol;
  * per shape of query (an `in` list of 3 ids and one of 4 are two texts), so the number of texts
  * is unbounded in principle but small in use.
  */
-const MAX_STATEMENTS = 500;
+const MAX_STATEMENTS = 200;
+
+/**
+ * Statements with more parameters than this (batch inserts, long `in` lists) run unprepared: their
+ * texts seldom repeat, parsing is a small part of their work, and each one kept would hold its
+ * parse tree and plan in the database's memory (kept, all 500 then allowed added 50-100 MiB to the
+ * server's RSS after the load test's seeding).
+ */
+const MAX_PREPARED_PARAMS = 64;
 
 /** Statements named across instances, which may share one database. */
 let prepared = 0;
@@ -38,6 +46,7 @@ export class PGliteStatements {
 
   /** Runs `sqlText` with `params`, as PGlite's `query` would (its lock, its errors, its rows). */
   query<R>(sqlText: string, params: readonly unknown[]): Promise<Results<R>> {
+    if (params.length > MAX_PREPARED_PARAMS) return this.pglite.query<R>(sqlText, [...params]);
     return this.pglite.runExclusive(async () => {
       try {
         return await this.#run<R>(sqlText, params);
