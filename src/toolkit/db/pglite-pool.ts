@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { PGliteStatements } from './pglite-statements.ts';
 
 const heavyWork = new AsyncLocalStorage<true>();
 
@@ -53,8 +54,11 @@ export class PGlitePool implements PostgresPool {
   readonly #interactive: (() => void)[] = [];
   readonly #heavy: (() => void)[] = [];
   #interactiveStreak = 0;
+  readonly #statements: PGliteStatements;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PGlite) {
+    this.#statements = new PGliteStatements(pglite);
+  }
 
   /** The one connection, whether a client holds it, and the statements queued for it (metrics). */
   usage(): PoolUsage {
@@ -109,7 +113,7 @@ export class PGlitePool implements PostgresPool {
 
   async #run<R>(sqlText: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
     if (parameters.length > 0) {
-      const result = await this.pglite.query<R>(sqlText, parameters as unknown[]);
+      const result = await this.#statements.query<R>(sqlText, parameters);
       return { command: commandOf(sqlText), rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
     }
     // Parameterless text may hold several statements (migrations); only the simple protocol accepts that.
