@@ -3,20 +3,9 @@
  * colours taken from the album's name, so every cover differs and none is a real record's art.
  */
 import { deflateSync } from 'node:zlib';
+import { crc32 } from '../../src/core/library/test-music.ts';
 
 const SIZE = 256;
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);

@@ -147,7 +147,7 @@ const crc32Table = Array.from({ length: 256 }, (_, n) => {
 });
 
 /** The CRC-32 of zlib and PNG. */
-function crc32(bytes: Uint8Array): number {
+export function crc32(bytes: Uint8Array): number {
   let c = 0xffffffff;
   for (const b of bytes) c = crc32Table[(c ^ b) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;

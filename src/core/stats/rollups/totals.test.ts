@@ -17,29 +17,9 @@ import { allSongs, selectSongs, songPlayCount, toSong } from '../../catalog/song
 import { foldAll, foldBatch } from './fold.ts';
 import { ALL_TIME, trackPlays } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
+import { createUser, seedCatalog } from './rollups-testing.ts';
 
 const FIRST = Date.UTC(2023, 0, 1);
-
-async function seedCatalog(db: Database): Promise<string[]> {
-  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, 4) i`.execute(db);
-  await sql`insert into albums (title, title_key, artist, artist_id)
-    select 'Album ' || i, 'album ' || i, a.name, a.id from generate_series(1, 6) i join artists a on a.name = 'Artist ' || (1 + i % 4)`.execute(db);
-  await sql`insert into tracks (title, title_key, artist, artist_id, album, album_id)
-    select 'Track ' || i, 'track ' || i, a.name, a.id, al.title, al.id
-    from generate_series(1, 16) i join artists a on a.name = 'Artist ' || (1 + i % 4)
-    left join albums al on al.title = 'Album ' || (1 + i % 6) and i % 5 <> 0`.execute(db);
-  const rows = await db.selectFrom('tracks').select('id').orderBy('title').execute();
-  return rows.map((row) => row.id);
-}
-
-async function createUser(db: Database, handle: string, admin = false): Promise<string> {
-  const row = await db
-    .insertInto('users')
-    .values({ did: `did:plc:${handle}`, handle, admin })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
 
 /** Most played first, the id breaking ties. */
 const mostPlayed = (plays: Expression<unknown>, id: string): SortKey[] => [

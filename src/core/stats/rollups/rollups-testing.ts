@@ -1,0 +1,31 @@
+/** A small catalog and accounts for the all-time totals' tests (totals.test.ts, groups.test.ts). */
+import { sql } from 'kysely';
+import type { Database } from '../../../toolkit/db/index.ts';
+
+/**
+ * 4 artists, 6 albums and 16 tracks, some without an album; with `unattributed`, some without an
+ * artist too. Answers the track ids, by title.
+ */
+export async function seedCatalog(db: Database, { unattributed = false } = {}): Promise<string[]> {
+  await sql`insert into artists (name, name_key) select 'Artist ' || i, 'artist ' || i from generate_series(1, 4) i`.execute(db);
+  await sql`insert into albums (title, title_key, artist, artist_id)
+    select 'Album ' || i, 'album ' || i, a.name, a.id from generate_series(1, 6) i join artists a on a.name = 'Artist ' || (1 + i % 4)`.execute(db);
+  const artistJoin = unattributed
+    ? sql`left join artists a on a.name = 'Artist ' || (1 + i % 4) and i % 7 <> 0`
+    : sql`join artists a on a.name = 'Artist ' || (1 + i % 4)`;
+  await sql`insert into tracks (title, title_key, artist, artist_id, album, album_id)
+    select 'Track ' || i, 'track ' || i, coalesce(a.name, 'Unknown'), a.id, al.title, al.id
+    from generate_series(1, 16) i ${artistJoin}
+    left join albums al on al.title = 'Album ' || (1 + i % 6) and i % 5 <> 0`.execute(db);
+  const rows = await db.selectFrom('tracks').select('id').orderBy('title').execute();
+  return rows.map((row) => row.id);
+}
+
+export async function createUser(db: Database, handle: string, admin = false): Promise<string> {
+  const row = await db
+    .insertInto('users')
+    .values({ did: `did:plc:${handle}`, handle, admin })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
