@@ -35,7 +35,8 @@ type SlotElement = {
  * decoded. (Functions passed to evaluate run outside the page's CSP; waitForFunction would not.)
  */
 async function settledSlots(page: Page): Promise<Slot[]> {
-  const slots = page.locator('main .art');
+  // Songs', albums' and artists' pictures; the listeners' avatars of a page's statistics (loaded after it) are not covers.
+  const slots = page.locator('main .art:not(.entity-stats *)');
   await slots.evaluateAll((elements: SlotElement[]) => Promise.all(elements.map((element) => element.decode?.().catch(() => undefined))));
   return slots.evaluateAll((elements: SlotElement[]) =>
     elements.map((element): Slot => {
