@@ -79,12 +79,22 @@ for (const backend of testBackends()) {
       return rows[0]!.n;
     };
 
+    // The WAL position moves with any write to the server, and on PostgreSQL other test files write to it
+    // at the same time: an attempt during which it moved proves nothing, so it is run again, up to ten times.
+    const walPosition = async () => (await sql<{ lsn: string }>`select pg_current_wal_insert_lsn()::text as lsn`.execute(storage.db)).rows[0]!.lsn;
+
     it('identical concurrent reads share one computation, and later ones reuse it while nothing is written', async () => {
-      const computations = { n: 0 };
-      const answers = await Promise.all(Array.from({ length: 4 }, () => heavyRead(storage.db, 'shared', () => count(computations))));
-      assert.deepEqual(answers, [0, 0, 0, 0]);
-      assert.equal(await heavyRead(storage.db, 'shared', () => count(computations)), 0);
-      assert.ok(computations.n <= 2, `${computations.n} computations`);
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const computations = { n: 0 };
+        const before = await walPosition();
+        const answers = await Promise.all(Array.from({ length: 4 }, () => heavyRead(storage.db, `shared ${attempt}`, () => count(computations))));
+        assert.deepEqual(answers, [0, 0, 0, 0]);
+        assert.equal(await heavyRead(storage.db, `shared ${attempt}`, () => count(computations)), 0);
+        if ((await walPosition()) !== before) continue;
+        assert.ok(computations.n <= 2, `${computations.n} computations`);
+        return;
+      }
+      assert.fail('other writers moved the WAL during every attempt');
     });
 
     it('a write makes the next read compute afresh and see it', async () => {
