@@ -17,9 +17,8 @@ import { foldAll, foldBatch } from './fold.ts';
 import { groupPlays } from './groups.ts';
 import { ALL_TIME } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
-import { createUser, seedCatalog } from './rollups-testing.ts';
+import { createUser, FIRST, randomPlayRound, seedCatalog } from './rollups-testing.ts';
 
-const FIRST = Date.UTC(2023, 0, 1);
 const ALL = { limit: 1000, offset: 0 };
 
 /** (id, plays) most played first, the id breaking ties: as the top lists read them, and as counted from the scrobbles. */
@@ -87,17 +86,7 @@ for (const backend of testBackends()) {
       const artists = await db.selectFrom('artists').select('id').execute();
       const albums = await db.selectFrom('albums').select('id').execute();
       for (let round = 0; round < 10; round++) {
-        const plays = Array.from({ length: 1 + random.int(40) }, () => ({
-          user_id: random.pick(users),
-          track_id: random.pick(tracks),
-          listened_at: new Date(FIRST + random.int(400) * 3_600_000),
-        }));
-        await db
-          .insertInto('scrobbles')
-          .values(plays)
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-        await sql`delete from scrobbles where id in (select id from scrobbles order by md5(id::text || ${round}::text) limit ${random.int(8)})`.execute(db);
+        await randomPlayRound(db, random, users, tracks, round);
         // A song moved to another album and artist (or to none), as a catalog edit or a library scan may.
         if (random.int(2) === 0) {
           await db

@@ -1,6 +1,7 @@
 /** A small catalog and accounts for the all-time totals' tests (totals.test.ts, groups.test.ts). */
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
+import type { seededPicker } from '../../../toolkit/fuzz-testing.ts';
 
 /**
  * 4 artists, 6 albums and 16 tracks, some without an album; with `unattributed`, some without an
@@ -28,4 +29,25 @@ export async function createUser(db: Database, handle: string, admin = false): P
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** The first instant of the tests' plays. */
+export const FIRST = Date.UTC(2023, 0, 1);
+
+/**
+ * One round of random history changes: 1 to 40 plays by the users of the tracks within 400 hours of
+ * FIRST (a same-time repeat is skipped), then up to 7 plays deleted, chosen by the round's number.
+ */
+export async function randomPlayRound(db: Database, random: ReturnType<typeof seededPicker>, users: string[], tracks: string[], round: number): Promise<void> {
+  const plays = Array.from({ length: 1 + random.int(40) }, () => ({
+    user_id: random.pick(users),
+    track_id: random.pick(tracks),
+    listened_at: new Date(FIRST + random.int(400) * 3_600_000),
+  }));
+  await db
+    .insertInto('scrobbles')
+    .values(plays)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await sql`delete from scrobbles where id in (select id from scrobbles order by md5(id::text || ${round}::text) limit ${random.int(8)})`.execute(db);
 }

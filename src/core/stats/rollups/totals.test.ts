@@ -17,9 +17,7 @@ import { allSongs, selectSongs, songPlayCount, toSong } from '../../catalog/song
 import { foldAll, foldBatch } from './fold.ts';
 import { ALL_TIME, trackPlays } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
-import { createUser, seedCatalog } from './rollups-testing.ts';
-
-const FIRST = Date.UTC(2023, 0, 1);
+import { createUser, FIRST, randomPlayRound, seedCatalog } from './rollups-testing.ts';
 
 /** Most played first, the id breaking ties. */
 const mostPlayed = (plays: Expression<unknown>, id: string): SortKey[] => [
@@ -95,17 +93,7 @@ for (const backend of testBackends()) {
     test('equal counting the scrobbles after inserts and deletes, folded, partly folded or still queued', async () => {
       const random = seededPicker(5);
       for (let round = 0; round < 12; round++) {
-        const plays = Array.from({ length: 1 + random.int(40) }, () => ({
-          user_id: random.pick(users),
-          track_id: random.pick(tracks),
-          listened_at: new Date(FIRST + random.int(400) * 3_600_000),
-        }));
-        await db
-          .insertInto('scrobbles')
-          .values(plays)
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-        await sql`delete from scrobbles where id in (select id from scrobbles order by md5(id::text || ${round}::text) limit ${random.int(8)})`.execute(db);
+        await randomPlayRound(db, random, users, tracks, round);
         const folding = random.pick(['all', 'some', 'none']);
         if (folding === 'all') await foldAll(db);
         else if (folding === 'some') await foldBatch(db);
