@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { startRefusingPostgres, type Refusal } from '../toolkit/db/refusing-postgres-testing.ts';
 import { runCli, runCliWithFileSizeLimit, seedEmbeddedDatabase, type CliEnv } from './testing.ts';
 
 /**
@@ -70,8 +71,53 @@ describe('start-up errors', { concurrency: true }, () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.password = 'hunter2-not-printed';
     url.pathname = '/earshot_no_such_database';
-    const line = await failsWithOneLine({ DATABASE_URL: url.toString() }, /refused: database "earshot_no_such_database" does not exist: .*DATABASE_URL/);
+    const line = await failsWithOneLine(
+      { DATABASE_URL: url.toString() },
+      /^earshot: the PostgreSQL server at .* refused: database "earshot_no_such_database" does not exist \(3D000\): create the database \(createdb\), or correct the database name in DATABASE_URL$/,
+    );
     assert.ok(!line.includes('hunter2'));
+  });
+
+  /** `earshot serve` against a loopback fake refusing every connection with `refusal`; the startup parameters it was sent. */
+  async function refusedBy(refusal: Refusal, expected: RegExp, query = ''): Promise<Record<string, string>[]> {
+    const fake = await startRefusingPostgres(refusal);
+    try {
+      const line = await failsWithOneLine({ DATABASE_URL: `${fake.url('earshot', 'hunter2-not-printed')}${query}` }, expected);
+      assert.ok(!line.includes('hunter2'));
+      return fake.startups;
+    } finally {
+      await fake.close();
+    }
+  }
+
+  test('a pooler refusing a startup parameter names it and what to change; Earshot sends none of its own', async () => {
+    // PgBouncer's own words, with ignore_startup_parameters left empty.
+    const refusal = { code: '08P01', message: 'unsupported startup parameter: options' };
+    const startups = await refusedBy(
+      refusal,
+      /^earshot: the PostgreSQL server at postgres:\/\/earshot:\*\*\*@127\.0\.0\.1:\d+\/earshot\?options=.* refused: unsupported startup parameter: options \(08P01\): remove that parameter from DATABASE_URL .*ignore_startup_parameters$/,
+      '?options=-c%20jit%3Doff',
+    );
+    assert.ok(startups.length > 0 && startups.every((startup) => 'options' in startup));
+    const own = await refusedBy(refusal, /refused: unsupported startup parameter: options \(08P01\)/);
+    assert.deepEqual(
+      own.flatMap(Object.keys).filter((name) => !['user', 'database', 'client_encoding'].includes(name)),
+      [],
+    );
+  });
+
+  test('a wrong password is one line naming DATABASE_URL, without the password', async () => {
+    await refusedBy(
+      { code: '28P01', message: 'password authentication failed for user "earshot"', password: true },
+      /^earshot: the PostgreSQL server at .* refused: password authentication failed for user "earshot" \(28P01\): correct the password in DATABASE_URL .*$/,
+    );
+  });
+
+  test('a server out of connections says to raise max_connections or pool', async () => {
+    await refusedBy(
+      { code: '53300', message: 'sorry, too many clients already' },
+      /refused: sorry, too many clients already \(53300\): raise the server's max_connections, .*PgBouncer.*$/,
+    );
   });
 
   test('a data directory that cannot be written names it and EARSHOT_DATA_DIR', async () => {

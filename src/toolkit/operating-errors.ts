@@ -11,6 +11,8 @@ export type OperatingErrorKind =
   | 'address-unavailable'
   | 'database-unreachable'
   | 'database-refused'
+  | 'database-busy'
+  | 'startup-parameter-refused'
   | 'data-dir-unwritable'
   | 'disk-full'
   | 'embedded-database-aborted'
@@ -92,8 +94,40 @@ export function listenFailure(error: unknown, host: string, port: number, portVa
 /** Codes of a PostgreSQL server that cannot be reached at all. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
 
-/** SQLSTATEs of a server that answers but will not let this user in: bad password or role, no such database, not allowed. */
-const REFUSED = new Set(['28P01', '28000', '3D000', '42501']);
+/** What to change, by the SQLSTATE a server or a pooler in front of it answers a connection with. */
+const REFUSALS: Record<string, { kind: OperatingErrorKind; advice: string }> = {
+  '28P01': { kind: 'database-refused', advice: "correct the password in DATABASE_URL (or the role's password on the server)" },
+  '28000': { kind: 'database-refused', advice: "correct the user in DATABASE_URL, or let it in through the server's pg_hba.conf" },
+  '3D000': { kind: 'database-refused', advice: 'create the database (createdb), or correct the database name in DATABASE_URL' },
+  '42501': { kind: 'database-refused', advice: 'grant the user LOGIN and CONNECT on the database, or correct the user in DATABASE_URL' },
+  '53300': {
+    kind: 'database-busy',
+    advice: "raise the server's max_connections, run fewer Earshot processes, or put a pooler (PgBouncer) between them and the server",
+  },
+  '57P03': { kind: 'database-busy', advice: 'the server is starting or stopping: start Earshot again once it accepts connections' },
+};
+
+/**
+ * PgBouncer answers most refusals with 08P01 (protocol violation); its message tells them apart.
+ * The advice names what to change in pgbouncer.ini or DATABASE_URL.
+ */
+const POOLER_REFUSALS: { message: RegExp; kind: OperatingErrorKind; advice: string }[] = [
+  {
+    message: /unsupported startup parameter/,
+    kind: 'startup-parameter-refused',
+    advice: "remove that parameter from DATABASE_URL (set it on the server instead: ALTER DATABASE … SET), or add it to the pooler's ignore_startup_parameters",
+  },
+  { message: /no such database/, kind: 'database-refused', advice: "add the database to the pooler's [databases], or correct its name in DATABASE_URL" },
+  {
+    message: /no more connections allowed|max_client_conn/,
+    kind: 'database-busy',
+    advice: "raise the pooler's max_client_conn, or run fewer Earshot processes",
+  },
+];
+
+function refusal(code: string, message: string): { kind: OperatingErrorKind; advice: string } | undefined {
+  return REFUSALS[code] ?? (code === '08P01' ? POOLER_REFUSALS.find((known) => known.message.test(message)) : undefined);
+}
 
 /** A failure to connect to the PostgreSQL server at `url` (which is printed without its password). */
 export function databaseFailure(error: unknown, url: string): unknown {
@@ -102,12 +136,9 @@ export function databaseFailure(error: unknown, url: string): unknown {
   const where = `the PostgreSQL server at ${redactDatabaseUrl(url)}`;
   if (UNREACHABLE.has(code))
     return new OperatingError('database-unreachable', `cannot reach ${where} (${code}): start it, or correct DATABASE_URL`, { cause: error });
-  if (REFUSED.has(code))
-    return new OperatingError(
-      'database-refused',
-      `${where} refused: ${(error as Error).message}: correct the user, password or database name in DATABASE_URL (or create the database)`,
-      { cause: error },
-    );
+  const message = (error as Error).message;
+  const known = refusal(code, message);
+  if (known) return new OperatingError(known.kind, `${where} refused: ${message} (${code}): ${known.advice}`, { cause: error });
   return error;
 }
 

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Database } from '../../toolkit/db/index.ts';
+import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index.ts';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
@@ -158,7 +158,7 @@ export async function wrappedOf(db: Database, userId: string, window: StatsWindo
       // and would look each of tens of thousands up in tracks and albums one by one; hash joins
       // read them once (on PGlite, 100k plays: 313 -> 230 ms). Parallel workers cost more to
       // start than the few thousand rows each part reads (1M plays: 220 -> 140 ms).
-      await sql`select set_config('enable_nestloop', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`.execute(tx);
+      await setForTransaction(tx, { ...NO_JIT, enable_nestloop: 'off', max_parallel_workers_per_gather: '0' });
       return aggregatesQuery(userId, window, timeZone).execute(tx);
     }),
   );

@@ -69,9 +69,10 @@ function postgresPool(url: string, schema: string | undefined): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    // No JIT: every statement here is a short index read or a rollup read, where compiling costs
-    // up to hundreds of milliseconds and never pays back (measured on Wrapped before the rollups).
-    options: ['-c jit=off', ...(schema ? [`-c search_path=${schema},public`] : [])].join(' '),
+    // No startup parameter of Earshot's own: PgBouncer refuses `options` (08P01), and settings
+    // a statement needs are set in its transaction (statement-settings.ts), which holds behind a
+    // pooler in transaction mode. A test's schema is the exception: tests connect directly.
+    ...(schema ? { options: `-c search_path=${schema},public` } : {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,

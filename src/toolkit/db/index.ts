@@ -3,3 +3,4 @@ export type { PoolUsage } from './pglite-pool.ts';
 export type * from './schema.ts';
 export { clientDataProblem } from './client-data-error.ts';
 export { inTransaction, isRetryable, RetryableConflict } from './retry.ts';
+export { NO_JIT, setForTransaction } from './statement-settings.ts';

@@ -23,27 +23,30 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
   return migrationFiles().filter((file) => !applied.has(file));
 }
 
-/** Applies every migration not yet recorded, each in its own transaction. */
+/**
+ * Applies every migration not yet recorded, each in its own transaction, and returns their names.
+ * Each transaction takes a transaction-level advisory lock and then looks for the next pending
+ * migration, so processes starting together apply each migration once. A session-level lock and
+ * its unlock could reach two different server connections behind a pooler in transaction mode
+ * (PgBouncer's `pool_mode = transaction`); a transaction's lock goes with the transaction.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run before and below the typed schema
 export async function migrate(db: Kysely<any>): Promise<string[]> {
-  return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
-    try {
+  const applied: string[] = [];
+  for (;;) {
+    const file = await db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(tx);
       await sql`create table if not exists schema_migrations (
         version text primary key,
         applied_at timestamptz not null default now()
-      )`.execute(conn);
-      const pending = await pendingMigrations(conn);
-      for (const file of pending) {
-        const script = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
-        await conn.transaction().execute(async (tx) => {
-          await sql.raw(script).execute(tx);
-          await sql`insert into schema_migrations (version) values (${file})`.execute(tx);
-        });
-      }
-      return pending;
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
-    }
-  });
+      )`.execute(tx);
+      const next = (await pendingMigrations(tx))[0];
+      if (next === undefined) return undefined;
+      await sql.raw(fs.readFileSync(path.join(MIGRATIONS_DIR, next), 'utf8')).execute(tx);
+      await sql`insert into schema_migrations (version) values (${next})`.execute(tx);
+      return next;
+    });
+    if (file === undefined) return applied;
+    applied.push(file);
+  }
 }

@@ -1,0 +1,18 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB } from './schema.ts';
+
+/**
+ * No JIT for a heavy statistics read: its statements are rollup reads, where compiling costs up to
+ * hundreds of milliseconds and never pays back (measured on Wrapped before the rollups).
+ */
+export const NO_JIT = { jit: 'off' } as const;
+
+/**
+ * Sets `settings` for the rest of the transaction `tx` only (`set_config(name, value, true)`, as SET
+ * LOCAL). Never per session: behind a pooler in transaction mode each transaction may run on another
+ * server connection, and a session's setting would stay behind on one for whoever gets it next.
+ */
+export async function setForTransaction(tx: Transaction<DB>, settings: Readonly<Record<string, string>>): Promise<void> {
+  const calls = Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`);
+  await sql`select ${sql.join(calls)}`.execute(tx);
+}
