@@ -13,6 +13,7 @@ import { singleListenBenchmark } from './single-listen.ts';
 import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { listenBrainzSubmitBenchmark } from './listenbrainz-submit.ts';
 import { mixedLoadBenchmark } from './mixed-load.ts';
+import { processesBenchmark } from './processes.ts';
 import { rollupIngestBenchmark } from './rollup-ingest.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { subsonicLibraryBenchmark } from './subsonic-library.ts';
@@ -33,6 +34,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'listenbrainz-submit': listenBrainzSubmitBenchmark,
   memory: memoryBenchmark,
   'mixed-load': mixedLoadBenchmark,
+  processes: processesBenchmark,
   'rollup-ingest': rollupIngestBenchmark,
   search: searchBenchmark,
   'single-listen': singleListenBenchmark,

@@ -63,25 +63,33 @@ function hostUrls(child: ChildProcess, log: string[]): Promise<{ api: string; sc
   });
 }
 
+export interface ServerOptions {
+  /** Added to the environment (DATABASE_URL, EARSHOT_SECRET for processes that share a database). */
+  env?: Record<string, string>;
+  /** Scan a folder of generated music (the default); false starts without a library. */
+  music?: boolean;
+}
+
 /**
  * `earshot serve` as a child process, as people run it: on loopback, on ports the system picks,
  * over PGlite in a temporary folder (or DATABASE_URL when set), scanning a temporary folder of
  * generated music. `stop` ends it as Ctrl-C would and removes the folder.
  */
-export async function startServer(): Promise<StartedServer> {
+export async function startServer(options: ServerOptions = {}): Promise<StartedServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-loadtest-'));
   const musicDir = path.join(dir, 'music');
-  writeMusic(musicDir);
-  const env = {
+  if (options.music !== false) writeMusic(musicDir);
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST: '127.0.0.1',
     PORT: '0',
     SCROBBLER_PORT: '0',
     EARSHOT_DATA_DIR: path.join(dir, 'data'),
-    EARSHOT_MUSIC_DIR: musicDir,
+    ...(options.music !== false && { EARSHOT_MUSIC_DIR: musicDir }),
     EARSHOT_SIGNUP: 'open',
     // The load comes from one address, far beyond any client's budget: the test measures the server.
     EARSHOT_RATE_LIMITS: 'off',
+    ...options.env,
   };
   const child = spawn(process.execPath, [EARSHOT_BIN, 'serve', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
@@ -100,7 +108,7 @@ export async function startServer(): Promise<StartedServer> {
       apiUrl: urls.api,
       scrobblerUrl: urls.scrobbler,
       pid: child.pid!,
-      storage: process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite in a temporary folder',
+      storage: env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite in a temporary folder',
       recentOutput: () => log.join('\n'),
       stop,
     };

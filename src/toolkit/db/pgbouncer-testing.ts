@@ -18,6 +18,8 @@ export function pgbouncerMissing(): string | false {
 }
 
 export interface Pgbouncer {
+  /** Its process, for measuring what it costs. */
+  pid: number;
   /** `serverUrl` with its host and port replaced by the pooler's, and its database by `database`. */
   url(database: string): string;
   stop(): Promise<void>;
@@ -88,6 +90,7 @@ export async function startPgbouncer(serverUrl: string, mode: 'transaction' | 's
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
+    pid: child.pid!,
     url: (database) => Object.assign(new URL(serverUrl), { hostname: '127.0.0.1', port: String(port), pathname: `/${database}`, search: '' }).toString(),
     async stop() {
       if (child.exitCode === null) {
