@@ -52,16 +52,26 @@ async function admin(query: string): Promise<void> {
   }
 }
 
-/** utime + stime of each process, in ticks (0 for one that has gone). */
-function ticks(pids: number[]): number {
-  let total = 0;
+/** utime + stime of each process still running, in ticks, by pid. */
+function ticks(pids: number[]): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const pid of pids) {
     try {
       // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
       const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += Number(fields[11]) + Number(fields[12]);
+      byPid.set(pid, Number(fields[11]) + Number(fields[12]));
     } catch {}
   }
+  return byPid;
+}
+
+/**
+ * Ticks used between two samples: a process started meanwhile counts whole, one that ended
+ * meanwhile not at all (its last ticks are not known), so short-lived processes are undercounted.
+ */
+function ticksBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, now] of after) total += now - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -135,8 +145,8 @@ async function measure(
       ],
     });
   const nodePids = servers.map((server) => server.pid);
-  const postgresBefore = pidsOf('postgres');
-  const before = { node: ticks(nodePids), postgres: ticks(postgresBefore), pgbouncer: ticks(pgbouncerPid ? [pgbouncerPid] : []), client: process.cpuUsage() };
+  const bouncerPids = pgbouncerPid ? [pgbouncerPid] : [];
+  const before = { node: ticks(nodePids), postgres: ticks(pidsOf('postgres')), pgbouncer: ticks(bouncerPids), client: process.cpuUsage() };
   const started = performance.now();
   const results = await Promise.all(
     servers.flatMap((server, i) => [
@@ -145,7 +155,7 @@ async function measure(
     ]),
   );
   const seconds = (performance.now() - started) / 1000;
-  const used = (after: number, was: number) => (after - was) / TICKS_PER_SECOND / seconds;
+  const used = (was: Map<number, number>, pids: number[]) => ticksBetween(was, ticks(pids)) / TICKS_PER_SECOND / seconds;
   const client = process.cpuUsage(before.client);
   const of = (kind: 'submit' | 'read') => results.filter((entry) => entry.kind === kind).map((entry) => entry.result);
   const sum = (list: autocannon.Result[], pick: (result: autocannon.Result) => number) => list.reduce((total, result) => total + pick(result), 0);
@@ -160,10 +170,10 @@ async function measure(
     tooMany: sum([...of('submit'), ...of('read')], (result) => result.statusCodeStats?.['429']?.count ?? 0),
     failures: sum([...of('submit'), ...of('read')], failed) + subsonicFailures,
     cores: {
-      node: used(ticks(nodePids), before.node),
-      // Backends started during the load (a pool growing) count whole; every other program's too, on a shared server.
-      postgres: used(ticks([...new Set([...postgresBefore, ...pidsOf('postgres')])]), before.postgres),
-      pgbouncer: used(ticks(pgbouncerPid ? [pgbouncerPid] : []), before.pgbouncer),
+      node: used(before.node, nodePids),
+      // Every postgres process of the machine: on a shared server, other programs' queries count too.
+      postgres: used(before.postgres, pidsOf('postgres')),
+      pgbouncer: used(before.pgbouncer, bouncerPids),
       client: (client.user + client.system) / 1e6 / seconds,
     },
     accepted,
