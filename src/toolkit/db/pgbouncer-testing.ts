@@ -79,6 +79,9 @@ export async function startPgbouncer(serverUrl: string, mode: 'transaction' | 's
   const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // A test process that ends before stop() (killed, or failing in a hook) must not leave the pooler running.
+  const orphaned = () => child.kill();
+  process.once('exit', orphaned);
   let log = '';
   child.stderr!.on('data', (chunk) => (log += chunk));
   for (let waited = 0; !(await accepting(port)); waited += 50) {
@@ -93,6 +96,7 @@ export async function startPgbouncer(serverUrl: string, mode: 'transaction' | 's
     pid: child.pid!,
     url: (database) => Object.assign(new URL(serverUrl), { hostname: '127.0.0.1', port: String(port), pathname: `/${database}`, search: '' }).toString(),
     async stop() {
+      process.off('exit', orphaned);
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
