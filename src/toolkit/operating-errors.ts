@@ -13,6 +13,7 @@ export type OperatingErrorKind =
   | 'database-refused'
   | 'database-busy'
   | 'startup-parameter-refused'
+  | 'pool-mode-unsupported'
   | 'data-dir-unwritable'
   | 'disk-full'
   | 'embedded-database-aborted'
@@ -116,6 +117,12 @@ const POOLER_REFUSALS: { message: RegExp; kind: OperatingErrorKind; advice: stri
     message: /unsupported startup parameter/,
     kind: 'startup-parameter-refused',
     advice: "remove that parameter from DATABASE_URL (set it on the server instead: ALTER DATABASE … SET), or add it to the pooler's ignore_startup_parameters",
+  },
+  {
+    // In statement mode PgBouncer drops a client that begins a transaction; Earshot's first one is a migration's.
+    message: /transaction blocks not allowed in statement pooling mode/,
+    kind: 'pool-mode-unsupported',
+    advice: "set pool_mode = transaction (or session) for Earshot's database in the pooler: Earshot needs transactions of several statements",
   },
   { message: /no such database/, kind: 'database-refused', advice: "add the database to the pooler's [databases], or correct its name in DATABASE_URL" },
   {

@@ -27,8 +27,11 @@ export interface CallOptions {
   secret?: string | false;
 }
 
+/** Where Last.fm calls go: a test app, or a scrobbler host's address (a server process's). */
+export type ScrobblerHost = Pick<TestApp, 'scrobblerUrl'>;
+
 /** A Last.fm 2.0 call to /2.0/, signed the way Last.fm clients sign. */
-export function lastfmCall(app: TestApp, params: Record<string, string>, options: CallOptions = {}): Promise<HttpResult> {
+export function lastfmCall(app: ScrobblerHost, params: Record<string, string>, options: CallOptions = {}): Promise<HttpResult> {
   const signed = new Map(Object.entries(params));
   if (options.secret) signed.set('api_sig', lastfmSignature(signed, options.secret));
   const body = new URLSearchParams([...signed]).toString();
@@ -38,7 +41,7 @@ export function lastfmCall(app: TestApp, params: Record<string, string>, options
 }
 
 /** A session key for the account, from auth.getMobileSession. */
-export async function mobileSession(app: TestApp, account: ClientAccount): Promise<string> {
+export async function mobileSession(app: ScrobblerHost, account: Pick<ClientAccount, 'handle' | 'password' | 'key' | 'sharedSecret'>): Promise<string> {
   const params = { method: 'auth.getMobileSession', username: account.handle, password: account.password, api_key: account.key, format: 'json' };
   const result = await lastfmCall(app, params, { secret: account.sharedSecret });
   if (result.status !== 200) throw new Error(`getMobileSession failed: ${JSON.stringify(result.body)}`);
@@ -56,7 +59,12 @@ export interface Play {
 }
 
 /** Stores plays through track.scrobble, as a client would. */
-export async function scrobblePlays(app: TestApp, account: ClientAccount, sessionKey: string, plays: Play[]): Promise<void> {
+export async function scrobblePlays(
+  app: ScrobblerHost,
+  account: Pick<ClientAccount, 'key' | 'sharedSecret'>,
+  sessionKey: string,
+  plays: Play[],
+): Promise<void> {
   const params: Record<string, string> = { method: 'track.scrobble', api_key: account.key, sk: sessionKey, format: 'json' };
   plays.forEach((play, i) => {
     for (const [name, value] of Object.entries(play)) if (value !== undefined) params[`${name}[${i}]`] = String(value);
@@ -66,6 +74,6 @@ export async function scrobblePlays(app: TestApp, account: ClientAccount, sessio
 }
 
 /** A read as a client without the shared secret sends it: a GET with the API key only. */
-export function lastfmRead(app: TestApp, account: ClientAccount, params: Record<string, string>): Promise<HttpResult> {
+export function lastfmRead(app: ScrobblerHost, account: Pick<ClientAccount, 'key'>, params: Record<string, string>): Promise<HttpResult> {
   return lastfmCall(app, { api_key: account.key, ...params }, { httpMethod: 'GET' });
 }

@@ -17,6 +17,9 @@ export function pgbouncerMissing(): string | false {
   return `needs PgBouncer at ${PGBOUNCER} (apt-get install pgbouncer, or set PGBOUNCER_PATH)`;
 }
 
+/** PgBouncer's `pool_mode`: Earshot runs in the first two; statement mode is refused at start, in one line. */
+export type PoolMode = 'transaction' | 'session' | 'statement';
+
 export interface Pgbouncer {
   /** Its process, for measuring what it costs. */
   pid: number;
@@ -50,7 +53,7 @@ async function accepting(port: number): Promise<boolean> {
  * userlist in a temporary directory. No `ignore_startup_parameters`: a parameter Earshot sent would
  * be refused, as a stock PgBouncer refuses it.
  */
-export async function startPgbouncer(serverUrl: string, mode: 'transaction' | 'session'): Promise<Pgbouncer> {
+export async function startPgbouncer(serverUrl: string, mode: PoolMode): Promise<Pgbouncer> {
   const server = new URL(serverUrl);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-pgbouncer-'));
   const port = await freePort();
@@ -69,7 +72,8 @@ export async function startPgbouncer(serverUrl: string, mode: 'transaction' | 's
       `auth_file = ${path.join(dir, 'userlist.txt')}`,
       `pool_mode = ${mode}`,
       'max_client_conn = 200',
-      'default_pool_size = 8',
+      // In session mode a client holds its server connection until it closes: room for a process's 10 and a CLI's, as scaling.md advises.
+      `default_pool_size = ${mode === 'session' ? 20 : 8}`,
       '',
     ].join('\n'),
   );
