@@ -68,25 +68,29 @@ async function pgbenchInserts(db: Database, play: Play): Promise<() => Promise<L
 /**
  * ListenBrainz single submissions (POST /1/submit-listens, listen_type single, with a real API
  * key) under `connections` concurrent clients, against raw single-row INSERT transactions of
- * the same play at the same concurrency on the same database, over a realistic seed.
+ * the same play at the same concurrency on the same database, over a realistic seed; PGlite also
+ * on disk, where each commit waits for an fsync.
  */
 export async function listenBrainzSubmitBenchmark(): Promise<void> {
   console.log(`listenbrainz submit: single listens, ${LOAD.connections} connections, ${LOAD.rounds} x ${LOAD.seconds} s each way`);
-  await onEachServer(async (app, generator, backend) => {
-    const seeded = await seedRealistic(app.ctx.db);
-    const user = seeded.users[0]!;
-    const { key } = await createApiKey(app.ctx.db, app.ctx.keys, { userId: user.id, accessTokenId: undefined }, { name: 'bench', description: '' });
-    // A song the catalog knows, as most listens are: matching finds it, nothing new is created.
-    const track = await app.ctx.db.selectFrom('tracks').select(['id', 'artist', 'title', 'album']).orderBy('title').executeTakeFirstOrThrow();
-    const metadata = { artist_name: track.artist, track_name: track.title, release_name: track.album };
-    const body = JSON.stringify({ listen_type: 'single', payload: [{ listened_at: '{{n}}', track_metadata: metadata }] }).replace('"{{n}}"', '{{n}}');
-    // Every listen is new: one second apart, counting up from some hundred days back (raw ones from further back).
-    const firstSecond = Math.floor(Date.now() / 1000) - 300 * 24 * 3600;
-    const submitted = JSON.stringify({ artist: track.artist, title: track.title, album: track.album });
-    const raw = await rawInserts(app.ctx.db, backend, { userId: user.id, trackId: track.id, second: firstSecond - 10_000_000, submitted });
-    const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
-    const submit = { url: `${app.scrobblerUrl}/1/submit-listens`, method: 'POST' as const, headers, body, firstN: firstSecond };
-    const baseline = backend === 'postgres' ? `pgbench single-row INSERT, ${LOAD.connections} clients` : 'raw single-row INSERT';
-    await compareUnderLoad(generator, `${backend} POST /1/submit-listens`, submit, baseline, raw, LOAD);
-  });
+  await onEachServer(
+    async (app, generator, backend) => {
+      const seeded = await seedRealistic(app.ctx.db);
+      const user = seeded.users[0]!;
+      const { key } = await createApiKey(app.ctx.db, app.ctx.keys, { userId: user.id, accessTokenId: undefined }, { name: 'bench', description: '' });
+      // A song the catalog knows, as most listens are: matching finds it, nothing new is created.
+      const track = await app.ctx.db.selectFrom('tracks').select(['id', 'artist', 'title', 'album']).orderBy('title').executeTakeFirstOrThrow();
+      const metadata = { artist_name: track.artist, track_name: track.title, release_name: track.album };
+      const body = JSON.stringify({ listen_type: 'single', payload: [{ listened_at: '{{n}}', track_metadata: metadata }] }).replace('"{{n}}"', '{{n}}');
+      // Every listen is new: one second apart, counting up from some hundred days back (raw ones from further back).
+      const firstSecond = Math.floor(Date.now() / 1000) - 300 * 24 * 3600;
+      const submitted = JSON.stringify({ artist: track.artist, title: track.title, album: track.album });
+      const raw = await rawInserts(app.ctx.db, backend, { userId: user.id, trackId: track.id, second: firstSecond - 10_000_000, submitted });
+      const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
+      const submit = { url: `${app.scrobblerUrl}/1/submit-listens`, method: 'POST' as const, headers, body, firstN: firstSecond };
+      const baseline = backend === 'postgres' ? `pgbench single-row INSERT, ${LOAD.connections} clients` : 'raw single-row INSERT';
+      await compareUnderLoad(generator, `${backend} POST /1/submit-listens`, submit, baseline, raw, LOAD);
+    },
+    { durable: true },
+  );
 }

@@ -83,8 +83,12 @@ async function storeTogether(ctx: AppContext, calls: readonly SmallCall[]): Prom
   const plays = calls.flatMap(({ userId, listens, source }) => listens.map((listen) => ({ userId, listen, source })));
   const listens = plays.map(({ listen }) => listen);
   const outcomes = await inTransaction(ctx.db, async (tx) => storePlays(tx, plays, await resolveListenTracks(ctx.db, ctx.config, listens, tx)));
-  let next = 0;
-  return calls.map(({ size }) => outcomes.slice(next, (next += size)));
+  let start = 0;
+  return calls.map(({ size }) => {
+    const own = outcomes.slice(start, start + size);
+    start += size;
+    return own;
+  });
 }
 
 /** A listen's catalog track, or why it has none. */
@@ -248,8 +252,7 @@ type MatchedPlay = Play & { track: ResolvedTrack };
 function inKeyOrder(rows: readonly MatchedPlay[]): MatchedPlay[] {
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...rows].sort(
-    (a, b) =>
-      compare(a.userId, b.userId) || compare(a.track.trackId, b.track.trackId) || a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime(),
+    (a, b) => compare(a.userId, b.userId) || compare(a.track.trackId, b.track.trackId) || a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime(),
   );
 }
 
