@@ -72,22 +72,33 @@ function groupCommitOf(ctx: AppContext): GroupCommit<SmallCall, ListenOutcome[]>
     // locks taken at once. PGlite runs one transaction at a time, so a second group in flight
     // would only wait there instead of growing; a server takes two, one forming while one commits.
     const limits = { capacity: RESOLVE_CHUNK, inFlight: connectionLimit(ctx.db) > 1 ? 2 : 1 };
-    group = new GroupCommit((calls) => storeTogether(ctx, calls), limits);
+    group = new GroupCommit((take) => storeTogether(ctx, take), limits);
     groupCommits.set(ctx, group);
   }
   return group;
 }
 
-/** Several calls' listens matched as one batch and stored in one transaction; each call's outcomes in its order. */
-async function storeTogether(ctx: AppContext, calls: readonly SmallCall[]): Promise<ListenOutcome[][]> {
-  const plays = calls.flatMap(({ userId, listens, source }) => listens.map((listen) => ({ userId, listen, source })));
-  const listens = plays.map(({ listen }) => listen);
-  const outcomes = await inTransaction(ctx.db, async (tx) => storePlays(tx, plays, await resolveListenTracks(ctx.db, ctx.config, listens, tx)));
-  let start = 0;
-  return calls.map(({ size }) => {
-    const own = outcomes.slice(start, start + size);
-    start += size;
-    return own;
+/**
+ * The calls `take` hands over once this transaction holds a connection, their listens matched as
+ * one batch and stored in it; each call's outcomes in its order.
+ */
+function storeTogether(ctx: AppContext, take: () => readonly SmallCall[]): Promise<ListenOutcome[][]> {
+  return inTransaction(ctx.db, async (tx) => {
+    const calls = take();
+    const plays = calls.flatMap(({ userId, listens, source }) => listens.map((listen) => ({ userId, listen, source })));
+    const tracks = await resolveListenTracks(
+      ctx.db,
+      ctx.config,
+      plays.map(({ listen }) => listen),
+      tx,
+    );
+    const outcomes = await storePlays(tx, plays, tracks);
+    let start = 0;
+    return calls.map(({ size }) => {
+      const own = outcomes.slice(start, start + size);
+      start += size;
+      return own;
+    });
   });
 }
 
