@@ -32,6 +32,15 @@ export function benchBackends(): TestBackend[] {
   return testBackends().filter((candidate) => !only || only.includes(candidate.name));
 }
 
+/** The servers a benchmark under load runs on, named: benchBackends, and with `durable` PGlite on disk after PGlite. */
+export function benchServers(options: { durable?: boolean } = {}): { label: string; backend: TestBackend }[] {
+  const onDisk: TestBackend = { name: 'pglite', open: durablePglite };
+  return benchBackends().flatMap((backend) => [
+    { label: backend.name, backend },
+    ...(backend.name === 'pglite' && options.durable ? [{ label: 'pglite-disk', backend: onDisk }] : []),
+  ]);
+}
+
 /**
  * Fresh databases to measure on: PGlite in memory, plus the PostgreSQL server named by
  * TEST_DATABASE_URL or DATABASE_URL; `durable` adds PGlite on disk, for benchmarks of writes.

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { startTestApp, type TestApp } from '../src/app/testing.ts';
-import { benchBackends } from './harness.ts';
+import { benchServers } from './harness.ts';
 import { compareUnderLoad, startLoadGenerator, type LoadGenerator, type LoadRequest } from './http-load.ts';
 import { seedRealistic } from './seed.ts';
 
@@ -14,13 +14,16 @@ export const LOAD = {
  * Runs `measure` against a real server on each bench backend, with one load generator for all:
  * the frame every benchmark under load shares.
  */
-export async function onEachServer(measure: (app: TestApp, generator: LoadGenerator, backend: string) => Promise<void>): Promise<void> {
+export async function onEachServer(
+  measure: (app: TestApp, generator: LoadGenerator, backend: string) => Promise<void>,
+  options: { durable?: boolean } = {},
+): Promise<void> {
   const generator = startLoadGenerator();
   try {
-    for (const backend of benchBackends()) {
+    for (const { label, backend } of benchServers(options)) {
       const app = await startTestApp(backend);
       try {
-        await measure(app, generator, backend.name);
+        await measure(app, generator, label);
       } finally {
         await app.close();
       }

@@ -136,8 +136,13 @@ export async function compareUnderLoad(
     if (failed.length > 0) throw new Error(`${name}: ${failed.map(([status, count]) => `${count} x ${status}`).join(', ')}`);
   }
   const ratio = ours.perSecond / theirs.perSecond;
-  const show = (result: LoadResult) => `${Math.round(result.perSecond)}/s (p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms)`;
-  console.log(`  ${label}: ${show(ours)}  | ${baselineLabel}: ${show(theirs)}  | Earshot is ${(ratio * 100).toFixed(1)}% of baseline`);
+  // The spread of the rounds beside the median: on a shared machine one round alone says little.
+  const range = (runs: LoadResult[]) =>
+    `${Math.round(Math.min(...runs.map((run) => run.perSecond)))}-${Math.round(Math.max(...runs.map((run) => run.perSecond)))}`;
+  const latency = (result: LoadResult) =>
+    Number.isFinite(result.p99) ? `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms` : `mean ${result.p50.toFixed(1)} ms`;
+  const show = (result: LoadResult, runs: LoadResult[]) => `${Math.round(result.perSecond)}/s [${range(runs)}] (${latency(result)})`;
+  console.log(`  ${label}: ${show(ours, results[0])}  | ${baselineLabel}: ${show(theirs, results[1])}  | Earshot is ${(ratio * 100).toFixed(1)}% of baseline`);
   return ratio;
 }
 

@@ -208,6 +208,31 @@ describe('two server processes on one PostgreSQL', {
     assert.ok(songs.body.songs.every((song: { playCount: number }) => song.playCount === 1));
   });
 
+  test('single listens sent to both processes at once (each groups its own commits): every one stored once, the other answer a duplicate', async () => {
+    const listens = Array.from({ length: 30 }, (_, i) => lbListen(1000 + i));
+    const answers = await Promise.all(
+      listens.map((listen) =>
+        Promise.all(
+          [a(), b()].map(({ scrobbler }) =>
+            jsonRequest<any>(`${scrobbler}/1/submit-listens`, 'POST', {
+              body: { listen_type: 'single', payload: [listen] },
+              headers: { authorization: `Token ${key}` },
+            }),
+          ),
+        ),
+      ),
+    );
+    for (const pair of answers) {
+      assert.deepEqual(
+        pair.map((answer) => answer.status),
+        [200, 200],
+      );
+      assert.deepEqual(pair.map((answer) => answer.body.payload.stored).sort(), [0, 1]);
+      assert.deepEqual(pair.map((answer) => answer.body.payload.duplicate).sort(), [0, 1]);
+    }
+    assert.equal(await playCount(), 335);
+  });
+
   async function rows(table: 'scrobbles' | 'stats_queue'): Promise<number> {
     const row = await ctx.db
       .selectFrom(table)

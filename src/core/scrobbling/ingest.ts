@@ -3,8 +3,9 @@ import { sql, type Transaction } from 'kysely';
 import type { Config } from '../../toolkit/config.ts';
 import type { AppContext } from '../context.ts';
 import { matchKnownTracks, resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
-import { inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
+import { connectionLimit, inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
+import { GroupCommit } from './group-commit.ts';
 import { listenProblem, submissionProblem } from './listen-rules.ts';
 import { PlayClaims } from './play-claims.ts';
 
@@ -34,7 +35,8 @@ type Tx = Transaction<DB>;
  * there when missing, unless UNMATCHED_SCROBBLES=skip), and a listen already
  * stored (same user, track and time) is reported as a duplicate. Outcomes are
  * in input order. A few listens (a scrobbler's usual call) are matched and
- * stored in one short transaction: one commit, not two. A larger batch is
+ * stored in one short transaction, shared with the other calls waiting at the
+ * same moment (group-commit.ts): one commit for all of them. A larger batch is
  * matched in short transactions and the scrobbles written in one more, so it
  * never holds the database for long.
  */
@@ -46,11 +48,58 @@ export async function ingestListens(ctx: AppContext, userId: string, listens: re
 }
 
 async function storeCommitted(ctx: AppContext, userId: string, listens: readonly Listen[], source: ListenSource): Promise<ListenOutcome[]> {
-  if (listens.length <= RESOLVE_CHUNK) {
-    return inTransaction(ctx.db, async (tx) => storeListens(tx, userId, listens, await resolveListenTracks(ctx.db, ctx.config, listens, tx), source));
-  }
+  if (listens.length === 0) return [];
+  if (listens.length <= RESOLVE_CHUNK) return groupCommitOf(ctx).submit({ userId, listens, source, size: listens.length });
   const tracks = await resolveListenTracks(ctx.db, ctx.config, listens);
   return inTransaction(ctx.db, (tx) => storeListens(tx, userId, listens, tracks, source));
+}
+
+/** One call of ingestListens small enough to share a transaction. */
+interface SmallCall {
+  userId: string;
+  listens: readonly Listen[];
+  source: ListenSource;
+  size: number;
+}
+
+/** One per process and context, so one per database and configuration. */
+const groupCommits = new WeakMap<AppContext, GroupCommit<SmallCall, ListenOutcome[]>>();
+
+function groupCommitOf(ctx: AppContext): GroupCommit<SmallCall, ListenOutcome[]> {
+  let group = groupCommits.get(ctx);
+  if (!group) {
+    // Up to RESOLVE_CHUNK listens a group, as for one call: one snapshot, one set of advisory
+    // locks taken at once. PGlite runs one transaction at a time, so a second group in flight
+    // would only wait there instead of growing; a server takes two, one forming while one commits.
+    const limits = { capacity: RESOLVE_CHUNK, inFlight: connectionLimit(ctx.db) > 1 ? 2 : 1 };
+    group = new GroupCommit((take) => storeTogether(ctx, take), limits);
+    groupCommits.set(ctx, group);
+  }
+  return group;
+}
+
+/**
+ * The calls `take` hands over once this transaction holds a connection, their listens matched as
+ * one batch and stored in it; each call's outcomes in its order.
+ */
+function storeTogether(ctx: AppContext, take: () => readonly SmallCall[]): Promise<ListenOutcome[][]> {
+  return inTransaction(ctx.db, async (tx) => {
+    const calls = take();
+    const plays = calls.flatMap(({ userId, listens, source }) => listens.map((listen) => ({ userId, listen, source })));
+    const tracks = await resolveListenTracks(
+      ctx.db,
+      ctx.config,
+      plays.map(({ listen }) => listen),
+      tx,
+    );
+    const outcomes = await storePlays(tx, plays, tracks);
+    let start = 0;
+    return calls.map(({ size }) => {
+      const own = outcomes.slice(start, start + size);
+      start += size;
+      return own;
+    });
+  });
 }
 
 /** A listen's catalog track, or why it has none. */
@@ -68,17 +117,33 @@ export async function storeListens(
   tracks: readonly ListenTrack[],
   source: ListenSource,
 ): Promise<ListenOutcome[]> {
-  const matched = listens.flatMap((listen, i) => {
+  return storePlays(
+    tx,
+    listens.map((listen) => ({ userId, listen, source })),
+    tracks,
+  );
+}
+
+/** A listen on its way to the scrobbles table: whose, and which door it came in by. */
+interface Play {
+  userId: string;
+  listen: Listen;
+  source: ListenSource;
+}
+
+/** storeListens for plays of any users and sources (a group commit's). */
+async function storePlays(tx: Tx, plays: readonly Play[], tracks: readonly ListenTrack[]): Promise<ListenOutcome[]> {
+  const matched = plays.flatMap((play, i) => {
     const track = tracks[i]!;
-    return typeof track === 'string' ? [] : [{ listen, track }];
+    return typeof track === 'string' ? [] : [{ ...play, track }];
   });
-  const ids = await insertScrobbles(tx, userId, matched, source);
+  const ids = await insertScrobbles(tx, matched);
   const claimed = new Set<string>();
   return tracks.map((track, i): ListenOutcome => {
     if (typeof track === 'string') return { status: 'ignored', reason: track };
-    const key = scrobbleKey(track.trackId, listens[i]!.listenedAt);
+    const key = playKey(plays[i]!.userId, track.trackId, plays[i]!.listen.listenedAt);
     const { scrobbleId, inserted } = ids.get(key)!;
-    // Of several equal listens in one call, only the first is the stored one.
+    // Of several equal listens in one call (or group), only the first is the stored one.
     const status = inserted && !claimed.has(key) ? 'stored' : 'duplicate';
     claimed.add(key);
     return { status, scrobbleId, trackId: track.trackId, matched: track.matched };
@@ -138,6 +203,7 @@ export async function resolveListenTracks(
 }
 
 const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
+const playKey = (userId: string, trackId: string, listenedAt: Date) => `${userId}/${scrobbleKey(trackId, listenedAt)}`;
 
 /**
  * What storing a listen would do: as ListenOutcome, whether its song would be new to the
@@ -191,16 +257,19 @@ export async function previewListens(
 /** Rows per INSERT: well under PostgreSQL's 65535 bind parameters. */
 const INSERT_CHUNK = 1000;
 
-/** Rows in the order of the scrobbles_once key, the one order every writer inserts in. */
-function inKeyOrder<R extends { listen: Listen; track: ResolvedTrack }>(rows: readonly R[]): R[] {
-  return [...rows].sort((a, b) =>
-    a.track.trackId < b.track.trackId ? -1 : a.track.trackId > b.track.trackId ? 1 : a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime(),
+type MatchedPlay = Play & { track: ResolvedTrack };
+
+/** Rows in the order of the scrobbles_once key (user, track, time), the one order every writer inserts in. */
+function inKeyOrder(rows: readonly MatchedPlay[]): MatchedPlay[] {
+  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...rows].sort(
+    (a, b) => compare(a.userId, b.userId) || compare(a.track.trackId, b.track.trackId) || a.listen.listenedAt.getTime() - b.listen.listenedAt.getTime(),
   );
 }
 
 /**
  * Inserts the scrobbles set-based (one statement per chunk instead of one per
- * listen) and finds the ids of those already stored, keyed by scrobbleKey.
+ * listen) and finds the ids of those already stored, keyed by playKey.
  * Rows go in key order: two writers inserting the same listens (a user's two
  * clients) then wait on each other's rows in one order and cannot deadlock.
  *
@@ -212,12 +281,7 @@ function inKeyOrder<R extends { listen: Listen; track: ResolvedTrack }>(rows: re
  * then folds the queue into the rollups stats_track_counts, stats_hours and
  * stats_first_plays that the statistics read (src/core/stats/rollups/reads.ts).
  */
-async function insertScrobbles(
-  tx: Tx,
-  userId: string,
-  rows: readonly { listen: Listen; track: ResolvedTrack }[],
-  source: ListenSource,
-): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
+async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
   const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();
   const ordered = inKeyOrder(rows);
   for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
@@ -225,7 +289,7 @@ async function insertScrobbles(
     const inserted = await tx
       .insertInto('scrobbles')
       .values(
-        chunk.map(({ listen, track }) => ({
+        chunk.map(({ userId, listen, track, source }) => ({
           user_id: userId,
           track_id: track.trackId,
           listened_at: listen.listenedAt,
@@ -234,16 +298,16 @@ async function insertScrobbles(
         })),
       )
       .onConflict((oc) => oc.constraint('scrobbles_once').doNothing())
-      .returning(['id', 'track_id', 'listened_at'])
+      .returning(['id', 'user_id', 'track_id', 'listened_at'])
       .execute();
-    for (const row of inserted) ids.set(scrobbleKey(row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
+    for (const row of inserted) ids.set(playKey(row.user_id, row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
   }
-  const missing = rows.filter(({ listen, track }) => !ids.has(scrobbleKey(track.trackId, listen.listenedAt)));
+  const missing = rows.filter(({ userId, listen, track }) => !ids.has(playKey(userId, track.trackId, listen.listenedAt)));
   if (missing.length === 0) return ids;
   const existing = await tx
     .selectFrom('scrobbles')
-    .select(['id', 'track_id', 'listened_at'])
-    .where('user_id', '=', userId)
+    .select(['id', 'user_id', 'track_id', 'listened_at'])
+    .where('user_id', 'in', [...new Set(missing.map(({ userId }) => userId))])
     .where('track_id', 'in', [...new Set(missing.map(({ track }) => track.trackId))])
     .where(
       'listened_at',
@@ -252,7 +316,7 @@ async function insertScrobbles(
     )
     .execute();
   for (const row of existing) {
-    const key = scrobbleKey(row.track_id, row.listened_at);
+    const key = playKey(row.user_id, row.track_id, row.listened_at);
     if (!ids.has(key)) ids.set(key, { scrobbleId: row.id, inserted: false });
   }
   return ids;

@@ -93,11 +93,17 @@ function usageOf(pool: PGlitePool | pg.Pool): () => PoolUsage {
   return pool instanceof PGlitePool ? () => pool.usage() : () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
 }
 
+const connectionLimits = new WeakMap<Database, number>();
+
+/** How many transactions the database can run at once: 1 on PGlite (one connection), the pool's size on PostgreSQL. */
+export const connectionLimit = (db: Database): number => connectionLimits.get(db) ?? 1;
+
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(target: StorageTarget): Promise<Database> {
   const pool = target.kind === 'pglite' ? await pglitePool(target.dataDir, target.load) : postgresPool(target.url, target.schema);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   poolUsages.set(db, usageOf(pool));
+  connectionLimits.set(db, pool instanceof PGlitePool ? 1 : (pool.options.max ?? 10));
   try {
     await migrate(db);
   } catch (error) {

@@ -1,4 +1,4 @@
-export { openDatabase, poolUsage, type Database, type StorageTarget } from './database.ts';
+export { connectionLimit, openDatabase, poolUsage, type Database, type StorageTarget } from './database.ts';
 export type { PoolUsage } from './pglite-pool.ts';
 export type * from './schema.ts';
 export { clientDataProblem } from './client-data-error.ts';
