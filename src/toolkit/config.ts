@@ -313,8 +313,8 @@ function relayFrom(env: NodeJS.ProcessEnv): RelayConfig {
         ? {
             apiKey,
             secret,
-            apiUrl: urlFrom(env, 'LASTFM_RELAY_API_URL', 'https://ws.audioscrobbler.com/2.0') + '/',
-            authUrl: urlFrom(env, 'LASTFM_RELAY_AUTH_URL', 'https://www.last.fm/api/auth') + '/',
+            apiUrl: `${urlFrom(env, 'LASTFM_RELAY_API_URL', 'https://ws.audioscrobbler.com/2.0')}/`,
+            authUrl: `${urlFrom(env, 'LASTFM_RELAY_AUTH_URL', 'https://www.last.fm/api/auth')}/`,
           }
         : undefined,
   };

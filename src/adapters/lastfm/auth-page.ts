@@ -91,7 +91,13 @@ ${approval.callback ? `<input type="hidden" name="cb" value="${escapeHtml(approv
 
 const PAGE_PARAMETERS = [
   { name: 'api_key', in: 'query', required: true, description: "the application's API key", schema: { type: 'string' } },
-  { name: 'token', in: 'query', required: false, description: 'the token from auth.getToken (desktop flow); without it, cb is required', schema: { type: 'string' } },
+  {
+    name: 'token',
+    in: 'query',
+    required: false,
+    description: 'the token from auth.getToken (desktop flow); without it, cb is required',
+    schema: { type: 'string' },
+  },
   { name: 'cb', in: 'query', required: false, description: 'web flow: where the browser is sent back with ?token= once approved', schema: { type: 'string' } },
 ];
 const PAGE = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });

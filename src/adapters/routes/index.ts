@@ -7,4 +7,11 @@ import { providerRoutes } from './providers.ts';
 import { relayRoutes } from './relay.ts';
 import { sessionRoutes } from './sessions.ts';
 
-export const apiRoutes = [...authRoutes, ...sessionRoutes, ...accessTokenRoutes, ...providerRoutes, ...relayRoutes, ...exportRoutes] satisfies readonly AnyRoute[];
+export const apiRoutes = [
+  ...authRoutes,
+  ...sessionRoutes,
+  ...accessTokenRoutes,
+  ...providerRoutes,
+  ...relayRoutes,
+  ...exportRoutes,
+] satisfies readonly AnyRoute[];

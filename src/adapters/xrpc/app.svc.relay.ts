@@ -6,7 +6,8 @@ import { addTarget, getTargetStatus, listTargets, removeTarget, retryDeadLetters
 import { startLastfmLink } from '../../core/relay/lastfm-link.ts';
 
 const Kind = Type.Union([Type.Literal('listenbrainz'), Type.Literal('lastfm'), Type.Literal('maloja'), Type.Literal('earshot')], {
-  description: 'listenbrainz (any ListenBrainz server), lastfm (through the server operator’s Last.fm application), maloja, earshot (another Earshot, over its ListenBrainz API)',
+  description:
+    'listenbrainz (any ListenBrainz server), lastfm (through the server operator’s Last.fm application), maloja, earshot (another Earshot, over its ListenBrainz API)',
 });
 const Nullable = <T extends ReturnType<typeof DateTime> | ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -81,7 +82,12 @@ const addTargetOperation = defineProcedure({
   input: Type.Object({
     kind: Kind,
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
-    baseUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'the server’s address (ListenBrainz API root, Maloja, the other Earshot’s scrobbler host); none for lastfm' })),
+    baseUrl: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: 'the server’s address (ListenBrainz API root, Maloja, the other Earshot’s scrobbler host); none for lastfm',
+      }),
+    ),
     secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'ListenBrainz token, Maloja or Earshot API key; none for lastfm' })),
     relayImports: Type.Optional(Type.Boolean({ description: 'relay imported plays too (default false)' })),
     importsFrom: Type.Optional(DateTime({ description: 'only imported plays listened at or after this' })),

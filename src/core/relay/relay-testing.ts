@@ -23,10 +23,21 @@ export async function startRelayProxy(upstream: string): Promise<RelayProxy> {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     seen.push({ line: `${request.method} ${request.url}`, body });
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<string, string>;
-    const answer = await fetch(`${upstream}${request.url}`, { method: request.method!, headers, body: request.method === 'GET' ? undefined : body, redirect: 'manual' });
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<
+      string,
+      string
+    >;
+    const answer = await fetch(`${upstream}${request.url}`, {
+      method: request.method!,
+      headers,
+      body: request.method === 'GET' ? undefined : body,
+      redirect: 'manual',
+    });
     const text = Buffer.from(await answer.arrayBuffer());
-    response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', 'content-length': String(text.length) });
+    response.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/octet-stream',
+      'content-length': String(text.length),
+    });
     response.end(text);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -125,7 +125,8 @@ function refusalOf(error: unknown): string | null {
 async function settle(ctx: AppContext, batch: ClaimedBatch, settled: Settled): Promise<void> {
   const { target, token } = batch;
   await inTransaction(ctx.db, async (tx) => {
-    const mine = (ids: string[]) => tx.updateTable('relay_outbox').where('user_id', '=', target.user_id).where('lease_token', '=', token).where('id', 'in', ids);
+    const mine = (ids: string[]) =>
+      tx.updateTable('relay_outbox').where('user_id', '=', target.user_id).where('lease_token', '=', token).where('id', 'in', ids);
     if (settled.delivered.length > 0) {
       await mine(settled.delivered)
         .set({ state: 'delivered', delivered_at: sql<Date>`now()`, lease_until: null, lease_token: null, last_error: null })

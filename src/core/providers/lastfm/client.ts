@@ -68,7 +68,9 @@ export function lastfmService(config: LastfmRelayConfig, sessionKey: string): Sc
     maxBatch: MAX_SCROBBLES,
     async scrobble(plays) {
       const params: Record<string, string> = { method: 'track.scrobble', sk: sessionKey };
-      plays.forEach((play, i) => Object.assign(params, trackParams(play, `[${i}]`), { [`timestamp[${i}]`]: String(Math.floor(play.listenedAt.getTime() / 1000)) }));
+      plays.forEach((play, i) =>
+        Object.assign(params, trackParams(play, `[${i}]`), { [`timestamp[${i}]`]: String(Math.floor(play.listenedAt.getTime() / 1000)) }),
+      );
       const body = await signedCall<ScrobbleAnswer>(config, params);
       const echoed = body.scrobbles?.scrobble;
       const echoes = Array.isArray(echoed) ? echoed : echoed ? [echoed] : [];
