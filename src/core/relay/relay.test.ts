@@ -109,7 +109,7 @@ for (const backend of testBackends()) {
       assert.equal(approved.status, 302);
       const callback = approved.headers.get('location')!;
       assert.ok(callback.startsWith(`${a.ctx.config.publicUrl}/relay/lastfm/callback?`), callback);
-      const linked = await jsonRequest(callback, 'GET');
+      const linked = await jsonRequest<any>(callback, 'GET');
       assert.equal(linked.status, 200, JSON.stringify(linked.body));
       assert.equal(linked.body.accountName, 'bob');
       return callback;
