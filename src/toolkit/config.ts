@@ -58,6 +58,28 @@ export interface Config {
   enrichment: EnrichmentConfig;
   /** AVATAR_PRIVATE_ADDRESSES=allow: avatars may be fetched from private, loopback and link-local addresses (profiles/avatar-fetch.ts). */
   avatarPrivateAddresses: boolean;
+  /** Relaying plays out to other scrobbling services (core/relay). */
+  relay: RelayConfig;
+}
+
+/** The protocols plays are relayed out over (providers/listenbrainz, providers/lastfm, providers/maloja). */
+export type RelayProviderName = 'listenbrainz' | 'lastfm' | 'maloja';
+
+/** The Last.fm API application the operator registered: users link their accounts to it. */
+export interface LastfmRelayConfig {
+  apiKey: string;
+  secret: string;
+  /** The API endpoint, ending in /2.0/. */
+  apiUrl: string;
+  /** The web authorisation page the browser is sent to. */
+  authUrl: string;
+}
+
+export interface RelayConfig {
+  /** Off (undefined) until LASTFM_RELAY_API_KEY and LASTFM_RELAY_SECRET are set. */
+  lastfm: LastfmRelayConfig | undefined;
+  /** EARSHOT_RELAY: whether a serving process runs the relay sender. */
+  enabled: boolean;
 }
 
 /** Metadata services Earshot reads without an account (providers/musicbrainz, providers/coverart, providers/deezer). */
@@ -279,6 +301,25 @@ function enrichmentFrom(env: NodeJS.ProcessEnv, publicUrl: string): EnrichmentCo
   };
 }
 
+/** Last.fm relaying is on when the operator's API key is set; then its secret must be set too. */
+function relayFrom(env: NodeJS.ProcessEnv): RelayConfig {
+  const apiKey = env.LASTFM_RELAY_API_KEY;
+  const secret = env.LASTFM_RELAY_SECRET;
+  if (apiKey && !secret) throw new ConfigError('LASTFM_RELAY_API_KEY is set but LASTFM_RELAY_SECRET is not: set both to relay to Last.fm');
+  return {
+    enabled: oneOf(env, 'EARSHOT_RELAY', ['on', 'off'] as const, 'on') === 'on',
+    lastfm:
+      apiKey && secret
+        ? {
+            apiKey,
+            secret,
+            apiUrl: `${urlFrom(env, 'LASTFM_RELAY_API_URL', 'https://ws.audioscrobbler.com/2.0')}/`,
+            authUrl: `${urlFrom(env, 'LASTFM_RELAY_AUTH_URL', 'https://www.last.fm/api/auth')}/`,
+          }
+        : undefined,
+  };
+}
+
 function metricsFrom(env: NodeJS.ProcessEnv): MetricsConfig {
   return {
     token: env.EARSHOT_METRICS_TOKEN || undefined,
@@ -325,5 +366,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: millisecondsFrom(env, 'EARSHOT_SHUTDOWN_TIMEOUT_MS', 10_000),
     enrichment: enrichmentFrom(env, publicUrl),
     avatarPrivateAddresses: oneOf(env, 'AVATAR_PRIVATE_ADDRESSES', ['refuse', 'allow'] as const, 'refuse') === 'allow',
+    relay: relayFrom(env),
   };
 }

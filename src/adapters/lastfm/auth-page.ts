@@ -7,7 +7,7 @@ import { verifyLogin } from '../../core/auth/users.ts';
 import type { AppContext } from '../../core/context.ts';
 import { acceptFormBodies, requestParams } from './params.ts';
 import { escapeXml as escapeHtml } from './response.ts';
-import { approveToken, tokenState } from './tokens.ts';
+import { approveToken, issueToken, tokenState } from './tokens.ts';
 
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -31,18 +31,37 @@ interface PendingApproval {
   application: string;
   apiKey: string;
   token: string;
+  /** The web flow's callback: the browser goes back there with `token` once approved. */
+  callback: string | undefined;
+}
+
+/** A web-flow callback the browser may be sent to: an absolute http(s) URL. */
+function callbackUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The request's application and token, or the page explaining why there is nothing to approve. */
 async function pendingApproval(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<PendingApproval | null> {
   const params = requestParams(request);
   const apiKey = params.get('api_key') ?? '';
-  const token = params.get('token') ?? '';
+  const callback = callbackUrl(params.get('cb'));
   const owner = await authenticateApiKey(ctx.db, apiKey);
   if (!owner) {
     await sendPage(reply, 400, 'Unknown application', '<p>This link does not name an API key known to this server.</p>');
     return null;
   }
+  if (params.get('cb') !== undefined && !callback) {
+    await sendPage(reply, 400, 'Nothing to approve', '<p>This link names a callback that is not an http(s) address.</p>');
+    return null;
+  }
+  // The web flow (api_key and cb, no token): the page makes the token auth.getSession will trade.
+  const token = params.get('token') ?? (callback ? await issueToken(ctx.db, owner.apiKeyId) : '');
   const state = await tokenState(ctx.db, token, owner.apiKeyId);
   if (state !== 'pending') {
     const explanation = {
@@ -54,7 +73,7 @@ async function pendingApproval(ctx: AppContext, request: FastifyRequest, reply: 
     return null;
   }
   const key = await ctx.db.selectFrom('api_keys').select('name').where('id', '=', owner.apiKeyId).executeTakeFirstOrThrow();
-  return { apiKeyId: owner.apiKeyId, application: key.name, apiKey, token };
+  return { apiKeyId: owner.apiKeyId, application: key.name, apiKey, token, callback };
 }
 
 function signInForm(approval: PendingApproval, error?: string): string {
@@ -63,6 +82,7 @@ ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="">
 <input type="hidden" name="api_key" value="${escapeHtml(approval.apiKey)}">
 <input type="hidden" name="token" value="${escapeHtml(approval.token)}">
+${approval.callback ? `<input type="hidden" name="cb" value="${escapeHtml(approval.callback)}">` : ''}
 <label>Handle or DID <input name="identifier" autocomplete="username" required></label>
 <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
 <button type="submit">Allow access</button>
@@ -71,7 +91,14 @@ ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 
 const PAGE_PARAMETERS = [
   { name: 'api_key', in: 'query', required: true, description: "the application's API key", schema: { type: 'string' } },
-  { name: 'token', in: 'query', required: true, description: 'the token from auth.getToken', schema: { type: 'string' } },
+  {
+    name: 'token',
+    in: 'query',
+    required: false,
+    description: 'the token from auth.getToken (desktop flow); without it, cb is required',
+    schema: { type: 'string' },
+  },
+  { name: 'cb', in: 'query', required: false, description: 'web flow: where the browser is sent back with ?token= once approved', schema: { type: 'string' } },
 ];
 const PAGE = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
@@ -94,8 +121,10 @@ function pageEndpoint(method: 'GET' | 'POST', summary: string, handler: Endpoint
 }
 
 /**
- * Last.fm's desktop authorization page (`/api/auth/?api_key=…&token=…`): the user signs in
- * with handle and password, which approves the token for auth.getSession.
+ * Last.fm's authorization page: the desktop flow (`/api/auth/?api_key=…&token=…`) and the web
+ * flow (`/api/auth/?api_key=…&cb=…`, where the page makes the token and, once approved, sends the
+ * browser back to the callback with `token`). The user signs in with handle and password, which
+ * approves the token for auth.getSession.
  */
 const authorizationPageEndpoints: readonly Endpoint[] = [
   pageEndpoint(
@@ -119,6 +148,11 @@ const authorizationPageEndpoints: readonly Endpoint[] = [
       if (!(await approveToken(ctx.db, approval.token, approval.apiKeyId, user.id))) {
         return sendPage(reply, 400, 'Nothing to approve', '<p>This authorization link is no longer valid.</p>');
       }
+      if (approval.callback) {
+        const back = new URL(approval.callback);
+        back.searchParams.set('token', approval.token);
+        return reply.status(302).headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).redirect(back.toString());
+      }
       return sendPage(
         reply,
         200,
@@ -132,7 +166,12 @@ const authorizationPageEndpoints: readonly Endpoint[] = [
         description: 'api_key, token, identifier (handle or DID) and password',
         content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
       },
-      responses: { '200': PAGE('Access allowed'), '400': PAGE('Nothing to approve'), '401': PAGE('Wrong handle or password') },
+      responses: {
+        '200': PAGE('Access allowed'),
+        '302': { description: 'Web flow: access allowed, back to the callback with token' },
+        '400': PAGE('Nothing to approve'),
+        '401': PAGE('Wrong handle or password'),
+      },
     },
   ),
 ];

@@ -16,6 +16,7 @@ import { libraryOperations } from './app.svc.library.ts';
 import { musicstreamOperations } from './app.svc.musicstream.ts';
 import { playerOperations } from './app.svc.player.ts';
 import { providerOperations } from './app.svc.provider.ts';
+import { relayOperations } from './app.svc.relay.ts';
 import { scrobbleOperations } from './app.svc.scrobble.ts';
 import { serverOperations } from './app.svc.server.ts';
 import { sessionOperations } from './app.svc.session.ts';
@@ -36,6 +37,7 @@ export const xrpcOperations = [
   ...musicstreamOperations,
   ...playerOperations,
   ...providerOperations,
+  ...relayOperations,
   ...scrobbleOperations,
   ...serverOperations,
   ...sessionOperations,

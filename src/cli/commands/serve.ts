@@ -8,6 +8,7 @@ import { FILE_HOSTS, syncAllFileHosts } from '../../core/filehost/index.ts';
 import { musicstreamPollJob } from '../../core/musicstream/index.ts';
 import { statsFoldJob } from '../../core/stats/index.ts';
 import { enrichmentJob } from '../../core/catalog/enrich/index.ts';
+import { relayJob } from '../../core/relay/sender.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -45,7 +46,7 @@ export const serve: CommandRun = async (args, command) => {
   process.on('SIGTERM', stop);
 };
 
-/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment. */
+/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment, relaying plays out. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   const jobs: BackgroundJob[] = [statsFoldJob(ctx.db)];
   if (ctx.config.musicDir) {
@@ -61,5 +62,6 @@ function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   }
   if (ctx.config.providers.musicstream !== undefined) jobs.push(musicstreamPollJob(ctx));
   if (ctx.config.enrichment.enabled) jobs.push(enrichmentJob(ctx));
+  if (ctx.config.relay.enabled) jobs.push(relayJob(ctx));
   return jobs;
 }

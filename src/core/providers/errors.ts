@@ -1,5 +1,5 @@
 import { XrpcError } from '../../toolkit/errors.ts';
-import type { MetadataProviderName, ProviderName } from '../../toolkit/config.ts';
+import type { MetadataProviderName, ProviderName, RelayProviderName } from '../../toolkit/config.ts';
 
 /**
  * Why a provider call failed, as a closed set; each maps to one XRPC status and error name
@@ -29,7 +29,7 @@ export type ProviderFailure = keyof typeof PROVIDER_FAILURES;
 export class ProviderError extends Error {
   constructor(
     readonly failure: ProviderFailure,
-    readonly provider: ProviderName | MetadataProviderName,
+    readonly provider: ProviderName | MetadataProviderName | RelayProviderName,
     message: string,
     /** Seconds, from the provider's Retry-After (RateLimited). */
     readonly retryAfterSeconds?: number,

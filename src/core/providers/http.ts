@@ -1,4 +1,4 @@
-import type { MetadataProviderName, ProviderName } from '../../toolkit/config.ts';
+import type { MetadataProviderName, ProviderName, RelayProviderName } from '../../toolkit/config.ts';
 import { ProviderError } from './errors.ts';
 
 /** A provider call that takes longer than this counts as the provider being down. */
@@ -9,7 +9,7 @@ export const PROVIDER_TIMEOUT_MS = 30_000;
  * refreshes the token and tries once more, and only then reports the connection broken.
  */
 export class AccessTokenRefused extends Error {
-  constructor(readonly provider: ProviderName | MetadataProviderName) {
+  constructor(readonly provider: ProviderName | MetadataProviderName | RelayProviderName) {
     super(`${provider} refused the access token`);
   }
 }
@@ -29,7 +29,7 @@ function retryAfterSeconds(header: string | null): number | undefined {
  * statuses it handles; any other 4xx is 'Refused' with the provider's message).
  */
 export async function providerFetch(
-  provider: ProviderName | MetadataProviderName,
+  provider: ProviderName | MetadataProviderName | RelayProviderName,
   url: string,
   init: RequestInit = {},
   expected: readonly number[] = [],
@@ -82,7 +82,7 @@ async function providerMessage(response: Response): Promise<string> {
 }
 
 /** The JSON body of a provider answer, or 'Unavailable' when it is not JSON. */
-export async function providerJson<T>(provider: ProviderName | MetadataProviderName, response: Response): Promise<T> {
+export async function providerJson<T>(provider: ProviderName | MetadataProviderName | RelayProviderName, response: Response): Promise<T> {
   try {
     return (await response.json()) as T;
   } catch {

@@ -8,6 +8,8 @@ import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { GroupCommit } from './group-commit.ts';
 import { listenProblem, submissionProblem } from './listen-rules.ts';
 import { PlayClaims } from './play-claims.ts';
+import { enqueueRelayPlays } from '../relay/outbox.ts';
+import { forwardNowPlaying } from '../relay/forward.ts';
 
 /** A play's key as a batch answer names it: 96 bits of its hash, short however long the song's names. */
 const claimKey = (play: string) => createHash('sha256').update(play).digest('base64url').slice(0, 16);
@@ -301,6 +303,11 @@ async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Ma
       .returning(['id', 'user_id', 'track_id', 'listened_at'])
       .execute();
     for (const row of inserted) ids.set(playKey(row.user_id, row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
+    // Relaying out (core/relay): the stored plays join the outbox in this same transaction.
+    await enqueueRelayPlays(
+      tx,
+      inserted.map((row) => row.id),
+    );
   }
   const missing = rows.filter(({ userId, listen, track }) => !ids.has(playKey(userId, track.trackId, listen.listenedAt)));
   if (missing.length === 0) return ids;
@@ -332,7 +339,7 @@ export async function updateNowPlaying(
 ): Promise<NowPlayingOutcome> {
   const reason = submissionProblem(metadata);
   if (reason) return { status: 'ignored', reason };
-  return inTransaction(ctx.db, async (tx) => {
+  const outcome = await inTransaction(ctx.db, async (tx): Promise<NowPlayingOutcome> => {
     const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
     if (!track) return { status: 'ignored', reason: 'no matching track in the catalog' };
     const expiresAt = sql<Date>`now() + ${`${metadata.durationMs ?? NOW_PLAYING_FALLBACK_MS} milliseconds`}::interval`;
@@ -344,6 +351,8 @@ export async function updateNowPlaying(
       .execute();
     return { status: 'updated', trackId: track.trackId };
   });
+  if (outcome.status === 'updated') forwardNowPlaying(ctx, userId, outcome.trackId);
+  return outcome;
 }
 
 export interface NowPlaying {

@@ -102,6 +102,8 @@ export interface ScrobblesTable {
   created_at: CreatedAt;
   /** When the user last corrected the play's time or song; null as submitted (migration 0011). */
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The relay target a sync brought the play in from; never relayed back there (migration 0024). */
+  origin_target: string | null;
 }
 
 /** A change to scrobbles the statistics' fold has not taken yet (migration 0012). */
@@ -514,6 +516,47 @@ export interface EnrichmentLeaseTable {
   until: Timestamp | null;
 }
 
+export type RelayTargetKind = 'listenbrainz' | 'lastfm' | 'maloja' | 'earshot';
+
+/** Where a user's plays are relayed out to (migration 0024). */
+export interface RelayTargetsTable {
+  user_id: string;
+  id: Generated<string>;
+  kind: RelayTargetKind;
+  name: string;
+  base_url: string | null;
+  secret_sealed: string | null;
+  account_name: string | null;
+  relay_imports: Generated<boolean>;
+  imports_from: Timestamp | null;
+  imports_until: Timestamp | null;
+  hold_until: Timestamp | null;
+  last_success_at: Timestamp | null;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export type RelayOutboxState = 'queued' | 'delivered' | 'refused' | 'dead';
+
+/** A play to deliver to one relay target, written with the play (migration 0024). */
+export interface RelayOutboxTable {
+  user_id: string;
+  /** bigint: read as a string. */
+  id: ColumnType<string, never, never>;
+  target_id: string;
+  scrobble_id: string;
+  payload: Json;
+  state: ColumnType<RelayOutboxState, RelayOutboxState | undefined, RelayOutboxState>;
+  attempts: Generated<number>;
+  next_attempt_at: CreatedAt;
+  lease_until: Timestamp | null;
+  lease_token: string | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -560,4 +603,6 @@ export interface DB {
   enrichment_lease: EnrichmentLeaseTable;
   user_avatars: UserAvatarsTable;
   artist_images: ArtistImagesTable;
+  relay_targets: RelayTargetsTable;
+  relay_outbox: RelayOutboxTable;
 }

@@ -4,6 +4,7 @@ import { Link } from '../../router.tsx';
 import { useIsAdmin } from '../../components/use-admin.ts';
 import { AccessTokensSection } from './AccessTokensSection.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
+import { RelaySection } from './RelaySection.tsx';
 import { CatalogEditsSection } from './CatalogEditsSection.tsx';
 import { DeleteAccountSection } from './DeleteAccountSection.tsx';
 import { ExportSection } from './ExportSection.tsx';
@@ -20,6 +21,7 @@ const CONTENTS = [
   ['api-keys', 'API keys'],
   ['access-tokens', 'Access tokens'],
   ['providers', 'Services'],
+  ['relay', 'Relaying'],
   ['import', 'Import'],
   ['export', 'Your data'],
   ['delete-account', 'Delete account'],
@@ -56,6 +58,7 @@ export function Settings() {
       <ApiKeysSection session={session} />
       <AccessTokensSection />
       <ProvidersSection />
+      <RelaySection />
       <ImportSection />
       <ExportSection />
       {admin && <CatalogEditsSection />}

@@ -1,0 +1,305 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { jsonRequest, startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
+import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
+import { openDatabase } from '../../toolkit/db/database.ts';
+import type { AppContext } from '../context.ts';
+import { claimBatch, deliverDue, type SenderOptions } from './sender.ts';
+import { startRelayProxy, type RelayProxy } from './relay-testing.ts';
+
+/** Retries come quickly here; the lease is short enough to watch it run out. */
+const FAST: SenderOptions = { leaseMs: 60_000, maxAttempts: 3, backoffBaseMs: 50, backoffMaxMs: 200 };
+
+for (const backend of testBackends()) {
+  describe(`relaying plays from one Earshot to another [${backend.name}]`, () => {
+    let a: TestApp;
+    let b: TestApp;
+    let proxy: RelayProxy;
+    let bob: ClientAccount;
+    let alice: ClientAccount;
+    let songs = 0;
+
+    before(async () => {
+      b = await startTestApp(backend);
+      proxy = await startRelayProxy(b.scrobblerUrl);
+      // B's operator registers the API application A's operator configures; bob listens on B.
+      const operator = await createClientAccount(b, 'operator');
+      bob = await createClientAccount(b, 'bob');
+      const lastfm = { apiKey: operator.key, secret: operator.sharedSecret, apiUrl: `${proxy.url}/2.0/`, authUrl: `${b.scrobblerUrl}/api/auth/` };
+      a = await startTestApp(backend, { relay: { enabled: false, lastfm } });
+      // Last.fm sends the browser back to A's public address: here, where A listens.
+      a.ctx.config.publicUrl = a.apiUrl;
+      alice = await createClientAccount(a, 'alice');
+    });
+    after(async () => {
+      await a?.close();
+      await proxy?.close();
+      await b?.close();
+    });
+
+    /** A new song played on A through its ListenBrainz API; answers its title. */
+    async function playOnA(at = new Date(Date.UTC(2025, 5, 1, 12, songs))): Promise<string> {
+      const title = `Relayed ${++songs}`;
+      const listen = { listened_at: Math.floor(at.getTime() / 1000), track_metadata: { artist_name: 'Relay Artist', track_name: title } };
+      const submitted = await jsonRequest(`${a.scrobblerUrl}/1/submit-listens`, 'POST', {
+        headers: { authorization: `Token ${alice.key}` },
+        body: { listen_type: 'single', payload: [listen] },
+      });
+      assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+      return title;
+    }
+
+    /** Bob's plays of a song on B. */
+    async function playsOnB(title: string): Promise<number> {
+      const row = await b.ctx.db
+        .selectFrom('scrobbles')
+        .innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('scrobbles.user_id', '=', bob.userId)
+        .where('tracks.title', '=', title)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    }
+
+    /** Requests that carried the song to B. */
+    const sends = (title: string) => proxy.seen.filter(({ body }) => body.includes(title.replaceAll(' ', '+')) || body.includes(title)).length;
+
+    async function addTarget(input: Record<string, unknown>): Promise<string> {
+      const added = await a.procedure('app.svc.relay.addTarget', input, alice.token);
+      assert.equal(added.status, 200, JSON.stringify(added.body));
+      return added.body.id;
+    }
+
+    const removeTarget = async (id: string) => assert.equal((await a.procedure('app.svc.relay.removeTarget', { id }, alice.token)).status, 200);
+    const status = async (id: string) => (await a.query('app.svc.relay.getTargetStatus', { id }, alice.token)).body;
+
+    for (const kind of ['listenbrainz', 'earshot', 'maloja'] as const) {
+      test(`${kind}: a play stored on A arrives at B exactly once`, async () => {
+        // ListenBrainz clients are often given the API root with /1/; both forms name one server.
+        const id = await addTarget({ kind, name: `B over ${kind}`, baseUrl: kind === 'listenbrainz' ? `${proxy.url}/1/` : proxy.url, secret: bob.key });
+        const title = await playOnA();
+        assert.equal((await status(id)).queued, 1);
+        assert.equal(await deliverDue(a.ctx, FAST), 1);
+        assert.equal(await deliverDue(a.ctx, FAST), 0);
+        assert.equal(await playsOnB(title), 1);
+        assert.equal(sends(title), 1);
+        const after = await status(id);
+        assert.equal(after.queued, 0);
+        assert.equal(after.deadLetterCount, 0);
+        assert.ok(after.lastSuccessAt);
+        await removeTarget(id);
+      });
+    }
+
+    /** Links a Last.fm target as a browser would: B's authorisation page, bob signs in there, B sends it back to A's callback. */
+    async function linkLastfm(id: string): Promise<string> {
+      const link = await a.procedure('app.svc.relay.linkLastfm', { id }, alice.token);
+      assert.equal(link.status, 200);
+      const page = await jsonRequest<string>(link.body.url, 'GET');
+      assert.equal(page.status, 200);
+      const token = /name="token" value="([0-9a-f]+)"/.exec(page.body)![1]!;
+      const approved = await fetch(link.body.url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ api_key: /api_key=([0-9a-f]+)/.exec(link.body.url)![1]!, token, identifier: bob.handle, password: bob.password }),
+      });
+      assert.equal(approved.status, 302);
+      const callback = approved.headers.get('location')!;
+      assert.ok(callback.startsWith(`${a.ctx.config.publicUrl}/relay/lastfm/callback?`), callback);
+      const linked = await jsonRequest<any>(callback, 'GET');
+      assert.equal(linked.status, 200, JSON.stringify(linked.body));
+      assert.equal(linked.body.accountName, 'bob');
+      return callback;
+    }
+
+    /** A target of this kind relaying to bob at B (through the proxy), linked when it is Last.fm. */
+    async function targetAtB(kind: 'listenbrainz' | 'maloja' | 'lastfm'): Promise<string> {
+      if (kind !== 'lastfm') return addTarget({ kind, name: `B over ${kind}`, baseUrl: proxy.url, secret: bob.key });
+      const id = await addTarget({ kind, name: 'B as Last.fm' });
+      await linkLastfm(id);
+      return id;
+    }
+
+    test('lastfm: linked through the web authorisation flow at B, then a play arrives once', async () => {
+      const id = await addTarget({ kind: 'lastfm', name: 'B as Last.fm' });
+      assert.equal((await status(id)).linked, false);
+      const before = await playOnA();
+      const callback = await linkLastfm(id);
+      assert.equal((await status(id)).linked, true);
+      // A used callback's token is spent at B: it links nothing twice.
+      assert.equal((await jsonRequest(callback, 'GET')).status, 403);
+      const stored = await a.ctx.db.selectFrom('relay_targets').select('secret_sealed').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.match(stored.secret_sealed!, /^v1:/);
+
+      const title = await playOnA();
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      assert.equal(await deliverDue(a.ctx, FAST), 0);
+      assert.equal(await playsOnB(title), 1);
+      assert.equal(sends(title), 1);
+      // Played before the account was linked: not relayed.
+      assert.equal(await playsOnB(before), 0);
+      await removeTarget(id);
+    });
+
+    for (const kind of ['listenbrainz', 'maloja', 'lastfm'] as const) {
+      test(`${kind}: while B is down the play stays queued; it is delivered once B is back`, async () => {
+        const id = await targetAtB(kind);
+        proxy.down = true;
+        const title = await playOnA();
+        try {
+          assert.equal(await deliverDue(a.ctx, FAST), 0);
+          const waiting = await status(id);
+          assert.equal(waiting.queued, 1);
+          assert.match(waiting.lastError, /could not be reached/);
+          // Held: asked again at once, the sender waits for the backoff.
+          assert.equal(await deliverDue(a.ctx, FAST), 0);
+        } finally {
+          proxy.down = false;
+        }
+        await sleep(FAST.backoffMaxMs + 50);
+        assert.equal(await deliverDue(a.ctx, FAST), 1);
+        assert.equal(await playsOnB(title), 1);
+        assert.equal(sends(title), 1);
+        assert.equal((await status(id)).queued, 0);
+        await removeTarget(id);
+      });
+
+      test(`${kind}: a sender that dies mid-batch holds its lease until it runs out; then another delivers the play once`, async () => {
+        const id = await targetAtB(kind);
+        const title = await playOnA();
+        const abandoned = await claimBatch(a.ctx, { ...FAST, leaseMs: 300 });
+        assert.equal(abandoned?.rows.length, 1);
+        // The dead sender's lease holds: nobody else takes the play.
+        assert.equal(await deliverDue(a.ctx, FAST), 0);
+        await sleep(350);
+        assert.equal(await deliverDue(a.ctx, FAST), 1);
+        assert.equal(await playsOnB(title), 1);
+        assert.equal(sends(title), 1);
+        await removeTarget(id);
+      });
+
+      test(`${kind}: two senders on one database deliver each play once`, async () => {
+        const id = await targetAtB(kind);
+        const titles: string[] = [];
+        for (let i = 0; i < 12; i++) titles.push(await playOnA());
+        // On PostgreSQL the second sender has its own connections, as a second process would.
+        const schema = backend.name === 'pglite' ? undefined : (await sql<{ s: string }>`select current_schema() as s`.execute(a.ctx.db)).rows[0]!.s;
+        const secondDb = schema ? await openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, schema }) : a.ctx.db;
+        const second: AppContext = { ...a.ctx, db: secondDb };
+        try {
+          const [one, two] = await Promise.all([deliverDue(a.ctx, FAST), deliverDue(second, FAST)]);
+          assert.equal(one + two, titles.length);
+        } finally {
+          if (schema) await secondDb.destroy();
+        }
+        for (const title of titles) {
+          assert.equal(await playsOnB(title), 1, title);
+          assert.equal(sends(title), 1, title);
+        }
+        await removeTarget(id);
+      });
+    }
+
+    test('now playing is forwarded best-effort, without the outbox', async () => {
+      const id = await targetAtB('listenbrainz');
+      const playing = await jsonRequest(`${a.scrobblerUrl}/1/submit-listens`, 'POST', {
+        headers: { authorization: `Token ${alice.key}` },
+        body: { listen_type: 'playing_now', payload: [{ track_metadata: { artist_name: 'Relay Artist', track_name: 'Playing Now' } }] },
+      });
+      assert.equal(playing.status, 200);
+      let forwarded = false;
+      for (let i = 0; i < 50 && !forwarded; i++, await sleep(20)) {
+        forwarded = (await b.ctx.db.selectFrom('now_playing').select('user_id').where('user_id', '=', bob.userId).executeTakeFirst()) !== undefined;
+      }
+      assert.ok(forwarded, "bob's now playing at B");
+      assert.equal((await status(id)).queued, 0);
+      await removeTarget(id);
+    });
+
+    test("a play B refuses is a dead letter with B's error, and the retry button sends it again", async () => {
+      const key = await createClientAccount(b, 'carol');
+      const id = await addTarget({ kind: 'maloja', name: 'B, refusing', baseUrl: proxy.url, secret: key.key });
+      const row = await b.ctx.db.selectFrom('api_keys').select('key_hash').where('id', '=', key.apiKeyId).executeTakeFirstOrThrow();
+      await b.ctx.db.updateTable('api_keys').set({ key_hash: 'revoked' }).where('id', '=', key.apiKeyId).execute();
+      const title = await playOnA();
+      assert.equal(await deliverDue(a.ctx, FAST), 0);
+      const refused = await status(id);
+      assert.equal(refused.queued, 0);
+      assert.equal(refused.deadLetterCount, 1);
+      assert.deepEqual({ title: refused.deadLetters[0].title, state: refused.deadLetters[0].state }, { title, state: 'refused' });
+      assert.match(refused.deadLetters[0].error, /authentication_fail: Invalid or missing authentication/);
+      // Refused is final until the user asks.
+      assert.equal(await deliverDue(a.ctx, FAST), 0);
+
+      await b.ctx.db.updateTable('api_keys').set({ key_hash: row.key_hash }).where('id', '=', key.apiKeyId).execute();
+      const retried = await a.procedure('app.svc.relay.retryDeadLetters', { id }, alice.token);
+      assert.deepEqual([retried.status, retried.body], [200, { requeued: 1 }]);
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      const carolPlays = await b.ctx.db.selectFrom('scrobbles').select('id').where('user_id', '=', key.userId).execute();
+      assert.equal(carolPlays.length, 1);
+      assert.equal(sends(title), 2);
+      assert.equal((await status(id)).deadLetterCount, 0);
+      await removeTarget(id);
+    });
+
+    test('imports are relayed only when the target asks, inside its window', async () => {
+      const plain = await addTarget({ kind: 'earshot', name: 'no imports', baseUrl: proxy.url, secret: bob.key });
+      const windowed = await addTarget({
+        kind: 'earshot',
+        name: 'imports of June',
+        baseUrl: proxy.url,
+        secret: bob.key,
+        relayImports: true,
+        importsFrom: '2025-06-01T00:00:00Z',
+        importsUntil: '2025-07-01T00:00:00Z',
+      });
+      const listen = (title: string, at: string) => ({ listened_at: Date.parse(at) / 1000, track_metadata: { artist_name: 'Importer', track_name: title } });
+      const imported = await jsonRequest(`${a.scrobblerUrl}/1/submit-listens`, 'POST', {
+        headers: { authorization: `Token ${alice.key}` },
+        body: { listen_type: 'import', payload: [listen('In June', '2025-06-10T10:00:00Z'), listen('In May', '2025-05-10T10:00:00Z')] },
+      });
+      assert.equal(imported.status, 200);
+      // A ListenBrainz 'import' submission is a client's, not an import of Earshot's: both are relayed to both.
+      assert.equal((await status(plain)).queued, 2);
+      await a.ctx.db.deleteFrom('relay_outbox').execute();
+      const { ingestListens } = await import('../scrobbling/ingest.ts');
+      const alicePlays = (title: string, at: string) => ({ artist: 'Importer', title, listenedAt: new Date(at) });
+      await ingestListens(
+        a.ctx,
+        alice.userId,
+        [alicePlays('File June', '2025-06-11T10:00:00Z'), alicePlays('File May', '2025-05-11T10:00:00Z')],
+        'import:listenbrainz',
+      );
+      assert.equal((await status(plain)).queued, 0);
+      const queued = await a.ctx.db.selectFrom('relay_outbox').select('payload').where('target_id', '=', windowed).execute();
+      assert.deepEqual(
+        queued.map((row) => row.payload.title),
+        ['File June'],
+      );
+      await removeTarget(plain);
+      await removeTarget(windowed);
+    });
+
+    test('targets are checked, limited and private', async () => {
+      const bad = await a.procedure('app.svc.relay.addTarget', { kind: 'maloja', name: 'x', baseUrl: 'ftp://nope', secret: 'k' }, alice.token);
+      assert.deepEqual([bad.status, bad.body.error], [400, 'InvalidRequest']);
+      const noSecret = await a.procedure('app.svc.relay.addTarget', { kind: 'listenbrainz', name: 'x', baseUrl: proxy.url }, alice.token);
+      assert.deepEqual([noSecret.status, noSecret.body.error], [400, 'InvalidRequest']);
+      const unknown = await a.procedure('app.svc.relay.removeTarget', { id: '00000000-0000-4000-8000-000000000000' }, alice.token);
+      assert.deepEqual([unknown.status, unknown.body.error], [404, 'NotFound']);
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) ids.push(await addTarget({ kind: 'maloja', name: `t${i}`, baseUrl: proxy.url, secret: 'k' }));
+      const eleventh = await a.procedure('app.svc.relay.addTarget', { kind: 'maloja', name: 't10', baseUrl: proxy.url, secret: 'k' }, alice.token);
+      assert.deepEqual([eleventh.status, eleventh.body.error], [409, 'LimitExceeded']);
+      const listed = await a.query('app.svc.relay.listTargets', {}, alice.token);
+      assert.equal(listed.body.targets.length, 10);
+      assert.ok(!JSON.stringify(listed.body).includes('"k"'), 'no secret is shown');
+      const other = await a.signup('mallory');
+      assert.equal((await a.query('app.svc.relay.getTargetStatus', { id: ids[0]! }, other.token)).status, 404);
+      for (const id of ids) await removeTarget(id);
+    });
+  });
+}

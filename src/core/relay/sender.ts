@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { BackgroundJob } from '../../toolkit/background.ts';
+import { inTransaction } from '../../toolkit/db/index.ts';
+import type { AppContext } from '../context.ts';
+import { ProviderError } from '../providers/errors.ts';
+import { AccessTokenRefused } from '../providers/http.ts';
+import { relayPlay, serviceFor, TargetUnusable, type TargetRow } from './services.ts';
+
+export interface SenderOptions {
+  /** How long a claimed batch is the claimer's; after that (a sender killed mid-batch) another takes it. */
+  leaseMs: number;
+  /** Tries before a play is dead. */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles, up to backoffMaxMs, with jitter. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export const SENDER_DEFAULTS: SenderOptions = { leaseMs: 120_000, maxAttempts: 10, backoffBaseMs: 30_000, backoffMaxMs: 6 * 3_600_000 };
+
+/** How often a serving process looks for plays to relay. */
+const SEND_INTERVAL_MS = 5_000;
+
+interface ClaimedRow {
+  id: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface ClaimedBatch {
+  target: TargetRow;
+  /** Fences the batch: only its claimer, while the lease holds, may settle its rows. */
+  token: string;
+  rows: ClaimedRow[];
+}
+
+/** The most plays a batch to this kind of target carries (each client's maxBatch). */
+const BATCH: Record<TargetRow['kind'], number> = { listenbrainz: 1000, earshot: 1000, lastfm: 50, maloja: 1 };
+
+/**
+ * Takes the next due batch: the oldest due play's target, then up to a batch of that target's due
+ * plays, leased to this claim. Rows another sender is claiming are skipped (SKIP LOCKED), so
+ * several processes on one database each take different plays; a lease that ran out (its sender
+ * died) makes the rows due again.
+ */
+export async function claimBatch(ctx: AppContext, options: SenderOptions = SENDER_DEFAULTS): Promise<ClaimedBatch | null> {
+  return inTransaction(ctx.db, async (tx) => {
+    const due = sql`o.state = 'queued' and o.next_attempt_at <= now() and (o.lease_until is null or o.lease_until < now())`;
+    const { rows: next } = await sql<{ user_id: string; target_id: string }>`
+      select o.user_id, o.target_id from relay_outbox o
+      join relay_targets t on t.user_id = o.user_id and t.id = o.target_id
+      where ${due} and t.secret_sealed is not null and (t.hold_until is null or t.hold_until <= now())
+      order by o.next_attempt_at, o.id limit 1
+      for update of o skip locked`.execute(tx);
+    if (!next[0]) return null;
+    const target = await tx
+      .selectFrom('relay_targets')
+      .selectAll()
+      .where('user_id', '=', next[0].user_id)
+      .where('id', '=', next[0].target_id)
+      .executeTakeFirstOrThrow();
+    const token = randomUUID();
+    const { rows } = await sql<ClaimedRow>`
+      update relay_outbox set lease_until = now() + ${`${options.leaseMs} milliseconds`}::interval, lease_token = ${token}, attempts = attempts + 1
+      where (user_id, id) in (
+        select o.user_id, o.id from relay_outbox o
+        where o.user_id = ${target.user_id} and o.target_id = ${target.id} and ${due}
+        order by o.id limit ${BATCH[target.kind]}
+        for update skip locked)
+      returning id, payload, attempts`.execute(tx);
+    rows.sort((a, b) => Number(a.id) - Number(b.id));
+    return rows.length > 0 ? { target, token, rows } : null;
+  });
+}
+
+/** The retry delay after `attempts` failed tries: doubling, capped, and spread by jitter so retries do not arrive together. */
+export function backoffMs(attempts: number, options: SenderOptions): number {
+  const full = Math.min(options.backoffBaseMs * 2 ** Math.max(0, attempts - 1), options.backoffMaxMs);
+  return Math.round(full * (0.5 + Math.random() / 2));
+}
+
+type Settled = { delivered: string[]; refused: Map<string, string> };
+
+/** Sends a claimed batch and settles each play; answers how many were delivered. */
+export async function deliverBatch(ctx: AppContext, batch: ClaimedBatch, options: SenderOptions = SENDER_DEFAULTS): Promise<number> {
+  const settled: Settled = { delivered: [], refused: new Map() };
+  try {
+    await send(ctx, batch.target, batch.rows, settled);
+  } catch (error) {
+    // Nothing of the batch was settled as sent: the target is down, limiting, or failed.
+    await retryLater(ctx, batch, error, options);
+    return 0;
+  }
+  await settle(ctx, batch, settled);
+  return settled.delivered.length;
+}
+
+async function send(ctx: AppContext, target: TargetRow, rows: readonly ClaimedRow[], settled: Settled): Promise<void> {
+  let answers: (string | null)[];
+  try {
+    answers = await serviceFor(ctx, target).scrobble(rows.map((row) => relayPlay(row.payload)));
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal === null) throw error;
+    // A protocol that refuses a batch whole (ListenBrainz) may refuse it for one play: each alone finds which.
+    if (rows.length > 1 && error instanceof ProviderError) {
+      for (const row of rows) await send(ctx, target, [row], settled);
+      return;
+    }
+    for (const row of rows) settled.refused.set(row.id, refusal);
+    return;
+  }
+  rows.forEach((row, i) => (answers[i] === null ? settled.delivered.push(row.id) : settled.refused.set(row.id, answers[i]!)));
+}
+
+/** The target's refusal, to keep with the play; null for a failure worth retrying. */
+function refusalOf(error: unknown): string | null {
+  if (error instanceof TargetUnusable) return error.message;
+  if (error instanceof AccessTokenRefused) return `${error.provider} refused the credential (HTTP 401): check the token or key`;
+  if (error instanceof ProviderError && error.failure === 'Refused') return error.message;
+  return null;
+}
+
+async function settle(ctx: AppContext, batch: ClaimedBatch, settled: Settled): Promise<void> {
+  const { target, token } = batch;
+  await inTransaction(ctx.db, async (tx) => {
+    const mine = (ids: string[]) =>
+      tx.updateTable('relay_outbox').where('user_id', '=', target.user_id).where('lease_token', '=', token).where('id', 'in', ids);
+    if (settled.delivered.length > 0) {
+      await mine(settled.delivered)
+        .set({ state: 'delivered', delivered_at: sql<Date>`now()`, lease_until: null, lease_token: null, last_error: null })
+        .execute();
+    }
+    for (const [id, reason] of settled.refused) {
+      await mine([id]).set({ state: 'refused', lease_until: null, lease_token: null, last_error: reason }).execute();
+    }
+    const lastRefusal = [...settled.refused.values()].at(-1);
+    await tx
+      .updateTable('relay_targets')
+      .set({
+        hold_until: null,
+        ...(settled.delivered.length > 0 ? { last_success_at: sql<Date>`now()` } : {}),
+        ...(lastRefusal ? { last_error: lastRefusal, last_error_at: sql<Date>`now()` } : {}),
+      })
+      .where('user_id', '=', target.user_id)
+      .where('id', '=', target.id)
+      .execute();
+  });
+}
+
+/** A failed try: each play waits its backoff (or the target's Retry-After), or is dead once out of tries; the target is held as long. */
+async function retryLater(ctx: AppContext, batch: ClaimedBatch, error: unknown, options: SenderOptions): Promise<void> {
+  const { target, token } = batch;
+  const reason = error instanceof Error ? error.message : String(error);
+  const retryAfterMs = error instanceof ProviderError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
+  let holdMs = 0;
+  await inTransaction(ctx.db, async (tx) => {
+    for (const row of batch.rows) {
+      const mine = tx.updateTable('relay_outbox').where('user_id', '=', target.user_id).where('lease_token', '=', token).where('id', '=', row.id);
+      if (row.attempts >= options.maxAttempts) {
+        await mine.set({ state: 'dead', lease_until: null, lease_token: null, last_error: reason }).execute();
+        continue;
+      }
+      const waitMs = Math.max(backoffMs(row.attempts, options), retryAfterMs);
+      holdMs = Math.max(holdMs, waitMs);
+      await mine
+        .set({ next_attempt_at: sql<Date>`now() + ${`${waitMs} milliseconds`}::interval`, lease_until: null, lease_token: null, last_error: reason })
+        .execute();
+    }
+    await tx
+      .updateTable('relay_targets')
+      .set({ hold_until: sql<Date>`now() + ${`${holdMs} milliseconds`}::interval`, last_error: reason, last_error_at: sql<Date>`now()` })
+      .where('user_id', '=', target.user_id)
+      .where('id', '=', target.id)
+      .execute();
+  });
+}
+
+/** Delivers batches until nothing is due (or `signal` aborts); answers how many plays were delivered. */
+export async function deliverDue(ctx: AppContext, options: SenderOptions = SENDER_DEFAULTS, signal?: AbortSignal): Promise<number> {
+  let delivered = 0;
+  for (let batch = await claimBatch(ctx, options); batch && !signal?.aborted; batch = await claimBatch(ctx, options)) {
+    delivered += await deliverBatch(ctx, batch, options);
+  }
+  return delivered;
+}
+
+/** The serving process's relay sender: every few seconds, whatever is due. */
+export function relayJob(ctx: AppContext): BackgroundJob {
+  return {
+    name: 'Relay',
+    intervalMs: SEND_INTERVAL_MS,
+    async run(signal) {
+      const delivered = await deliverDue(ctx, SENDER_DEFAULTS, signal);
+      return delivered >= 1000 ? `relayed ${delivered} plays` : undefined;
+    },
+  };
+}
