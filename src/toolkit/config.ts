@@ -60,6 +60,17 @@ export interface Config {
   avatarPrivateAddresses: boolean;
   /** Relaying plays out to other scrobbling services (core/relay). */
   relay: RelayConfig;
+  /** Pulling plays in from other scrobbling services (core/sync). */
+  sync: SyncConfig;
+}
+
+export interface SyncConfig {
+  /** EARSHOT_SYNC: whether a serving process runs the sync job (and starts a run when a source is added or run now). */
+  enabled: boolean;
+  /** EARSHOT_SYNC_INTERVAL_MINUTES: minutes between a source's passes for new plays. */
+  intervalMinutes: number;
+  /** LISTENBRAINZ_URL: the ListenBrainz a source is pulled from when it names no server. */
+  listenbrainzUrl: string;
 }
 
 /** The protocols plays are relayed out over (providers/listenbrainz, providers/lastfm, providers/maloja). */
@@ -367,5 +378,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enrichment: enrichmentFrom(env, publicUrl),
     avatarPrivateAddresses: oneOf(env, 'AVATAR_PRIVATE_ADDRESSES', ['refuse', 'allow'] as const, 'refuse') === 'allow',
     relay: relayFrom(env),
+    sync: {
+      enabled: oneOf(env, 'EARSHOT_SYNC', ['on', 'off'] as const, 'on') === 'on',
+      intervalMinutes: Math.max(1, minutesFrom(env, 'EARSHOT_SYNC_INTERVAL_MINUTES', 30)),
+      listenbrainzUrl: urlFrom(env, 'LISTENBRAINZ_URL', 'https://api.listenbrainz.org'),
+    },
   };
 }

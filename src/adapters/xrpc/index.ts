@@ -17,6 +17,7 @@ import { musicstreamOperations } from './app.svc.musicstream.ts';
 import { playerOperations } from './app.svc.player.ts';
 import { providerOperations } from './app.svc.provider.ts';
 import { relayOperations } from './app.svc.relay.ts';
+import { syncOperations } from './app.svc.sync.ts';
 import { scrobbleOperations } from './app.svc.scrobble.ts';
 import { serverOperations } from './app.svc.server.ts';
 import { sessionOperations } from './app.svc.session.ts';
@@ -38,6 +39,7 @@ export const xrpcOperations = [
   ...playerOperations,
   ...providerOperations,
   ...relayOperations,
+  ...syncOperations,
   ...scrobbleOperations,
   ...serverOperations,
   ...sessionOperations,

@@ -22,7 +22,7 @@ export interface Listen extends TrackMetadata {
 
 export type ListenOutcome = { status: 'stored' | 'duplicate'; scrobbleId: string; trackId: string; matched: boolean } | { status: 'ignored'; reason: string };
 
-/** Where a listen came from: 'listenbrainz', 'lastfm', 'audioscrobbler', 'api', 'import:<format>'. */
+/** Where a listen came from: 'listenbrainz', 'lastfm', 'audioscrobbler', 'api', 'import:<format>', 'sync:<service>'. */
 export type ListenSource = string;
 
 const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
@@ -118,10 +118,11 @@ export async function storeListens(
   listens: readonly Listen[],
   tracks: readonly ListenTrack[],
   source: ListenSource,
+  originTarget: string | null = null,
 ): Promise<ListenOutcome[]> {
   return storePlays(
     tx,
-    listens.map((listen) => ({ userId, listen, source })),
+    listens.map((listen) => ({ userId, listen, source, originTarget })),
     tracks,
   );
 }
@@ -131,6 +132,8 @@ interface Play {
   userId: string;
   listen: Listen;
   source: ListenSource;
+  /** A synced-in play (core/sync): the relay target at the service it came from, never relayed back there. */
+  originTarget?: string | null;
 }
 
 /** storeListens for plays of any users and sources (a group commit's). */
@@ -291,12 +294,13 @@ async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Ma
     const inserted = await tx
       .insertInto('scrobbles')
       .values(
-        chunk.map(({ userId, listen, track, source }) => ({
+        chunk.map(({ userId, listen, track, source, originTarget }) => ({
           user_id: userId,
           track_id: track.trackId,
           listened_at: listen.listenedAt,
           submitted: JSON.stringify(listen.submitted ?? {}),
           source,
+          origin_target: originTarget ?? null,
         })),
       )
       .onConflict((oc) => oc.constraint('scrobbles_once').doNothing())

@@ -102,7 +102,7 @@ export interface ScrobblesTable {
   created_at: CreatedAt;
   /** When the user last corrected the play's time or song; null as submitted (migration 0011). */
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** The relay target a sync brought the play in from; never relayed back there (migration 0024). */
+  /** The relay target at the service a sync brought the play in from (core/sync); never relayed back there (migration 0024). */
   origin_target: string | null;
 }
 
@@ -557,6 +557,39 @@ export interface RelayOutboxTable {
   created_at: CreatedAt;
 }
 
+export type SyncSourceKind = 'listenbrainz' | 'lastfm';
+
+/** An account at another scrobbling service whose plays are pulled in, with its pass's cursor and lease (migration 0026). */
+export interface SyncSourcesTable {
+  user_id: string;
+  id: Generated<string>;
+  kind: SyncSourceKind;
+  base_url: string | null;
+  username: string;
+  paused: Generated<boolean>;
+  pass_from: Timestamp | null;
+  pass_to: Timestamp | null;
+  pass_before: Timestamp | null;
+  pass_page: number | null;
+  pass_expected: number | null;
+  pass_fetched: Generated<number>;
+  synced_until: Timestamp | null;
+  history_done_at: Timestamp | null;
+  fetched: Generated<number>;
+  stored: Generated<number>;
+  duplicate: Generated<number>;
+  ignored: Generated<number>;
+  next_run_at: CreatedAt;
+  lease_until: Timestamp | null;
+  lease_token: string | null;
+  failures: Generated<number>;
+  last_run_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -605,4 +638,5 @@ export interface DB {
   artist_images: ArtistImagesTable;
   relay_targets: RelayTargetsTable;
   relay_outbox: RelayOutboxTable;
+  sync_sources: SyncSourcesTable;
 }

@@ -25,6 +25,11 @@ async function signedCall<T>(config: LastfmRelayConfig, params: Record<string, s
     { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams([...form]).toString() },
     [400, 403],
   );
+  return lastfmAnswer<T>(response);
+}
+
+/** A Last.fm answer's JSON body; its error codes become ProviderErrors. */
+async function lastfmAnswer<T>(response: Response): Promise<T> {
   const body = await providerJson<T & LastfmErrorBody>('lastfm', response);
   if (body.error === undefined && response.ok) return body;
   const message = `Last.fm error ${body.error ?? response.status}: ${String(body.message ?? '').slice(0, 300)}`;
@@ -87,4 +92,42 @@ export function lastfmService(config: LastfmRelayConfig, sessionKey: string): Sc
       await signedCall(config, { method: loved ? 'track.love' : 'track.unlove', sk: sessionKey, artist: play.artist, track: play.title });
     },
   };
+}
+
+/** Last.fm's most tracks per user.getRecentTracks page. */
+export const RECENT_TRACKS_LIMIT = 200;
+
+/** One page of user.getRecentTracks: the tracks as sent (the playing-now one included, flagged), and the paging Last.fm reports. */
+export interface RecentTracksPage {
+  tracks: unknown[];
+  totalPages: number;
+  total: number | null;
+}
+
+/**
+ * Reads a page of a user's scrobbles, newest first, listened in [from, to) (unix seconds; either
+ * may be absent): an unsigned call with the operator's API key, since scrobbles are public.
+ */
+export async function lastfmRecentTracks(
+  config: Pick<LastfmRelayConfig, 'apiKey' | 'apiUrl'>,
+  user: string,
+  window: { page: number; from?: number | undefined; to?: number | undefined },
+): Promise<RecentTracksPage> {
+  const url = new URL(config.apiUrl);
+  const params: Record<string, string> = { method: 'user.getRecentTracks', user, api_key: config.apiKey, format: 'json', limit: String(RECENT_TRACKS_LIMIT) };
+  params.page = String(window.page);
+  if (window.from !== undefined) params.from = String(window.from);
+  if (window.to !== undefined) params.to = String(window.to);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  const body = await lastfmAnswer<{ recenttracks?: { track?: unknown; '@attr'?: Record<string, unknown> } }>(
+    // A user Last.fm does not know is its error 6, sent with HTTP 404.
+    await providerFetch('lastfm', url.toString(), {}, [400, 403, 404]),
+  );
+  if (!body.recenttracks) throw new ProviderError('Unavailable', 'lastfm', 'Last.fm answered user.getRecentTracks without recenttracks');
+  const track = body.recenttracks.track;
+  // One track comes as an object, none as an empty list (or nothing): Last.fm's JSON follows its XML.
+  const tracks = Array.isArray(track) ? track : track ? [track] : [];
+  const attributes = body.recenttracks['@attr'] ?? {};
+  const total = Number(attributes.total);
+  return { tracks, totalPages: Number(attributes.totalPages) || 0, total: Number.isInteger(total) && total >= 0 ? total : null };
 }

@@ -1,4 +1,5 @@
-import { providerFetch } from '../http.ts';
+import { ProviderError } from '../errors.ts';
+import { providerFetch, providerJson } from '../http.ts';
 import type { RelayPlay, ScrobbleService } from '../scrobble-service.ts';
 
 /** ListenBrainz's MAX_LISTENS_PER_REQUEST: an `import` submission takes up to this many listens. */
@@ -56,4 +57,37 @@ export function listenbrainzService(baseUrl: string, token: string): ScrobbleSer
       await response.body?.cancel();
     },
   };
+}
+
+/** One page of a user's listens, newest first, as the server sends them (each is read by the import's ListenBrainz reader). */
+export interface ListensPage {
+  listens: unknown[];
+}
+
+/**
+ * Reads a ListenBrainz user's listens: public, so no token. `before` is max_ts (listens strictly
+ * before it, in unix seconds); `count` up to MAX_LISTENS. Only max_ts is sent, never min_ts with it:
+ * walking back by max_ts alone is what every ListenBrainz server answers the same way.
+ */
+export async function listenbrainzListens(baseUrl: string, user: string, before: number, count = MAX_LISTENS): Promise<ListensPage> {
+  const url = `${listenbrainzRoot(baseUrl)}/1/user/${encodeURIComponent(user)}/listens?max_ts=${before}&count=${Math.min(count, MAX_LISTENS)}`;
+  const body = await providerJson<{ payload?: { listens?: unknown } }>('listenbrainz', await providerFetch('listenbrainz', url));
+  const listens = body.payload?.listens;
+  if (!Array.isArray(listens)) throw new ProviderError('Unavailable', 'listenbrainz', 'ListenBrainz answered listens without payload.listens');
+  return { listens };
+}
+
+/** How many listens the user has, as the server counts them (shown as the history's expected size). */
+export async function listenbrainzListenCount(baseUrl: string, user: string): Promise<number | null> {
+  const url = `${listenbrainzRoot(baseUrl)}/1/user/${encodeURIComponent(user)}/listen-count`;
+  const body = await providerJson<{ payload?: { count?: unknown } }>('listenbrainz', await providerFetch('listenbrainz', url));
+  const count = body.payload?.count;
+  return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
+}
+
+/** The user name a token belongs to (validate-token), or null when the server says the token is not valid. */
+export async function listenbrainzTokenUser(baseUrl: string, token: string): Promise<string | null> {
+  const response = await providerFetch('listenbrainz', `${listenbrainzRoot(baseUrl)}/1/validate-token`, { headers: { authorization: `Token ${token}` } });
+  const body = await providerJson<{ valid?: boolean; user_name?: unknown }>('listenbrainz', response);
+  return body.valid && typeof body.user_name === 'string' ? body.user_name : null;
 }

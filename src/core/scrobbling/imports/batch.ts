@@ -5,7 +5,7 @@ import { conflict, invalidRequest } from '../../../toolkit/errors.ts';
 import { isoDateTime } from '../../../toolkit/schemas.ts';
 import type { Config } from '../../../toolkit/config.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
-import { previewListens, resolveListenTracks, storeListens, type Listen, type ListenOutcome, type PreviewOutcome } from '../ingest.ts';
+import { previewListens, resolveListenTracks, storeListens, type Listen, type ListenOutcome, type ListenTrack, type PreviewOutcome } from '../ingest.ts';
 import { listenProblem } from '../listen-rules.ts';
 import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
@@ -131,6 +131,38 @@ async function previewBatch(db: Database, config: Pick<Config, 'unmatchedScrobbl
   return { ...tally(batch, outcomes), newSongs, claims, status: toStatus(batch.fingerprint, current) };
 }
 
+/** A batch's listens checked and matched to the catalog, ready to store in the caller's transaction. */
+export interface PreparedListens {
+  converted: (Listen | string)[];
+  valid: Listen[];
+  tracks: ListenTrack[];
+}
+
+/**
+ * Checks each value as an import listen (ImportListen and the listen rules) and matches the valid
+ * ones, in short transactions of their own, before the batch's transaction: what importBatch and
+ * a sync (core/sync: an import whose records come from an API) do before storing.
+ */
+export async function prepareListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, values: readonly unknown[]): Promise<PreparedListens> {
+  const converted = values.map(toListen);
+  const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
+  return { converted, valid, tracks: await resolveListenTracks(db, config, valid) };
+}
+
+/**
+ * Stores prepared listens in the caller's transaction, under the one duplicate rule; each value's
+ * outcome in order. `originTarget`: the relay target at the service the plays came from (a sync).
+ */
+export async function storePrepared(
+  tx: Transaction<DB>,
+  userId: string,
+  prepared: PreparedListens,
+  source: string,
+  originTarget: string | null = null,
+): Promise<(ListenOutcome | { status: 'ignored'; reason: string })[]> {
+  return inOrder(prepared.converted, await storeListens(tx, userId, prepared.valid, prepared.tracks, source, originTarget));
+}
+
 /**
  * Stores one batch of an import and advances the file's checkpoint in the same
  * transaction: a batch is either wholly applied and counted, or not at all.
@@ -144,14 +176,11 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
   if (batch.dryRun) return previewBatch(db, config, userId, batch);
   const current = await readCheckpoint(db, userId, batch.fingerprint);
   if (current) checkBatchFits(current, batch);
-  const converted = batch.listens.map(toListen);
-  const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
-  const tracks = await resolveListenTracks(db, config, valid);
+  const prepared = await prepareListens(db, config, batch.listens);
   return inTransaction(db, async (tx) => {
     const checkpoint = await lockCheckpoint(tx, userId, batch);
     checkBatchFits(checkpoint, batch);
-    const outcomes = await storeListens(tx, userId, valid, tracks, `import:${batch.format}`);
-    const perListen = inOrder(converted, outcomes);
+    const perListen = await storePrepared(tx, userId, prepared, `import:${batch.format}`);
     const { stored, duplicate, ignored, ignoredListens } = tally(batch, perListen);
     const updated = await tx
       .updateTable('import_checkpoints')
