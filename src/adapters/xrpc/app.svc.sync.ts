@@ -16,7 +16,8 @@ const SourceView = Type.Object({
   username: Type.String(),
   baseUrl: Nullable(Type.String()),
   state: Type.Union([Type.Literal('initial'), Type.Literal('incremental'), Type.Literal('paused'), Type.Literal('error')], {
-    description: 'initial: pulling the whole history; incremental: up to date, looking for new plays on a schedule; paused; error: the last run failed (retried with backoff)',
+    description:
+      'initial: pulling the whole history; incremental: up to date, looking for new plays on a schedule; paused; error: the last run failed (retried with backoff)',
   }),
   running: Type.Boolean({ description: 'a run holds the source now' }),
   pass: Type.Union([
@@ -90,7 +91,9 @@ const addSourceOperation = defineProcedure({
   input: Type.Object({
     kind: Kind,
     username: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\s/?#]+$', description: 'the user’s name at the service' }),
-    baseUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'listenbrainz: the server’s API root (default: the server’s LISTENBRAINZ_URL); none for lastfm' })),
+    baseUrl: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'listenbrainz: the server’s API root (default: the server’s LISTENBRAINZ_URL); none for lastfm' }),
+    ),
   }),
   output: SourceView,
   errors: ['EntryExists', 'LimitExceeded', 'ProviderNotConfigured'],

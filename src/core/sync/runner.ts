@@ -161,7 +161,11 @@ async function release(ctx: AppContext, claim: ClaimedSource, options: SyncOptio
       next_run_at: sql<Date>`now() + ${`${waitMs} milliseconds`}::interval`,
       ...(error === undefined
         ? {}
-        : { failures: eb('failures', '+', 1), last_error: (error instanceof Error ? error.message : String(error)).slice(0, 500), last_error_at: sql<Date>`now()` }),
+        : {
+            failures: eb('failures', '+', 1),
+            last_error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+            last_error_at: sql<Date>`now()`,
+          }),
     }))
     .where('user_id', '=', row.user_id)
     .where('id', '=', row.id)

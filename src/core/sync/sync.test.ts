@@ -26,13 +26,20 @@ const FAST: SyncOptions = { leaseMs: 2_000, backoffBaseMs: 60_000, backoffMaxMs:
 
 /** Seeds a user's history on an app quickly: its songs through ingest, then the plays in one statement. */
 async function seedHistory(app: TestApp, userId: string, plays: number): Promise<void> {
-  const songs = Array.from({ length: SONGS }, (_, i) => ({ artist: `Artist ${i % 50}`, title: `Song ${i}`, album: `Album ${i % 100}`, listenedAt: new Date(NEWEST - i * 60_000) }));
+  const songs = Array.from({ length: SONGS }, (_, i) => ({
+    artist: `Artist ${i % 50}`,
+    title: `Song ${i}`,
+    album: `Album ${i % 100}`,
+    listenedAt: new Date(NEWEST - i * 60_000),
+  }));
   await ingestListens(app.ctx, userId, songs, 'import:seed');
   await sql`
     insert into scrobbles (user_id, track_id, listened_at, submitted, source)
     select ${userId}, s.track_id, to_timestamp(${NEWEST / 1000}::bigint - i * 60), '{}', 'import:seed'
     from generate_series(${SONGS}::int, ${plays - 1}::int) i
-    join (select track_id, row_number() over (order by listened_at desc) - 1 as n from scrobbles where user_id = ${userId}) s on s.n = i % ${SONGS}::int`.execute(app.ctx.db);
+    join (select track_id, row_number() over (order by listened_at desc) - 1 as n from scrobbles where user_id = ${userId}) s on s.n = i % ${SONGS}::int`.execute(
+    app.ctx.db,
+  );
 }
 
 const playCount = async (app: TestApp, userId: string) =>
@@ -123,7 +130,8 @@ for (const backend of testBackends()) {
         // B's history as it is now (an earlier test may have added to it).
         const history = await playCount(b, bob.userId);
         // The same account at B as a relay target (relaying imports: only the origin rule keeps them out)…
-        const back = kind === 'lastfm' ? await relayTarget(alice.userId, 'lastfm', 'BOB', 'session') : await relayTarget(alice.userId, 'earshot', 'bob', bob.key);
+        const back =
+          kind === 'lastfm' ? await relayTarget(alice.userId, 'lastfm', 'BOB', 'session') : await relayTarget(alice.userId, 'earshot', 'bob', bob.key);
         // …and another target taking imports listened from the newest 10 minutes of the history on.
         const elsewhere = await relayTarget(alice.userId, 'maloja', 'elsewhere', 'k', new Date(NEWEST - 9.5 * 60_000));
         const id = await addSource(alice.token, { kind, username: 'bob', ...(kind === 'listenbrainz' ? { baseUrl: `${b.scrobblerUrl}/1/` } : {}) });
@@ -170,7 +178,12 @@ for (const backend of testBackends()) {
         assert.equal((await a.procedure('app.svc.sync.runNow', { id }, alice.token)).status, 200);
         assert.equal(await syncDue(a.ctx, FAST), 0);
         assert.equal(await playCount(a, alice.userId), history);
-        await ingestListens(b.ctx, bob.userId, [{ artist: 'New Artist', title: `New for ${kind}`, listenedAt: new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000) }], 'api');
+        await ingestListens(
+          b.ctx,
+          bob.userId,
+          [{ artist: 'New Artist', title: `New for ${kind}`, listenedAt: new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000) }],
+          'api',
+        );
         await a.procedure('app.svc.sync.runNow', { id }, alice.token);
         assert.equal(await syncDue(a.ctx, FAST), 1);
         assert.equal(await playCount(a, alice.userId), history + 1);
