@@ -60,6 +60,20 @@ export interface Config {
   avatarPrivateAddresses: boolean;
   /** Relaying plays out to other scrobbling services (core/relay). */
   relay: RelayConfig;
+  /** Users' webhooks (core/webhooks). */
+  webhooks: WebhooksConfig;
+  /**
+   * DATABASE_DIRECT_URL: a direct (or session-pooled) connection to the same PostgreSQL, for the
+   * one session that LISTENs for live events when DATABASE_URL goes through a transaction pooler.
+   */
+  databaseDirectUrl: string | undefined;
+}
+
+export interface WebhooksConfig {
+  /** EARSHOT_WEBHOOKS: whether a serving process runs the webhook sender. */
+  enabled: boolean;
+  /** EARSHOT_WEBHOOKS_ALLOW_PRIVATE=true: webhook URLs may point at loopback and private addresses (a receiver on the operator's own network). */
+  allowPrivate: boolean;
 }
 
 /** The protocols plays are relayed out over (providers/listenbrainz, providers/lastfm, providers/maloja). */
@@ -367,5 +381,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enrichment: enrichmentFrom(env, publicUrl),
     avatarPrivateAddresses: oneOf(env, 'AVATAR_PRIVATE_ADDRESSES', ['refuse', 'allow'] as const, 'refuse') === 'allow',
     relay: relayFrom(env),
+    webhooks: {
+      enabled: oneOf(env, 'EARSHOT_WEBHOOKS', ['on', 'off'] as const, 'on') === 'on',
+      allowPrivate: oneOf(env, 'EARSHOT_WEBHOOKS_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true',
+    },
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
   };
 }

@@ -9,6 +9,7 @@ import { musicstreamPollJob } from '../../core/musicstream/index.ts';
 import { statsFoldJob } from '../../core/stats/index.ts';
 import { enrichmentJob } from '../../core/catalog/enrich/index.ts';
 import { relayJob } from '../../core/relay/sender.ts';
+import { webhookJob } from '../../core/webhooks/sender.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -46,7 +47,7 @@ export const serve: CommandRun = async (args, command) => {
   process.on('SIGTERM', stop);
 };
 
-/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment, relaying plays out. */
+/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment, relaying plays out, webhooks. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   const jobs: BackgroundJob[] = [statsFoldJob(ctx.db)];
   if (ctx.config.musicDir) {
@@ -63,5 +64,6 @@ function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   if (ctx.config.providers.musicstream !== undefined) jobs.push(musicstreamPollJob(ctx));
   if (ctx.config.enrichment.enabled) jobs.push(enrichmentJob(ctx));
   if (ctx.config.relay.enabled) jobs.push(relayJob(ctx));
+  if (ctx.config.webhooks.enabled) jobs.push(webhookJob(ctx));
   return jobs;
 }
