@@ -65,7 +65,11 @@ export const liveEventsEndpoint: Endpoint<Viewer | null> = {
       if (!credentials) throw new XrpcError(401, 'AuthMissing', 'own=true needs credentials: Authorization: Bearer');
       onlyUser = credentials.userId;
     } else if (query.user !== undefined) {
-      const user = await ctx.db.selectFrom('users').select('id').where((eb) => eb.or([eb('did', '=', query.user!), eb('handle', '=', query.user!)])).executeTakeFirst();
+      const user = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb.or([eb('did', '=', query.user!), eb('handle', '=', query.user!)]))
+        .executeTakeFirst();
       if (!user) throw new XrpcError(404, 'NotFound', `no user ${query.user}`);
       onlyUser = user.id;
     }
@@ -77,7 +81,12 @@ export const liveEventsEndpoint: Endpoint<Viewer | null> = {
     reply.hijack();
     const raw: ServerResponse = reply.raw;
     // The headers hooks set (CORS, security) are kept: the reply is written by hand from here.
-    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
     raw.write('retry: 3000\n\n');
     const send = ({ userId, event }: LiveMessage) => {
       if (onlyUser === null || userId === onlyUser) raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);

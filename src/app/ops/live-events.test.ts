@@ -30,7 +30,14 @@ const transports: { name: string; skip: string | false; overrides: () => Partial
   {
     name: 'Redis pub/sub',
     skip: !redisReachable && `needs Redis at ${TEST_REDIS_URL}`,
-    overrides: () => ({ rateLimits: { ...loadConfig({}).rateLimits, enabled: false, redisUrl: TEST_REDIS_URL, redisPrefix: `earshot-live-test-${randomBytes(4).toString('hex')}:` } }),
+    overrides: () => ({
+      rateLimits: {
+        ...loadConfig({}).rateLimits,
+        enabled: false,
+        redisUrl: TEST_REDIS_URL,
+        redisPrefix: `earshot-live-test-${randomBytes(4).toString('hex')}:`,
+      },
+    }),
   },
 ];
 
@@ -82,7 +89,11 @@ describeWithApp('the live events stream', (app) => {
     const own = await openLiveEvents(`${app().apiUrl}/events?own=true`, { authorization: `Bearer ${alice.token}` });
     try {
       const at = '2025-03-01T12:00:00.000Z';
-      for (const [who, title] of [[alice, 'A1'], [bob, 'B1'], [alice, 'A1']] as const) {
+      for (const [who, title] of [
+        [alice, 'A1'],
+        [bob, 'B1'],
+        [alice, 'A1'],
+      ] as const) {
         const created = await app().procedure('app.svc.scrobble.createScrobble', { artist: 'Live', title, timestamp: at }, who.token);
         assert.equal(created.status, 200, JSON.stringify(created.body));
       }

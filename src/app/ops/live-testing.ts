@@ -3,7 +3,10 @@
 export interface LiveEventClient {
   readonly events: { type: string; data: Record<string, unknown> }[];
   /** Resolves with the first event (already received or to come) that `match` accepts. */
-  next(match: (event: { type: string; data: Record<string, unknown> }) => boolean, timeoutMs?: number): Promise<{ type: string; data: Record<string, unknown> }>;
+  next(
+    match: (event: { type: string; data: Record<string, unknown> }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ type: string; data: Record<string, unknown> }>;
   close(): void;
 }
 

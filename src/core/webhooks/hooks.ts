@@ -58,7 +58,8 @@ async function checkedUrl(ctx: AppContext, raw: string): Promise<string> {
   if (url.username || url.password) throw invalidRequest('url must not carry a user name or password: put a token in its path or query');
   const allowPrivate = ctx.config.webhooks.allowPrivate;
   const literal = literalHostProblem(url, allowPrivate);
-  if (literal) throw invalidRequest(`${literal}: webhooks go to public addresses (the operator may allow private ones with EARSHOT_WEBHOOKS_ALLOW_PRIVATE=true)`);
+  if (literal)
+    throw invalidRequest(`${literal}: webhooks go to public addresses (the operator may allow private ones with EARSHOT_WEBHOOKS_ALLOW_PRIVATE=true)`);
   if (!allowPrivate) {
     const addresses = await dns.lookup(url.hostname, { all: true }).catch(() => null);
     if (!addresses) throw invalidRequest(`${url.hostname}: the host name is not known`);

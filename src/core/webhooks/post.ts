@@ -48,7 +48,8 @@ function reason(error: unknown): string {
   if (code === NOT_PUBLIC_CODE) return (error as Error).message;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name is not known';
   if (code === 'ECONNREFUSED') return 'the connection was refused';
-  if (code === 'ABORT_ERR' || (error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') return `no answer within ${DEADLINE_MS / 1000} s`;
+  if (code === 'ABORT_ERR' || (error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError')
+    return `no answer within ${DEADLINE_MS / 1000} s`;
   return 'the host could not be reached';
 }
 

@@ -84,7 +84,12 @@ async function deliverOne(ctx: AppContext, row: ClaimedDelivery, options: Webhoo
         body: deliveryBody(row),
         allowPrivate: ctx.config.webhooks.allowPrivate,
       })
-    : { status: null, response: 'the secret does not open on this server (EARSHOT_SECRET changed?): add the webhook again', durationMs: 0, retryAfterSeconds: undefined };
+    : {
+        status: null,
+        response: 'the secret does not open on this server (EARSHOT_SECRET changed?): add the webhook again',
+        durationMs: 0,
+        retryAfterSeconds: undefined,
+      };
   const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   // A test event is tried once: the user is waiting for its answer.
   const dead = !delivered && (!secret || row.event === 'test' || row.attempts >= options.maxAttempts);
