@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.ts';
 import { apiEndpoints } from '../adapters/http/api-endpoints.ts';
+import { endLiveStreams } from '../adapters/http/live-events-endpoint.ts';
 import type { AnyOperation } from '../adapters/http/operation.ts';
 import { registerEndpoints } from '../adapters/http/register.ts';
 import type { AnyRoute } from '../adapters/http/route.ts';
@@ -26,6 +27,8 @@ export function buildApiServer(ctx: AppContext, declarations: Declarations, opti
   const app = createHttpServer(options);
   registerHostOperations(app, ctx, 'api');
   registerEndpoints(app, ctx, apiEndpoints(declarations));
+  // Live streams never end on their own: they are ended so closing waits for none.
+  app.addHook('preClose', async () => endLiveStreams(app.server));
   registerSubsonic(app, ctx);
   app.setNotFoundHandler(async (request, reply) => {
     const served = serveWebApp(request, reply);

@@ -13,6 +13,8 @@ import { settleDetached } from '../toolkit/background.ts';
 import { Metrics } from '../core/ops/metrics.ts';
 import { startMetricsListener } from './ops/metrics-listener.ts';
 import { listenFailure, storageFailure } from '../toolkit/operating-errors.ts';
+import { liveBusOf } from '../core/live/bus.ts';
+import { startLiveTransport } from './ops/live-transport.ts';
 
 /** The variable that sets each host's port (config.ts), named when the port cannot be had. */
 const PORT_VARIABLE: Record<HostName, string> = { api: 'PORT', scrobbler: 'SCROBBLER_PORT' };
@@ -86,6 +88,10 @@ function buildHost(ctx: AppContext, host: HostName, logger: boolean): FastifyIns
 export async function startHosts(ctx: AppContext, hosts: readonly HostName[], logger: boolean): Promise<RunningHosts> {
   const started: FastifyInstance[] = [];
   const urls: RunningHosts['urls'] = {};
+  // Live events reach the streams of every process on this database (ops/live-transport.ts).
+  const bus = liveBusOf(ctx);
+  const transport = await startLiveTransport(ctx, bus);
+  bus.useTransport(transport);
   try {
     for (const host of hosts) {
       const app = buildHost(ctx, host, logger);
@@ -103,6 +109,8 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
     }
   } catch (error) {
     await Promise.all(started.map((app) => app.close()));
+    bus.useTransport(null);
+    await transport?.close();
     throw error;
   }
   return {
@@ -119,6 +127,8 @@ export async function startHosts(ctx: AppContext, hosts: readonly HostName[], lo
       clearTimeout(deadline);
       // Work requests started and left running (a first file host sync) ends before the database does.
       await settleDetached();
+      bus.useTransport(null);
+      await transport?.close();
     },
   };
 }

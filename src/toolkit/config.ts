@@ -60,8 +60,22 @@ export interface Config {
   avatarPrivateAddresses: boolean;
   /** Relaying plays out to other scrobbling services (core/relay). */
   relay: RelayConfig;
+  /** Users' webhooks (core/webhooks). */
+  webhooks: WebhooksConfig;
+  /**
+   * DATABASE_DIRECT_URL: a direct (or session-pooled) connection to the same PostgreSQL, for the
+   * one session that LISTENs for live events when DATABASE_URL goes through a transaction pooler.
+   */
+  databaseDirectUrl: string | undefined;
   /** Pulling plays in from other scrobbling services (core/sync). */
   sync: SyncConfig;
+}
+
+export interface WebhooksConfig {
+  /** EARSHOT_WEBHOOKS: whether a serving process runs the webhook sender. */
+  enabled: boolean;
+  /** EARSHOT_WEBHOOKS_ALLOW_PRIVATE=true: webhook URLs may point at loopback and private addresses (a receiver on the operator's own network). */
+  allowPrivate: boolean;
 }
 
 export interface SyncConfig {
@@ -383,5 +397,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMinutes: Math.max(1, minutesFrom(env, 'EARSHOT_SYNC_INTERVAL_MINUTES', 30)),
       listenbrainzUrl: urlFrom(env, 'LISTENBRAINZ_URL', 'https://api.listenbrainz.org'),
     },
+    webhooks: {
+      enabled: oneOf(env, 'EARSHOT_WEBHOOKS', ['on', 'off'] as const, 'on') === 'on',
+      allowPrivate: oneOf(env, 'EARSHOT_WEBHOOKS_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true',
+    },
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
   };
 }

@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from './endpoint.ts';
 import { HeavyReadLimiter } from './heavy-limit.ts';
+import { liveEventsEndpoint } from './live-events-endpoint.ts';
 import { API_DOCUMENT } from './openapi.ts';
 import { openApiEndpoint } from './openapi-endpoint.ts';
 import type { AnyOperation } from './operation.ts';
@@ -8,7 +9,7 @@ import type { AnyRoute } from './route.ts';
 import { routeEndpoint } from './route-endpoints.ts';
 import { operationEndpoint } from './xrpc-endpoints.ts';
 
-/** The API host's endpoints beside Subsonic and the ops routes: XRPC operations, plain routes, pictures and the OpenAPI document. */
+/** The API host's endpoints beside Subsonic and the ops routes: XRPC operations, plain routes, pictures, the live events stream and the OpenAPI document. */
 export function apiEndpoints(declarations: { operations: readonly AnyOperation[]; routes: readonly AnyRoute[] }): AnyEndpoint[] {
   const limiter = new HeavyReadLimiter();
   return [
@@ -17,6 +18,7 @@ export function apiEndpoints(declarations: { operations: readonly AnyOperation[]
     albumCoverEndpoint,
     artistImageEndpoint,
     avatarEndpoint,
+    liveEventsEndpoint,
     openApiEndpoint('api', (ctx) => API_DOCUMENT(ctx.config.publicUrl)),
   ];
 }

@@ -23,6 +23,7 @@ import { serverOperations } from './app.svc.server.ts';
 import { sessionOperations } from './app.svc.session.ts';
 import { songOperations } from './app.svc.song.ts';
 import { statsOperations } from './app.svc.stats.ts';
+import { webhookOperations } from './app.svc.webhook.ts';
 
 export const xrpcOperations = [
   ...actorOperations,
@@ -45,4 +46,5 @@ export const xrpcOperations = [
   ...sessionOperations,
   ...songOperations,
   ...statsOperations,
+  ...webhookOperations,
 ] satisfies readonly AnyOperation[];

@@ -10,6 +10,7 @@ import { statsFoldJob } from '../../core/stats/index.ts';
 import { enrichmentJob } from '../../core/catalog/enrich/index.ts';
 import { relayJob } from '../../core/relay/sender.ts';
 import { syncJob } from '../../core/sync/runner.ts';
+import { webhookJob } from '../../core/webhooks/sender.ts';
 import { parseCommandArgs, type CommandRun } from '../command.ts';
 import { usageError } from '../errors.ts';
 
@@ -47,7 +48,7 @@ export const serve: CommandRun = async (args, command) => {
   process.on('SIGTERM', stop);
 };
 
-/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment, relaying plays out, syncing plays in. */
+/** What a serving process repeats: the statistics' fold, rescans of the music folder (when one is set), file host syncs, streaming polls, metadata enrichment, relaying plays out, syncing plays in, webhooks. */
 function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   const jobs: BackgroundJob[] = [statsFoldJob(ctx.db)];
   if (ctx.config.musicDir) {
@@ -65,5 +66,6 @@ function backgroundJobs(ctx: AppContext): BackgroundJob[] {
   if (ctx.config.enrichment.enabled) jobs.push(enrichmentJob(ctx));
   if (ctx.config.relay.enabled) jobs.push(relayJob(ctx));
   if (ctx.config.sync.enabled) jobs.push(syncJob(ctx));
+  if (ctx.config.webhooks.enabled) jobs.push(webhookJob(ctx));
   return jobs;
 }

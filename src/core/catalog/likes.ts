@@ -1,5 +1,6 @@
-import { sql, type Expression, type RawBuilder } from 'kysely';
-import type { Database } from '../../toolkit/db/index.ts';
+import { sql, type Expression, type RawBuilder, type Transaction } from 'kysely';
+import type { Database, DB } from '../../toolkit/db/index.ts';
+import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 
 /**
  * SQL for a song's likes, to embed in any query that has a track id column
@@ -18,18 +19,26 @@ export function songLiked(trackId: Expression<unknown>, viewerId: string | null 
   return sql<boolean>`exists (select 1 from stars where user_id = ${viewerId} and subject_kind = 'song' and subject_id = ${trackId})`;
 }
 
-type Writer = Pick<Database, 'insertInto' | 'deleteFrom'>;
+type Writer = Database | Transaction<DB>;
 
-/** Records that `userId` likes the song (a `stars` row); liking it again changes nothing. */
+/** Records that `userId` likes the song (a `stars` row); liking it again changes nothing. A change is the user's webhooks' `love` event. */
 export async function likeSong(db: Writer, userId: string, trackId: string): Promise<void> {
-  await db
+  const added = await db
     .insertInto('stars')
     .values({ user_id: userId, subject_kind: 'song', subject_id: trackId })
     .onConflict((oc) => oc.doNothing())
+    .returning('user_id')
     .execute();
+  if (added.length > 0) await enqueueWebhookEvent(db, userId, { kind: 'love', trackId, loved: true });
 }
 
 /** Forgets that `userId` likes the song; unliking a song not liked changes nothing. */
 export async function unlikeSong(db: Writer, userId: string, trackId: string): Promise<void> {
-  await db.deleteFrom('stars').where('user_id', '=', userId).where('subject_kind', '=', 'song').where('subject_id', '=', trackId).execute();
+  const removed = await db
+    .deleteFrom('stars')
+    .where('user_id', '=', userId)
+    .where('subject_kind', '=', 'song')
+    .where('subject_id', '=', trackId)
+    .executeTakeFirst();
+  if (removed.numDeletedRows > 0n) await enqueueWebhookEvent(db, userId, { kind: 'love', trackId, loved: false });
 }

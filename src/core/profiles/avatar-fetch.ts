@@ -6,11 +6,10 @@
  * link-local ones refused unless the operator allows them; at most a few redirects, each checked
  * the same; a size cap; a deadline; and the answer must be an image by its bytes.
  */
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { imageType } from '../../toolkit/image-type.ts';
+import { guardedLookup, literalHostProblem, NOT_PUBLIC_CODE } from '../../toolkit/public-address.ts';
 
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
@@ -19,57 +18,9 @@ const DEADLINE_MS = 10_000;
 /** Why a picture could not be had, in words for the person who gave the URL. */
 export class AvatarFetchError extends Error {}
 
-/** Addresses no public picture lives at: this machine, its networks, and the ranges reserved for neither. */
-const NOT_PUBLIC = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
-
-export function isPublicAddress(address: string): boolean {
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 one it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return isPublicAddress(mapped);
-  const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : null;
-  return family !== null && !NOT_PUBLIC.check(address, family);
-}
-
 export interface AvatarFetchOptions {
   /** Whether hosts on private, loopback and link-local addresses may be fetched from (AVATAR_PRIVATE_ADDRESSES=allow). */
   privateAddresses: boolean;
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
-
-/** dns.lookup that answers only addresses the options allow; the connection uses what it answers. */
-function guardedLookup(options: AvatarFetchOptions) {
-  return (hostname: string, lookupOptions: dns.LookupOptions, callback: LookupCallback) => {
-    dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
-      if (error) return callback(error, '');
-      const allowed = addresses.filter((entry) => options.privateAddresses || isPublicAddress(entry.address));
-      if (allowed.length === 0) return callback(Object.assign(new Error(`${hostname} is not on a public address`), { code: 'EPRIVATE' }), '');
-      if (lookupOptions.all) return callback(null, allowed);
-      return callback(null, allowed[0]!.address, allowed[0]!.family);
-    });
-  };
 }
 
 interface Answer {
@@ -81,7 +32,7 @@ interface Answer {
 function get(url: URL, options: AvatarFetchOptions, signal: AbortSignal): Promise<Answer> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.get(url, { lookup: guardedLookup(options) as never, signal, headers: { accept: 'image/*' } }, (response) => {
+    const request = client.get(url, { lookup: guardedLookup(options.privateAddresses) as never, signal, headers: { accept: 'image/*' } }, (response) => {
       const status = response.statusCode ?? 0;
       if (status < 200 || status >= 300) {
         response.resume();
@@ -103,9 +54,8 @@ function get(url: URL, options: AvatarFetchOptions, signal: AbortSignal): Promis
 
 function checkUrl(url: URL, options: AvatarFetchOptions): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AvatarFetchError('only http:// and https:// addresses are fetched');
-  // A literal address is connected to without a lookup, so it is checked here.
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !options.privateAddresses && !isPublicAddress(host)) throw new AvatarFetchError(`${host} is not a public address`);
+  const problem = literalHostProblem(url, options.privateAddresses);
+  if (problem) throw new AvatarFetchError(problem);
 }
 
 /** Why a fetch failed, without the internals of the failure. */
@@ -113,7 +63,7 @@ function reason(error: unknown, signal: AbortSignal): string {
   if (error instanceof AvatarFetchError) return error.message;
   if (signal.aborted) return `no answer within ${DEADLINE_MS / 1000} s`;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EPRIVATE') return (error as Error).message;
+  if (code === NOT_PUBLIC_CODE) return (error as Error).message;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name is not known';
   return 'the host could not be reached';
 }

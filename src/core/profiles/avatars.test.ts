@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
-import { isPublicAddress } from './avatar-fetch.ts';
+import { isPublicAddress } from '../../toolkit/public-address.ts';
 
 const UPDATE = 'app.svc.actor.updateProfile';
 const PROFILE = 'app.svc.actor.getProfile';

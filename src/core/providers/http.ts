@@ -1,5 +1,6 @@
 import type { MetadataProviderName, ProviderName, RelayProviderName } from '../../toolkit/config.ts';
 import { ProviderError } from './errors.ts';
+import { retryAfterSeconds } from '../../toolkit/retry.ts';
 
 /** A provider call that takes longer than this counts as the provider being down. */
 export const PROVIDER_TIMEOUT_MS = 30_000;
@@ -12,14 +13,6 @@ export class AccessTokenRefused extends Error {
   constructor(readonly provider: ProviderName | MetadataProviderName | RelayProviderName) {
     super(`${provider} refused the access token`);
   }
-}
-
-function retryAfterSeconds(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /**

@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { BackgroundJob } from '../../toolkit/background.ts';
+import { backoffMs, type Backoff } from '../../toolkit/retry.ts';
 import { inTransaction } from '../../toolkit/db/index.ts';
 import type { AppContext } from '../context.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { AccessTokenRefused } from '../providers/http.ts';
 import { relayPlay, serviceFor, TargetUnusable, type TargetRow } from './services.ts';
 
-export interface SenderOptions {
+export interface SenderOptions extends Backoff {
   /** How long a claimed batch is the claimer's; after that (a sender killed mid-batch) another takes it. */
   leaseMs: number;
   /** Tries before a play is dead. */
   maxAttempts: number;
-  /** The first retry's delay; each next one doubles, up to backoffMaxMs, with jitter. */
-  backoffBaseMs: number;
-  backoffMaxMs: number;
 }
 
 export const SENDER_DEFAULTS: SenderOptions = { leaseMs: 120_000, maxAttempts: 10, backoffBaseMs: 30_000, backoffMaxMs: 6 * 3_600_000 };
@@ -72,12 +70,6 @@ export async function claimBatch(ctx: AppContext, options: SenderOptions = SENDE
     rows.sort((a, b) => Number(a.id) - Number(b.id));
     return rows.length > 0 ? { target, token, rows } : null;
   });
-}
-
-/** The retry delay after `attempts` failed tries: doubling, capped, and spread by jitter so retries do not arrive together. */
-export function backoffMs(attempts: number, options: SenderOptions): number {
-  const full = Math.min(options.backoffBaseMs * 2 ** Math.max(0, attempts - 1), options.backoffMaxMs);
-  return Math.round(full * (0.5 + Math.random() / 2));
 }
 
 type Settled = { delivered: string[]; refused: Map<string, string> };

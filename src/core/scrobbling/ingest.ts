@@ -10,6 +10,8 @@ import { listenProblem, submissionProblem } from './listen-rules.ts';
 import { PlayClaims } from './play-claims.ts';
 import { enqueueRelayPlays } from '../relay/outbox.ts';
 import { forwardNowPlaying } from '../relay/forward.ts';
+import { enqueueWebhookScrobbles } from '../webhooks/outbox.ts';
+import { announceNowPlaying, announcePlays } from '../live/announce.ts';
 
 /** A play's key as a batch answer names it: 96 bits of its hash, short however long the song's names. */
 const claimKey = (play: string) => createHash('sha256').update(play).digest('base64url').slice(0, 16);
@@ -46,6 +48,12 @@ export async function ingestListens(ctx: AppContext, userId: string, listens: re
   const outcomes = await storeCommitted(ctx, userId, listens, source);
   // Counted once committed: a transaction retried after a conflict must not count twice.
   ctx.metrics.playsIngested(source, outcomes);
+  // Live streams (core/live): the plays this call stored, now that they are committed.
+  announcePlays(
+    ctx,
+    source,
+    outcomes.flatMap((outcome) => (outcome.status === 'stored' ? [outcome.scrobbleId] : [])),
+  );
   return outcomes;
 }
 
@@ -312,6 +320,11 @@ async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Ma
       tx,
       inserted.map((row) => row.id),
     );
+    // Webhooks (core/webhooks): the stored plays' deliveries, in this same transaction.
+    await enqueueWebhookScrobbles(
+      tx,
+      inserted.map((row) => row.id),
+    );
   }
   const missing = rows.filter(({ userId, listen, track }) => !ids.has(playKey(userId, track.trackId, listen.listenedAt)));
   if (missing.length === 0) return ids;
@@ -356,6 +369,8 @@ export async function updateNowPlaying(
     return { status: 'updated', trackId: track.trackId };
   });
   if (outcome.status === 'updated') forwardNowPlaying(ctx, userId, outcome.trackId);
+  // Live streams and webhooks (core/live, core/webhooks), after commit.
+  if (outcome.status === 'updated') announceNowPlaying(ctx, userId, outcome.trackId);
   return outcome;
 }
 

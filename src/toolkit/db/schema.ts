@@ -590,6 +590,41 @@ export interface SyncSourcesTable {
   created_at: CreatedAt;
 }
 
+export type WebhookEvent = 'scrobble' | 'nowPlaying' | 'love' | 'test';
+
+/** A user's webhook: a URL told of their events, in JSON signed with its secret (migration 0025). */
+export interface WebhooksTable {
+  user_id: string;
+  id: Generated<string>;
+  url: string;
+  events: WebhookEvent[];
+  secret_sealed: string;
+  created_at: CreatedAt;
+}
+
+export type WebhookDeliveryState = 'queued' | 'delivered' | 'dead';
+
+/** One event to deliver to one webhook, and the log of its tries (migration 0025). */
+export interface WebhookDeliveriesTable {
+  user_id: string;
+  /** bigint: read as a string. */
+  id: ColumnType<string, never, never>;
+  hook_id: string;
+  delivery_id: Generated<string>;
+  event: WebhookEvent;
+  payload: Json;
+  state: ColumnType<WebhookDeliveryState, WebhookDeliveryState | undefined, WebhookDeliveryState>;
+  attempts: Generated<number>;
+  next_attempt_at: CreatedAt;
+  lease_until: Timestamp | null;
+  lease_token: string | null;
+  last_status: number | null;
+  last_response: string | null;
+  last_duration_ms: number | null;
+  last_attempt_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   follows: FollowsTable;
@@ -639,4 +674,6 @@ export interface DB {
   relay_targets: RelayTargetsTable;
   relay_outbox: RelayOutboxTable;
   sync_sources: SyncSourcesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

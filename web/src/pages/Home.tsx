@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLiveEvents } from '../api/live.ts';
 import { query } from '../api/xrpc.ts';
 import { useSession } from '../api/session.ts';
 import { OwnPlayActions } from '../components/PlayActions.tsx';
@@ -11,6 +12,12 @@ import { Link } from '../router.tsx';
 export function Home() {
   const session = useSession();
   const [feed, setFeed] = useState<'recent' | 'following'>('recent');
+  const client = useQueryClient();
+  // Live events (/events): the strip and the feed are read again as plays and now-playings arrive.
+  useLiveEvents((event) => {
+    if (!event || event.type === 'nowPlaying') void client.invalidateQueries({ queryKey: ['nowPlaying'] });
+    if (!event || event.type === 'scrobble') void client.invalidateQueries({ queryKey: ['feed'] });
+  });
   return (
     <section>
       <h1>Recent plays</h1>
@@ -35,7 +42,7 @@ export function Home() {
   );
 }
 
-/** How often the strip asks again: players report a new track at most every few minutes. */
+/** How often the strip asks again besides live events: entries expire when their song ends, which no event tells. */
 const NOW_PLAYING_REFRESH_MS = 30_000;
 
 /** Who is playing something right now in the chosen feed; nothing at all when nobody is. */

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { procedure, query, type Output } from '../api/xrpc.ts';
+import { useLiveEvents } from '../api/live.ts';
 import { useSession } from '../api/session.ts';
 import { OwnPlayActions } from '../components/PlayActions.tsx';
 import { ScrobbleList } from '../components/ScrobbleList.tsx';
@@ -98,6 +99,13 @@ function ProfileHead({ user, handle }: { user: ProfileData; handle: string }) {
 function History({ handle }: { handle: string }) {
   const session = useSession();
   const own = session?.handle === handle;
+  const client = useQueryClient();
+  // Live events (/events) of this user: a new play shows in the history and the counts without reloading.
+  useLiveEvents((event) => {
+    if (event?.type === 'nowPlaying') return;
+    void client.invalidateQueries({ queryKey: ['history', handle] });
+    void client.invalidateQueries({ queryKey: ['profile', handle] });
+  }, handle);
   return (
     <>
       <h2>History</h2>
