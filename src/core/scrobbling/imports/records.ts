@@ -62,6 +62,22 @@ export function durationMs(ms: unknown, seconds?: unknown): number | undefined {
   return count(ms, MAX_DURATION_MS) ?? (fromSeconds === undefined ? undefined : fromSeconds * 1000);
 }
 
+/** Most a play may have lasted, in seconds: listen-rules' limit on a played time. */
+const MAX_PLAYED_SECONDS = MAX_DURATION_MS / 1000;
+
+/**
+ * How long a listen was played, in ms, from `additional_info.duration_played` (seconds; clients
+ * send whole or fractional ones), or undefined. Not `duration_ms` nor `duration`: those are the
+ * track's length. An odd value is passed over, not refused: ListenBrainz takes additional_info as
+ * the client's own, and so the listen stands without it.
+ */
+export function durationPlayedMs(info: Record<string, unknown>): number | undefined {
+  const value = info.duration_played;
+  const seconds = typeof value === 'string' && value.trim() ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_PLAYED_SECONDS) return undefined;
+  return Math.round(seconds * 1000);
+}
+
 /** Drops absent optional fields so the listen serializes compactly. */
 export function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
