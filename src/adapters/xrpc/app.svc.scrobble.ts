@@ -26,7 +26,9 @@ const createScrobble = defineProcedure({
     album: Type.Optional(Text('album title')),
     albumArtist: Type.Optional(Text('album artist')),
     duration: Type.Optional(Positive('milliseconds')),
-    playedMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: 'how long the play actually lasted, in milliseconds, when known' })),
+    playedMs: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: 'how long the play actually lasted, in milliseconds, when known' }),
+    ),
     trackNumber: Type.Optional(Positive('position on the disc')),
     discNumber: Type.Optional(Positive('disc number')),
     mbid: Type.Optional(Type.String({ pattern: MBID.source, description: 'MusicBrainz recording id' })),

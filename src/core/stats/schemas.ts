@@ -28,7 +28,10 @@ export const Wrapped = Type.Object({
   }),
   measuredScrobbles: Opt(Type.Integer({ minimum: 0, description: 'plays whose client reported how long they were played' })),
   measuredListeningTimeMinutes: Opt(
-    Type.Integer({ minimum: 0, description: 'the part of totalListeningTimeMinutes measured: the reported played time of measuredScrobbles plays, rounded down' }),
+    Type.Integer({
+      minimum: 0,
+      description: 'the part of totalListeningTimeMinutes measured: the reported played time of measuredScrobbles plays, rounded down',
+    }),
   ),
   topArtists: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), picture: Opt(Type.String()), uri: Type.String(), playCount: Count }), {
     maxItems: 5,

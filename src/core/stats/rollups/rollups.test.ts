@@ -98,7 +98,12 @@ async function randomChange(db: Database, random: ReturnType<typeof seededPicker
   const ids = victims.rows.map((row) => row.id);
   if (ids.length === 0) return;
   if (kind === 'delete') await db.deleteFrom('scrobbles').where('id', 'in', ids).execute();
-  else if (kind === 'replay') await db.updateTable('scrobbles').set({ played_ms: playedTime(random) }).where('id', 'in', ids).execute();
+  else if (kind === 'replay')
+    await db
+      .updateTable('scrobbles')
+      .set({ played_ms: playedTime(random) })
+      .where('id', 'in', ids)
+      .execute();
   else if (kind === 'retime') {
     await sql`update scrobbles set listened_at = listened_at + ${int(200) - 100} * interval '7 hours 13 minutes' where id in (${sql.join(ids)})`
       .execute(db)
