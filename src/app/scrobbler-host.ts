@@ -11,6 +11,7 @@ import { registerListenBrainz } from '../adapters/listenbrainz/routes.ts';
 import { registerLastfm } from '../adapters/lastfm/index.ts';
 import { registerAudioscrobbler } from '../adapters/audioscrobbler/index.ts';
 import { registerMaloja } from '../adapters/maloja/routes.ts';
+import { registerMediaServers } from '../adapters/media-servers/routes.ts';
 
 /**
  * Adds one scrobbling protocol's routes to the scrobbler host. A registrar
@@ -20,7 +21,13 @@ import { registerMaloja } from '../adapters/maloja/routes.ts';
 export type ScrobblerProtocolRegistrar = (app: FastifyInstance, ctx: AppContext) => void;
 
 /** Every protocol the scrobbler host speaks; adding one is a one-line edit here. */
-const SCROBBLER_PROTOCOLS: readonly ScrobblerProtocolRegistrar[] = [registerListenBrainz, registerLastfm, registerAudioscrobbler, registerMaloja];
+const SCROBBLER_PROTOCOLS: readonly ScrobblerProtocolRegistrar[] = [
+  registerListenBrainz,
+  registerLastfm,
+  registerAudioscrobbler,
+  registerMaloja,
+  registerMediaServers,
+];
 
 /** `GET /`: what this host is, and where the API host is. */
 const hostPageEndpoint: Endpoint = {
@@ -39,7 +46,8 @@ const hostPageEndpoint: Endpoint = {
 
 const scrobblerDocument = (ctx: AppContext): OpenApiDocumentSpec => ({
   title: 'Earshot scrobbler host',
-  description: 'The scrobbling protocols existing clients speak: ListenBrainz, Last.fm 2.0, Audioscrobbler 1.2 and Maloja.',
+  description:
+    "The scrobbling protocols existing clients speak: ListenBrainz, Last.fm 2.0, Audioscrobbler 1.2 and Maloja; and media servers' playback webhooks (Jellyfin, Plex, Emby).",
   baseUrl: ctx.config.scrobblerPublicUrl,
 });
 

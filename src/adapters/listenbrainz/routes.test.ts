@@ -57,6 +57,14 @@ describeWithApp('ListenBrainz API v1', (app) => {
     assert.deepEqual(count.body, { payload: { count: 1 } });
   });
 
+  test("additional_info.duration_played is stored as the play's listening time", async () => {
+    const user = await lbUser(app(), 'lb-played');
+    const listen = { listened_at: 1_700_000_500, track_metadata: { ...rick, additional_info: { duration_ms: 213_000, duration_played: 180 } } };
+    assert.equal((await submit(app(), user, { listen_type: 'single', payload: [listen] })).status, 200);
+    const row = await app().ctx.db.selectFrom('scrobbles').select('played_ms').where('user_id', '=', user.userId).executeTakeFirstOrThrow();
+    assert.equal(row.played_ms, 180_000);
+  });
+
   test('import: many listens at once; a resubmission stores nothing twice, and says so listen by listen', async () => {
     const user = await lbUser(app(), 'lb-import');
     const payload = [0, 1, 2].map((i) => ({ listened_at: 1_700_000_000 + i * 300, track_metadata: { artist_name: 'Daft Punk', track_name: `Track ${i}` } }));

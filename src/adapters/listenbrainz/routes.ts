@@ -24,7 +24,12 @@ async function store(ctx: AppContext, userId: string, submission: Submission): P
     const [listen] = submission.listens;
     return playingNowPayload(await updateNowPlaying(ctx, userId, { ...listen!.metadata, submitted: listen!.raw }));
   }
-  const listens = submission.listens.map((listen) => ({ ...listen.metadata, listenedAt: new Date(listen.listenedAt! * 1000), submitted: listen.raw }));
+  const listens = submission.listens.map((listen) => ({
+    ...listen.metadata,
+    listenedAt: new Date(listen.listenedAt! * 1000),
+    playedMs: listen.playedMs,
+    submitted: listen.raw,
+  }));
   return listensPayload(await ingestListens(ctx, userId, listens, 'listenbrainz'));
 }
 

@@ -121,6 +121,24 @@ describe('parseSubmission: each listen', () => {
     rejects(submit('single', [listen({ track_metadata: { artist_name: 'a'.repeat(1025), track_name: 'x' } })]), /longer than 1024 characters/);
   });
 
+  test('additional_info.duration_played (seconds) is the played time; duration_ms stays the track length; odd values are passed over', () => {
+    const info = (additional_info: Record<string, unknown>) => listen({ track_metadata: { ...track, additional_info } });
+    const [played, fractional, odd, none] = parseSubmission(
+      submit('import', [
+        info({ duration_played: 200, duration_ms: 240_000 }),
+        info({ duration_played: '12.5' }),
+        info({ duration_played: -1 }),
+        info({ duration_ms: 240_000 }),
+      ]),
+      NOW,
+    ).listens;
+    assert.equal(played!.playedMs, 200_000);
+    assert.equal(played!.metadata.durationMs, 240_000);
+    assert.equal(fractional!.playedMs, 12_500);
+    assert.equal(odd!.playedMs, undefined);
+    assert.equal(none!.playedMs, undefined);
+  });
+
   test('a unicode null anywhere is refused', () => {
     rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { media_player: 'a\u0000b' } } })]), /NUL character/);
     rejects(submit('single', [listen({ track_metadata: { ...track, additional_info: { tags: ['a\u0000'] } } })]), /NUL character/);

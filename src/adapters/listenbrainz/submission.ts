@@ -2,6 +2,7 @@ import { invalidRequest } from '../../toolkit/errors.ts';
 import type { TrackMetadata } from '../../core/catalog/track-metadata.ts';
 import { metadataProblem, submittedProblem } from '../../core/scrobbling/listen-rules.ts';
 import { isJsonObject } from '../../core/scrobbling/listen-json.ts';
+import { durationPlayedMs } from '../../core/scrobbling/imports/records.ts';
 import { readTrackMetadata } from './track-metadata.ts';
 
 /** ListenBrainz's submission limits (webserver/views/api_tools.py). */
@@ -22,6 +23,8 @@ export interface SubmittedListen {
   /** Unix seconds; absent for playing_now. */
   listenedAt?: number;
   metadata: TrackMetadata;
+  /** How long it was played, from additional_info.duration_played (seconds); absent when not said. */
+  playedMs?: number;
   /** The listen as accepted, kept verbatim with the scrobble. */
   raw: Record<string, unknown>;
 }
@@ -87,7 +90,9 @@ function readListen(value: unknown, listenType: ListenType, nowSeconds: number):
   // The record was checked above, and listened_at by ListenBrainz's narrower window: the metadata is left.
   const reason = metadataProblem(metadata);
   if (reason) throw invalidRequest(`track_metadata: ${reason}.`);
-  return { ...(listenedAt !== undefined && { listenedAt }), metadata, raw: value };
+  const info = isJsonObject(value.track_metadata) ? value.track_metadata.additional_info : undefined;
+  const playedMs = isJsonObject(info) ? durationPlayedMs(info) : undefined;
+  return { ...(listenedAt !== undefined && { listenedAt }), ...(playedMs !== undefined && { playedMs }), metadata, raw: value };
 }
 
 /**

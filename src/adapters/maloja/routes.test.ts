@@ -20,6 +20,7 @@ async function plays(app: TestApp, account: ClientAccount) {
       'scrobbles.source',
       'scrobbles.submitted',
       'scrobbles.listened_at',
+      'scrobbles.played_ms',
       'tracks.title',
       'tracks.duration',
       'artists.name as artist',
@@ -55,13 +56,14 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
     assert.equal(await playsCounted(app(), 'stored'), 1);
   });
 
-  test("multi-scrobbler's submission (JSON: artists[], length, duration with decimals) stores the length as the track's duration", async () => {
+  test("multi-scrobbler's submission (JSON: artists[], length, duration with decimals) stores the length as the track's duration and duration as the played time", async () => {
     const body = { title: 'Around the World', artists: ['Daft Punk'], album: 'Homework', key: ada.key, time: 1_700_000_100, length: 429, duration: 401.52 };
     const result = await newscrobble(app(), body);
     assert.equal(result.status, 200);
     assert.deepEqual(result.body.track, { artists: ['Daft Punk'], title: 'Around the World' });
     const stored = (await plays(app(), ada)).find((play) => play.title === 'Around the World');
     assert.equal(stored!.duration, 429_000);
+    assert.equal(stored!.played_ms, 401_520);
   });
 
   test("the same scrobble again: 200 with Maloja's scrobble_exists warning, nothing added, counted as a duplicate", async () => {

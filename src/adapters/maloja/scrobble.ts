@@ -1,12 +1,13 @@
 import { listenProblem } from '../../core/scrobbling/listen-rules.ts';
 import type { Listen } from '../../core/scrobbling/ingest.ts';
 import { malojaArtistCredit } from '../../core/scrobbling/imports/maloja.ts';
+import { playedSecondsMs } from '../../core/scrobbling/imports/records.ts';
 import { invalidScrobbleData, missingScrobbleData } from './errors.ts';
 import type { Fields } from './fields.ts';
 
 /**
- * The fields of Maloja's newscrobble. `duration` (seconds listened) and `nofix` (skip Maloja's
- * own title parsing) mean nothing to the catalog; they stay in the stored record.
+ * The fields of Maloja's newscrobble. `duration` (seconds listened) is the play's played time;
+ * `nofix` (skip Maloja's own title parsing) means nothing here. Both stay in the stored record.
  */
 const KNOWN_FIELDS = new Set(['artist', 'artists', 'title', 'album', 'albumartists', 'duration', 'length', 'time', 'nofix', 'key', 'apikey']);
 const CREDENTIAL_FIELDS = ['key', 'apikey'];
@@ -88,6 +89,7 @@ export function parseScrobble(fields: Fields, now: number = Date.now()): MalojaS
     album: optionalText(fields, 'album'),
     albumArtist: albumArtists.length > 0 ? malojaArtistCredit(albumArtists) : undefined,
     durationMs: length === undefined ? undefined : length * 1000,
+    playedMs: playedSecondsMs(fields.get('duration')),
     listenedAt: new Date(time * 1000),
     submitted: submittedRecord(fields),
   };

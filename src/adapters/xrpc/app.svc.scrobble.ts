@@ -7,7 +7,7 @@ import { ISRC, MBID, SPOTIFY_ID } from '../../core/catalog/track-metadata.ts';
 import { importStatus } from '../../core/scrobbling/imports/batch.ts';
 import { Fingerprint, ImportBatch, ImportBatchResult, ImportStatus, MAX_IMPORT_BATCH } from '../../core/scrobbling/imports/schemas.ts';
 import { storeImportBatch } from '../../core/scrobbling/imports/store-batch.ts';
-import { MAX_GENRE_LENGTH, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/catalog/field-rules.ts';
+import { MAX_DURATION_MS, MAX_GENRE_LENGTH, MAX_INT4, MAX_TAG_LENGTH, MAX_TAGS } from '../../core/catalog/field-rules.ts';
 import { recordPlay } from '../../core/scrobbling/record-play.ts';
 import { correctScrobble, deleteScrobble as deleteOwnScrobble, findScrobble } from '../../core/scrobbling/scrobble-by-id.ts';
 import { NameText as Text, Scrobble } from '../../core/scrobbling/schemas.ts';
@@ -26,6 +26,9 @@ const createScrobble = defineProcedure({
     album: Type.Optional(Text('album title')),
     albumArtist: Type.Optional(Text('album artist')),
     duration: Type.Optional(Positive('milliseconds')),
+    playedMs: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: 'how long the play actually lasted, in milliseconds, when known' }),
+    ),
     trackNumber: Type.Optional(Positive('position on the disc')),
     discNumber: Type.Optional(Positive('disc number')),
     mbid: Type.Optional(Type.String({ pattern: MBID.source, description: 'MusicBrainz recording id' })),

@@ -9,6 +9,7 @@ import { rateLimitExceeded } from '../../adapters/lastfm/errors.ts';
 import { requestParams } from '../../adapters/lastfm/params.ts';
 import { rateLimitExceeded as malojaRateLimitExceeded } from '../../adapters/maloja/errors.ts';
 import { malojaKeyOf } from '../../adapters/maloja/fields.ts';
+import { MEDIA_SERVERS_PREFIX, mediaServerKeyOf } from '../../adapters/media-servers/routes.ts';
 import { requestSubsonicParams } from '../../adapters/subsonic/params.ts';
 import type { RateLimitConfig } from '../../toolkit/limits-config.ts';
 import { budgetStore, redisClient } from './rate-limit-store.ts';
@@ -48,6 +49,7 @@ const tokenCredential = (token: string | undefined): SubmissionCredential | unde
 /** The token without its scheme, sent as ListenBrainz's `Token` or XRPC's `Bearer`. */
 const authorizationOf = (request: FastifyRequest) => tokenCredential(request.headers.authorization?.trim().replace(/^(token|bearer)\s+/i, ''));
 const malojaCredentialOf = (request: FastifyRequest) => tokenCredential(malojaKeyOf(request));
+const mediaServerCredentialOf = (request: FastifyRequest) => tokenCredential(mediaServerKeyOf(request));
 const audioscrobblerSessionOf = (request: FastifyRequest): SubmissionCredential | undefined => {
   const sessionId = requestParams(request).get('s');
   return sessionId ? { kind: 'audioscrobbler', sessionId } : undefined;
@@ -98,6 +100,8 @@ function planFor(route: RouteOptions): RoutePlan | null {
   }
   if (post && protocol === 'audioscrobbler') return { protocol, spend: 'submission', credential: audioscrobblerSessionOf };
   if (post && url === '/apis/mlj_1/newscrobble') return { protocol, spend: 'submission', credential: malojaCredentialOf };
+  // A media server's webhooks (in XRPC's error shape) spend the key owner's submissions like a scrobbler's.
+  if (post && url.startsWith(`${MEDIA_SERVERS_PREFIX}/`)) return { protocol, spend: 'submission', credential: mediaServerCredentialOf };
   if (protocol === 'subsonic') return { protocol, spend: 'read', account: subsonicAccountOf };
   if (methods.includes('GET') || methods.includes('HEAD')) return { protocol, spend: 'read' };
   return null;

@@ -18,6 +18,8 @@ const claimKey = (play: string) => createHash('sha256').update(play).digest('bas
 
 export interface Listen extends TrackMetadata {
   listenedAt: Date;
+  /** How long the play actually lasted, in ms, where the client said (listen-rules.ts); absent: unknown. */
+  playedMs?: number | undefined;
   /** The client's own payload for this listen, stored verbatim so nothing is lost to matching. */
   submitted?: Record<string, unknown> | undefined;
 }
@@ -306,6 +308,7 @@ async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Ma
           user_id: userId,
           track_id: track.trackId,
           listened_at: listen.listenedAt,
+          played_ms: listen.playedMs ?? null,
           submitted: JSON.stringify(listen.submitted ?? {}),
           source,
           origin_target: originTarget ?? null,

@@ -119,6 +119,29 @@ export function submissionProblem(submission: TrackMetadata & { submitted?: unkn
 }
 
 /** Why a listen cannot be stored, or null when it can: the rule ingest applies to every path. */
-export function listenProblem(listen: TrackMetadata & { listenedAt: Date; submitted?: unknown }, now: number = Date.now()): string | null {
-  return metadataProblem(listen) ?? listenedAtProblem(listen.listenedAt, now) ?? submittedProblem(listen.submitted ?? {});
+export function listenProblem(
+  listen: TrackMetadata & { listenedAt: Date; playedMs?: number | undefined; submitted?: unknown },
+  now: number = Date.now(),
+): string | null {
+  return (
+    metadataProblem(listen) ??
+    integerProblem('played time', listen.playedMs, 0, MAX_DURATION_MS) ??
+    listenedAtProblem(listen.listenedAt, now) ??
+    submittedProblem(listen.submitted ?? {})
+  );
+}
+
+/** A play this long always counts, whatever the track's length (Last.fm's rule, which scrobblers follow). */
+export const ALWAYS_COUNTS_MS = 4 * 60 * 1000;
+/** Tracks this short or shorter never count. */
+export const MIN_TRACK_MS = 30 * 1000;
+
+/**
+ * The scrobble rule, for sources that report a play's start and end rather than a scrobble (media
+ * servers): a play counts once it has lasted half the track or 4 minutes, whichever comes first,
+ * unless the track is 30 seconds or shorter. Without a known length, only the 4 minutes count.
+ */
+export function playCounts(playedMs: number, durationMs: number | undefined): boolean {
+  if (durationMs !== undefined && durationMs <= MIN_TRACK_MS) return false;
+  return playedMs >= ALWAYS_COUNTS_MS || (durationMs !== undefined && playedMs * 2 >= durationMs);
 }

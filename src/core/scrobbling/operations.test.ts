@@ -19,6 +19,22 @@ describeWithApp('app.svc.scrobble.createScrobble', (app) => {
     assert.equal(again.body.id, first.body.id);
   });
 
+  test("playedMs is kept as the play's listening time and shown on it; absent, the play has none", async () => {
+    const { token } = await app().signup('timed');
+    const timed = await app().procedure(
+      NSID,
+      { title: 'Let It Be', artist: 'The Beatles', duration: 243_000, playedMs: 121_500, timestamp: '2024-05-02T12:00:00Z' },
+      token,
+    );
+    assert.equal(timed.body.status, 'stored');
+    const plain = await app().procedure(NSID, { title: 'Let It Be', artist: 'The Beatles', timestamp: '2024-05-03T12:00:00Z' }, token);
+    const shown = async (id: string) => (await app().query('app.svc.scrobble.getScrobble', { id }, token)).body.scrobble;
+    assert.equal((await shown(timed.body.id)).playedMs, 121_500);
+    assert.equal('playedMs' in (await shown(plain.body.id)), false);
+    const refused = await app().procedure(NSID, { title: 'x', artist: 'y', playedMs: -5 }, token);
+    assert.equal(refused.status, 400);
+  });
+
   test('bad input is 400 InvalidRequest and stores nothing', async () => {
     const { token } = await app().signup('sloppy');
     for (const input of [

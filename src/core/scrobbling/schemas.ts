@@ -25,5 +25,6 @@ export const Scrobble = Type.Object({
   createdAt: DateTime({ description: 'when the listen happened' }),
   date: DateTime({ description: 'same as createdAt' }),
   editedAt: Opt(DateTime({ description: 'when the owner last corrected the time or song (updateScrobble); absent as submitted' })),
+  playedMs: Opt(Type.Integer({ minimum: 0, description: 'how long the play actually lasted, in milliseconds, where the client said; absent: unknown' })),
 });
 export type Scrobble = Static<typeof Scrobble>;

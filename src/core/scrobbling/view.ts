@@ -21,6 +21,7 @@ function scrobbleViewQuery(db: Database, viewerId: string | null) {
       's.id as scrobble_id',
       's.listened_at',
       's.edited_at',
+      's.played_ms',
       sql<string>`to_char(s.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('position_time'),
       'u.did',
       'u.handle',
@@ -56,6 +57,7 @@ function toScrobble(row: ScrobbleViewRow): Scrobble {
     createdAt,
     date: createdAt,
     ...(row.edited_at && { editedAt: isoDateTime(row.edited_at) }),
+    ...(row.played_ms !== null && { playedMs: row.played_ms }),
   };
 }
 

@@ -22,7 +22,17 @@ export const Wrapped = Type.Object({
   startDate: DateTime({ description: 'inclusive start of the window' }),
   endDate: DateTime({ description: 'exclusive end of the window' }),
   totalScrobbles: Count,
-  totalListeningTimeMinutes: Type.Integer({ minimum: 0, description: 'sum of known track durations, rounded down' }),
+  totalListeningTimeMinutes: Type.Integer({
+    minimum: 0,
+    description: "each play's played time where the client reported it (see measuredScrobbles), else its track's known duration; summed, rounded down",
+  }),
+  measuredScrobbles: Opt(Type.Integer({ minimum: 0, description: 'plays whose client reported how long they were played' })),
+  measuredListeningTimeMinutes: Opt(
+    Type.Integer({
+      minimum: 0,
+      description: 'the part of totalListeningTimeMinutes measured: the reported played time of measuredScrobbles plays, rounded down',
+    }),
+  ),
   topArtists: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), picture: Opt(Type.String()), uri: Type.String(), playCount: Count }), {
     maxItems: 5,
   }),

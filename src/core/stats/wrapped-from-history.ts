@@ -17,17 +17,20 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
   const zone = sql`${timeZone}::text`;
   return sql<Aggregates>`
     with plays as materialized (
-      select s.id, s.listened_at, s.track_id, t.artist_id, t.album_id, t.duration,
+      select s.id, s.listened_at, s.track_id, s.played_ms, t.artist_id, t.album_id, t.duration,
         coalesce(t.genre, al.genre) as genre, s.listened_at at time zone ${zone} as local_at
       from scrobbles s join tracks t on t.id = s.track_id left join albums al on al.id = t.album_id
       where s.user_id = ${userId} and s.listened_at >= ${start} and s.listened_at < ${end}
     ),
-    totals as (select count(*)::int as scrobbles, (coalesce(sum(duration), 0) / 60000)::int as minutes from plays),
+    totals as (select count(*)::int as scrobbles, count(played_ms)::int as measured,
+      (coalesce(sum(coalesce(played_ms, duration)), 0) / 60000)::int as minutes, (coalesce(sum(played_ms), 0) / 60000)::int as measured_minutes from plays),
     local_days as (select local_at::date as day, count(*)::int as count from plays group by 1),
     streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run)
     select
       totals.scrobbles as "totalScrobbles",
       totals.minutes as "totalListeningTimeMinutes",
+      totals.measured as "measuredScrobbles",
+      totals.measured_minutes as "measuredListeningTimeMinutes",
       ${topLists({ artists: sql`(select artist_id, count(*)::int as play_count from plays group by artist_id)`, tracks: sql`(select track_id, count(*)::int as play_count from plays group by track_id)`, albums: sql`(select album_id, count(*)::int as play_count from plays group by album_id)` })},
       ${jsonList(
         sql`json_build_object('genre', genre, 'count', count)`,

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
 import { listenerWithHistory, type TestListen } from '../scrobbling/testing.ts';
+import { foldAll } from './rollups/fold.ts';
+import { rebuildRollups } from './rollups/rebuild.ts';
 
 const WRAPPED = 'app.svc.stats.getWrapped';
 const CHART = 'app.svc.charts.getScrobblesChart';
@@ -23,6 +25,8 @@ describeWithApp('Wrapped and charts', (app) => {
       endDate: '2025-01-01T00:00:00Z',
       totalScrobbles: 0,
       totalListeningTimeMinutes: 0,
+      measuredScrobbles: 0,
+      measuredListeningTimeMinutes: 0,
       topArtists: [],
       topTracks: [],
       topAlbums: [],
@@ -50,6 +54,8 @@ describeWithApp('Wrapped and charts', (app) => {
       endDate: '2025-01-01T00:00:00Z',
       totalScrobbles: 1,
       totalListeningTimeMinutes: 6,
+      measuredScrobbles: 0,
+      measuredListeningTimeMinutes: 0,
       topArtists: [{ id: artist.id, name: 'Daft Punk', uri: `earshot:artist:${artist.id}`, playCount: 1 }],
       topTracks: [
         {
@@ -184,6 +190,26 @@ describeWithApp('Wrapped and charts', (app) => {
     assert.equal(tokyo.longestStreak, 4);
     assert.equal(tokyo.mostActiveHour, 19);
     assert.deepEqual(tokyo.mostActiveDay, { date: '2024-01-31', count: 2 });
+  });
+
+  test("listening time counts a play's reported played time where there is one, its track's duration elsewhere, and says how much was measured", async () => {
+    const { did } = await listenerWithHistory(app(), 'measured', [
+      play('2024-04-01T10:00:00Z', 'Mixer', 'Long', { durationMs: 300_000, playedMs: 150_000 }),
+      play('2024-04-02T10:00:00Z', 'Mixer', 'Long', { durationMs: 300_000 }),
+      play('2024-04-03T10:00:00Z', 'Mixer', 'Short', { playedMs: 45_000 }),
+      play('2024-04-04T10:00:00Z', 'Mixer', 'Unknown'),
+    ]);
+    const listening = async () => {
+      const { body } = await app().query(WRAPPED, { did, year: 2024, tz: 'UTC' });
+      return [body.totalScrobbles, body.totalListeningTimeMinutes, body.measuredScrobbles, body.measuredListeningTimeMinutes];
+    };
+    // 150 s and 45 s measured, 300 s from the second play's duration, nothing known of the fourth.
+    const expected = [4, Math.floor((150_000 + 300_000 + 45_000) / 60_000), 2, Math.floor((150_000 + 45_000) / 60_000)];
+    assert.deepEqual(await listening(), expected, 'as stored, queued or folded');
+    await foldAll(app().ctx.db);
+    assert.deepEqual(await listening(), expected, 'folded into the rollups');
+    await rebuildRollups(app().ctx.db);
+    assert.deepEqual(await listening(), expected, 'rebuilt from the plays');
   });
 
   test('rolling windows end now', async () => {

@@ -3,7 +3,7 @@ import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
-import { localPlays, trackPlays } from './rollups/reads.ts';
+import { localPlays, trackListening } from './rollups/reads.ts';
 import { anyQueued } from './rollups/queue-marks.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
@@ -71,15 +71,18 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
   const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
   return sql<Aggregates>`
     with played as materialized (
-      select c.track_id, c.plays, t.artist_id, t.album_id, t.duration, coalesce(t.genre, al.genre) as genre
-      from (${trackPlays(userId, window)}) c join tracks t on t.id = c.track_id left join albums al on al.id = t.album_id
+      select c.track_id, c.plays, c.measured, c.played_ms, t.artist_id, t.album_id, t.duration, coalesce(t.genre, al.genre) as genre
+      from (${trackListening(userId, window)}) c join tracks t on t.id = c.track_id left join albums al on al.id = t.album_id
     ),
     local as materialized (${localPlays(userId, window, timeZone)}),
     track_counts as (select track_id, plays as play_count from played),
     artist_counts as (select artist_id, sum(plays)::int as play_count from played where artist_id is not null group by 1),
     album_counts as (select album_id, sum(plays)::int as play_count from played where album_id is not null group by 1),
     genre_counts as (select genre, sum(plays)::int as play_count from played where genre is not null group by 1),
-    totals as (select coalesce(sum(plays), 0)::int as scrobbles, (coalesce(sum(duration::bigint * plays), 0)::bigint / 60000)::int as minutes from played),
+    -- Listening time: the played time where a client reported it, the track's duration for the other plays.
+    totals as (select coalesce(sum(plays), 0)::int as scrobbles, coalesce(sum(measured), 0)::int as measured,
+      ((coalesce(sum(played_ms), 0) + coalesce(sum(duration::bigint * (plays - measured)), 0))::bigint / 60000)::int as minutes,
+      (coalesce(sum(played_ms), 0)::bigint / 60000)::int as measured_minutes from played),
     local_days as (select local_at::date as day, sum(plays)::int as count from local group by 1 having sum(plays) > 0),
     streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run),
     -- Artists played before the window: from first plays, looked up raw for tracks with changes still queued.
@@ -93,6 +96,8 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     select
       totals.scrobbles as "totalScrobbles",
       totals.minutes as "totalListeningTimeMinutes",
+      totals.measured as "measuredScrobbles",
+      totals.measured_minutes as "measuredListeningTimeMinutes",
       ${topLists({ artists: contenders('artist_counts', 5), tracks: contenders('track_counts', 5), albums: contenders('album_counts', 6) })},
       ${jsonList(
         sql`json_build_object('genre', genre, 'count', play_count)`,

@@ -104,6 +104,8 @@ export interface ScrobblesTable {
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The relay target at the service a sync brought the play in from (core/sync); never relayed back there (migration 0024). */
   origin_target: string | null;
+  /** How long the play lasted, where the client said (migration 0027); null: unknown. */
+  played_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A change to scrobbles the statistics' fold has not taken yet (migration 0012). */
@@ -112,6 +114,8 @@ export interface StatsQueueTable {
   track_id: string;
   listened_at: Timestamp;
   delta: number;
+  /** The play's played_ms (migration 0027). */
+  played_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** How many stats_queue rows each user with any has (migration 0020): readers skip the queue for everyone else. */
@@ -130,6 +134,9 @@ export interface StatsTrackCountsTable {
   period_start: Timestamp;
   track_id: string;
   plays: number;
+  /** Of those plays, how many have a played_ms, and its sum (migration 0027; bigint, read as a string). */
+  measured: Generated<number>;
+  played_ms: ColumnType<string, number | bigint | string | undefined, number | bigint | string>;
 }
 
 /** Plays per user and UTC hour, by quarter hour (migration 0012). */

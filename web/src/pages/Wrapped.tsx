@@ -33,6 +33,13 @@ import { chartQuery } from './profile-queries.ts';
 import { saveWrappedImage } from './wrapped-image.ts';
 import { wrappedImageTitle } from './wrapped-image-text.ts';
 
+/** Where the listening time comes from: played time the players reported, song lengths for the rest. */
+function listeningNote({ measuredScrobbles = 0, measuredListeningTimeMinutes = 0, totalScrobbles }: WrappedData): string {
+  if (measuredScrobbles === 0) return 'from song lengths, where known';
+  if (measuredScrobbles === totalScrobbles) return 'as played';
+  return `${formatMinutes(measuredListeningTimeMinutes)} as played (${measuredScrobbles.toLocaleString()} plays), the rest from song lengths`;
+}
+
 export function Wrapped({ handle }: { handle: string }) {
   const session = useSession();
   const { search } = useLocation();
@@ -194,7 +201,7 @@ function WrappedBody({ data, handle, shownHandle, timeZone, own }: BodyProps) {
 
       <dl className="counts wrapped-figures">
         <Figure label="Plays" value={data.totalScrobbles.toLocaleString()} />
-        <Figure label="Listening time" value={formatMinutes(data.totalListeningTimeMinutes)} note="of songs with a known length" />
+        <Figure label="Listening time" value={formatMinutes(data.totalListeningTimeMinutes)} note={listeningNote(data)} />
         <Figure label="New artists" value={data.newArtistsCount.toLocaleString()} note="first heard in this period" />
         <Figure label="Longest streak" value={`${data.longestStreak} ${data.longestStreak === 1 ? 'day' : 'days'}`} note="in a row with plays" />
         {data.mostActiveDay && (

@@ -71,14 +71,14 @@ describe('new import formats', () => {
     ]);
   });
 
-  it('Spotify account data: the listen started msPlayed before endTime; short plays and podcasts ignored', async () => {
+  it('Spotify account data: the listen started msPlayed before endTime and lasted msPlayed; short plays and podcasts ignored', async () => {
     const streams = [
       { endTime: '2023-01-01 10:04', artistName: 'Air', trackName: 'A', msPlayed: 240_000 },
       { endTime: '2023-01-01 10:05', artistName: 'Air', trackName: 'B', msPlayed: 29_999 },
       { endTime: '2023-01-01 11:05', podcastName: 'Talk', episodeName: 'One', msPlayed: 900_000 },
     ];
     assert.deepEqual(await read('spotify', JSON.stringify(streams)), [
-      { artist: 'Air', title: 'A', listenedAt: '2023-01-01T10:00:00.000Z', submitted: undefined },
+      { artist: 'Air', title: 'A', listenedAt: '2023-01-01T10:00:00.000Z', playedMs: 240_000, submitted: undefined },
       { ignored: 'played for less than 30 seconds' },
       { ignored: 'a podcast episode, not a track' },
     ]);

@@ -1,5 +1,5 @@
 import { isrcOrUndefined, mbidOrUndefined } from '../../catalog/track-metadata.ts';
-import { count, durationMs, isObject, listenRecord, spotifyId, tagList, text, type ForeignRecord, type ImportRecord } from './records.ts';
+import { count, durationMs, durationPlayedMs, isObject, listenRecord, spotifyId, tagList, text, type ForeignRecord, type ImportRecord } from './records.ts';
 
 /** LB writes unix seconds; some tools write ISO 8601 strings. */
 function listenTime(value: unknown): Date | undefined {
@@ -38,6 +38,7 @@ export function listenBrainzRecord(value: unknown): ImportRecord | ForeignRecord
       album: text(metadata.release_name),
       albumArtist: text(info.release_artist_name),
       durationMs: durationMs(info.duration_ms, info.duration),
+      playedMs: durationPlayedMs(info),
       trackNumber: count(info.tracknumber),
       discNumber: count(info.discnumber),
       mbid: mbidOrUndefined(info.recording_mbid) ?? mbidOrUndefined(mapping.recording_mbid),

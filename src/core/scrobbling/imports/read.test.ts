@@ -135,6 +135,7 @@ describe('Spotify Extended Streaming History', () => {
     assert.equal(first!.listenedAt, '2023-05-01T10:00:00.000Z');
     assert.equal(second!.listenedAt, '2023-05-01T10:55:00.000Z');
     assert.equal(first!.spotifyId, '67Hna13dNDkZvBpTXRIaOJ');
+    assert.equal(first!.playedMs, 300_000, "ms_played is the play's listening time");
     assert.equal(first!.artist, 'Massive Attack');
     assert.equal(first!.album, 'Mezzanine');
     assert.equal(first!.submitted.ip_addr, undefined);

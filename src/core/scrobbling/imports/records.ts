@@ -62,6 +62,23 @@ export function durationMs(ms: unknown, seconds?: unknown): number | undefined {
   return count(ms, MAX_DURATION_MS) ?? (fromSeconds === undefined ? undefined : fromSeconds * 1000);
 }
 
+/** Most a play may have lasted, in seconds: listen-rules' limit on a played time. */
+const MAX_PLAYED_SECONDS = MAX_DURATION_MS / 1000;
+
+/**
+ * A played time given in seconds (whole or fractional; a number or a numeric string) as ms, or
+ * undefined. An odd value is passed over, not refused: the protocols that carry one (ListenBrainz's
+ * additional_info, Maloja's `duration`) leave it to the client, and the listen stands without it.
+ */
+export function playedSecondsMs(value: unknown): number | undefined {
+  const seconds = typeof value === 'string' && value.trim() ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_PLAYED_SECONDS) return undefined;
+  return Math.round(seconds * 1000);
+}
+
+/** How long a ListenBrainz listen was played: `additional_info.duration_played` (seconds); not `duration_ms` nor `duration`, the track's length. */
+export const durationPlayedMs = (info: Record<string, unknown>) => playedSecondsMs(info.duration_played);
+
 /** Drops absent optional fields so the listen serializes compactly. */
 export function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;

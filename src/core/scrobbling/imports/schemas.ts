@@ -21,6 +21,7 @@ export const ImportListen = Type.Object({
   album: Type.Optional(Type.String()),
   albumArtist: Type.Optional(Type.String()),
   durationMs: Type.Optional(Type.Integer()),
+  playedMs: Type.Optional(Type.Integer({ description: 'how long the play lasted, where the file says (Spotify ms_played)' })),
   trackNumber: Type.Optional(Type.Integer()),
   discNumber: Type.Optional(Type.Integer()),
   mbid: Type.Optional(Type.String({ format: 'uuid' })),

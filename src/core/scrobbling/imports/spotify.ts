@@ -18,7 +18,7 @@ function utc(value: unknown): Date | undefined {
 function playedListen(played: number | undefined, ended: Date | undefined, listen: Partial<ImportListen> & Pick<ImportListen, 'submitted'>): ImportRecord {
   if (played === undefined) return { ignored: 'ms played is not a number' };
   if (played < MIN_SPOTIFY_PLAY_MS) return { ignored: 'played for less than 30 seconds' };
-  return listenRecord(listen, ended && new Date(ended.getTime() - played));
+  return listenRecord({ ...listen, playedMs: played }, ended && new Date(ended.getTime() - played));
 }
 
 /**

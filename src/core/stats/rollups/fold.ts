@@ -42,8 +42,9 @@ interface Folded extends ZeroGroups {
  * Takes up to BATCH queued changes and adds them to the rollups, in one statement. Raw SQL: a
  * chain of data-modifying CTEs over the taken rows. Several processes may fold, one batch at a time
  * (FOLD_LOCK, groups.ts); SKIP LOCKED and upserts in key order are kept all the same.
- * Rows of users deleted since are dropped. Minutes are taken in UTC (extract from a timestamptz
- * follows the session's zone). A first play is looked up afresh (one index probe) for every
+ * Rows of users deleted since are dropped. The counts carry the played time too (measured plays and
+ * their played_ms, migration 0027): a play leaving takes off exactly what it brought. Minutes are
+ * taken in UTC (extract from a timestamptz follows the session's zone). A first play is looked up afresh (one index probe) for every
  * (user, track) the batch touches, rather than folded: deletions make it order-dependent, and
  * batches may be folded out of order. The per-artist and per-album totals take each track's groups
  * from stats_track_groups, a track met for the first time from `tracks` (groups.ts).
@@ -51,15 +52,17 @@ interface Folded extends ZeroGroups {
 const takeAndFold = sql<Folded>`
   with taken as (
     delete from stats_queue where ctid = any(array(select ctid from stats_queue limit ${BATCH} for update skip locked))
-    returning user_id, track_id, listened_at, delta
+    returning user_id, track_id, listened_at, delta, played_ms
   ),
   live as (select t.* from taken t where exists (select 1 from users u where u.id = t.user_id)),
   counts as (
-    insert into stats_track_counts (user_id, grain, period_start, track_id, plays)
-    select user_id, g.grain, date_trunc(g.unit, listened_at, 'UTC'), track_id, sum(delta)
+    insert into stats_track_counts (user_id, grain, period_start, track_id, plays, measured, played_ms)
+    select user_id, g.grain, date_trunc(g.unit, listened_at, 'UTC'), track_id, sum(delta),
+      coalesce(sum(delta) filter (where played_ms is not null), 0), coalesce(sum(delta * played_ms::bigint), 0)
     from live cross join (values ('y'::"char", 'year'), ('m'::"char", 'month'), ('d'::"char", 'day')) g (grain, unit)
     group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (user_id, grain, period_start, track_id) do update set plays = stats_track_counts.plays + excluded.plays
+    on conflict (user_id, grain, period_start, track_id) do update set plays = stats_track_counts.plays + excluded.plays,
+      measured = stats_track_counts.measured + excluded.measured, played_ms = stats_track_counts.played_ms + excluded.played_ms
     returning user_id, grain, period_start, track_id, plays
   ),
   totals as (

@@ -32,13 +32,28 @@ const within = (column: RawBuilder<unknown>, from: Date, to: Date) => sql`${colu
 const ofUser = (userId: string | null, column: string) =>
   userId === null ? sql`${sql.ref(column)} = any(array(select id from users))` : sql`${sql.ref(column)} = ${userId}`;
 
+/**
+ * What a read sums per track: the plays alone, or (`listening`) also how many of them have a played
+ * time and its sum (measured, played_ms; migration 0027), each as an expression over a row of
+ * scrobbles, stats_track_counts or stats_queue, times a factor.
+ */
+type Measure = 'plays' | 'listening';
+type Source = 'raw' | 'rollup' | 'queue';
+
+function measured(measure: Measure, source: Source, factor: RawBuilder<unknown>): RawBuilder<unknown> {
+  const plays = source === 'raw' ? factor : source === 'rollup' ? sql`plays * ${factor}` : sql`delta * (${factor})`;
+  if (measure === 'plays') return plays;
+  if (source === 'rollup') return sql`${plays}, measured * ${factor}, played_ms * ${factor}`;
+  return sql`${plays}, (played_ms is not null)::int * ${plays}, coalesce(played_ms, 0)::bigint * ${plays}`;
+}
+
 /** One piece's plays per track, times its weight. */
-function piecePlays(userId: string | null, piece: Piece) {
+function piecePlays(userId: string | null, piece: Piece, measure: Measure) {
   const weight = sql.lit(piece.weight);
   if (piece.source === 'raw') {
-    return sql`select track_id, ${weight} as plays from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`;
+    return sql`select track_id, ${measured(measure, 'raw', weight)} from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`;
   }
-  return sql`select track_id, plays * ${weight} from stats_track_counts
+  return sql`select track_id, ${measured(measure, 'rollup', weight)} from stats_track_counts
       where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`;
 }
 
@@ -46,7 +61,7 @@ function piecePlays(userId: string | null, piece: Piece) {
  * The changes still queued in the rollup pieces, each weighted as the pieces covering it are, in
  * one scan of the unindexed queue (a scan per piece cost a read several whole scans).
  */
-function queuedPlays(userId: string | null, pieces: Piece[]) {
+function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure) {
   const rollup = pieces.filter((piece) => piece.source !== 'raw');
   if (rollup.length === 0) return [];
   const weight = sql.join(
@@ -56,17 +71,35 @@ function queuedPlays(userId: string | null, pieces: Piece[]) {
   const from = new Date(Math.min(...rollup.map((piece) => piece.from.getTime())));
   const to = new Date(Math.max(...rollup.map((piece) => piece.to.getTime())));
   return [
-    sql`select track_id, delta * (${weight}) from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`,
+    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`,
   ];
+}
+
+/** Each piece's rows and the queued ones, as one relation of (track_id, plays[, measured, played_ms]). */
+function pieceBranches(userId: string | null, window: PlaysWindow, measure: Measure) {
+  const pieces = windowPieces(window.start, window.end);
+  return [...pieces.map((piece) => piecePlays(userId, piece, measure)), ...queuedPlays(userId, pieces, measure)];
 }
 
 /** (track_id, plays) for each track `userId` (or, with null, anyone) played in the window, plays > 0; all time from the totals. */
 export function trackPlays(userId: string | null, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
   if (isAllTime(window)) return allTimeTrackPlays(userId);
-  const pieces = windowPieces(window.start, window.end);
-  const branches = [...pieces.map((piece) => piecePlays(userId, piece)), ...queuedPlays(userId, pieces)];
+  const branches = pieceBranches(userId, window, 'plays');
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays where false`;
   return sql`select track_id, sum(plays)::int as plays from (${sql.join(branches, sql` union all `)}) counted (track_id, plays) group by track_id having sum(plays) > 0`;
+}
+
+/**
+ * (track_id, plays, measured, played_ms) for each track `userId` played in the window, plays > 0:
+ * trackPlays plus how many of those plays have a played time (measured) and its sum in ms (a
+ * bigint). For listening time, which counts played_ms where known and the track's duration for the
+ * other plays - measured. Always from the windowed rollups: the all-time totals carry no played time.
+ */
+export function trackListening(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number; measured: number; played_ms: string }> {
+  const branches = pieceBranches(userId, window, 'listening');
+  if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
+  return sql`select track_id, sum(plays)::int as plays, sum(measured)::int as measured, sum(played_ms)::bigint as played_ms
+    from (${sql.join(branches, sql` union all `)}) counted (track_id, plays, measured, played_ms) group by track_id having sum(plays) > 0`;
 }
 
 /**

@@ -60,16 +60,32 @@ async function createUser(db: Database, handle: string): Promise<string> {
   return row.id;
 }
 
-/** One random change to the history of `users`: plays arriving (late, out of order, some already there), plays deleted, re-timed or re-pointed. */
+/** A played time for some plays (a client said how long), none for the others. */
+const playedTime = ({ int }: ReturnType<typeof seededPicker>) => (int(3) === 0 ? null : int(400_000));
+
+/**
+ * One random change to the history of `users`: plays arriving (late, out of order, some already
+ * there, some with a played time), plays deleted, re-timed, re-pointed or given another played time.
+ */
 async function randomChange(db: Database, random: ReturnType<typeof seededPicker>, users: string[], tracks: string[]): Promise<void> {
   const { int, pick } = random;
-  const kind = pick(['insert', 'insert', 'insert', 'delete', 'retime', 'repoint']);
+  const kind = pick(['insert', 'insert', 'insert', 'delete', 'retime', 'repoint', 'replay']);
   if (kind === 'insert') {
-    const plays = Array.from({ length: 1 + int(60) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(FIRST + int(SPAN)) }));
+    const plays = Array.from({ length: 1 + int(60) }, () => ({
+      user_id: pick(users),
+      track_id: pick(tracks),
+      listened_at: new Date(FIRST + int(SPAN)),
+      played_ms: playedTime(random),
+    }));
     // Clustered plays (same quarter hour, same day) as well as spread ones.
     const cluster = new Date(FIRST + int(SPAN));
     plays.push(
-      ...Array.from({ length: int(20) }, () => ({ user_id: pick(users), track_id: pick(tracks), listened_at: new Date(cluster.getTime() + int(3_600_000)) })),
+      ...Array.from({ length: int(20) }, () => ({
+        user_id: pick(users),
+        track_id: pick(tracks),
+        listened_at: new Date(cluster.getTime() + int(3_600_000)),
+        played_ms: playedTime(random),
+      })),
     );
     await db
       .insertInto('scrobbles')
@@ -82,6 +98,12 @@ async function randomChange(db: Database, random: ReturnType<typeof seededPicker
   const ids = victims.rows.map((row) => row.id);
   if (ids.length === 0) return;
   if (kind === 'delete') await db.deleteFrom('scrobbles').where('id', 'in', ids).execute();
+  else if (kind === 'replay')
+    await db
+      .updateTable('scrobbles')
+      .set({ played_ms: playedTime(random) })
+      .where('id', 'in', ids)
+      .execute();
   else if (kind === 'retime') {
     await sql`update scrobbles set listened_at = listened_at + ${int(200) - 100} * interval '7 hours 13 minutes' where id in (${sql.join(ids)})`
       .execute(db)
@@ -148,7 +170,7 @@ async function rollupTrackCounts(db: Database, userId: string | null) {
 
 /** The rollup tables, in a fixed order, to compare two ways of filling them. */
 async function rollupTables(db: Database) {
-  const counts = await sql`select user_id, grain, period_start, track_id, plays from stats_track_counts order by 1, 2, 3, 4`.execute(db);
+  const counts = await sql`select user_id, grain, period_start, track_id, plays, measured, played_ms from stats_track_counts order by 1, 2, 3, 4`.execute(db);
   const hours = await sql`select * from stats_hours order by user_id, hour`.execute(db);
   const firsts = await sql`select * from stats_first_plays order by user_id, track_id`.execute(db);
   return { counts: counts.rows, hours: hours.rows, firsts: firsts.rows };
