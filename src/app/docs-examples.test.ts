@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { freePort } from '../toolkit/free-port-testing.ts';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestApp, testBackends } from './testing.ts';
+import { startTestApp, oneBackend } from './testing.ts';
 import { PACKAGE_ROOT } from '../toolkit/package-root.ts';
 
 interface Example {
@@ -94,7 +94,7 @@ for (const file of markdownFiles()) {
   test(`the curl examples of ${relative(file)} work`, { skip, timeout: 120_000 }, async () => {
     assert.deepEqual(missing, [], `${missing.join(' and ')} must be installed to run the documentation's examples (CI=true)`);
     const [port, scrobblerPort] = [await freePort(), await freePort()];
-    const app = await startTestApp(testBackends()[0]!, {
+    const app = await startTestApp(oneBackend(), {
       port,
       scrobblerPort,
       publicUrl: `http://127.0.0.1:${port}`,

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../toolkit/config.ts';
 import type { AppContext } from '../core/context.ts';
 import { deriveKeys } from '../core/auth/index.ts';
-import { testBackends, type TestBackend } from '../toolkit/db/testing.ts';
+import { oneBackend, testBackends, type TestBackend } from '../toolkit/db/testing.ts';
 import { startHosts } from './server.ts';
 import { Metrics } from '../core/ops/metrics.ts';
 
-export { testBackends, type TestBackend };
+export { oneBackend, testBackends, type TestBackend };
 
 export interface HttpResult<T = any> {
   status: number;
@@ -153,8 +153,9 @@ export async function startTestApp(backend: TestBackend, overrides: Partial<Conf
 export interface AppSuiteOptions {
   /**
    * `both` (the default) runs the suite once per backend: for suites where what is stored and read back
-   * matters. `one` runs it on the embedded database only: for suites about what HTTP answers look like
-   * (headers, a browser's view), which reach storage only on the way. Each `one` says why.
+   * matters. `one` runs it on one backend (`oneBackend`: the PostgreSQL server when the tests have one):
+   * for suites about what HTTP answers look like (headers, a browser's view), which reach storage only on
+   * the way. Each `one` says why.
    */
   storage?: 'both' | 'one';
 }
@@ -162,7 +163,7 @@ export interface AppSuiteOptions {
 /** Declares the same suite once per storage backend (or once, see AppSuiteOptions), each over its own running app. */
 export function describeWithApp(title: string, suite: (app: () => TestApp) => void, overrides: Partial<Config> = {}, options: AppSuiteOptions = {}): void {
   const backends = testBackends();
-  for (const backend of options.storage === 'one' ? backends.slice(0, 1) : backends) {
+  for (const backend of options.storage === 'one' ? [oneBackend()] : backends) {
     describe(`${title} [${backend.name}]`, () => {
       let app: TestApp | undefined;
       before(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
+import { startTestApp, oneBackend, type TestApp } from '../../app/testing.ts';
 import { MAX_HEADER_BYTES } from './server.ts';
 import { XRPC_BODY_LIMIT } from './xrpc-endpoints.ts';
 import { MAX_HEAVY_READS_PER_CLIENT } from './heavy-limit.ts';
@@ -49,7 +49,7 @@ const jsonBodyOf = (exchange: Exchange) => JSON.parse(exchange.received.slice(ex
 describe('connection limits on both hosts', { timeout: 60_000 }, () => {
   let app: TestApp;
   before(async () => {
-    app = await startTestApp(testBackends()[0]!, { httpTimeouts: timeouts });
+    app = await startTestApp(oneBackend(), { httpTimeouts: timeouts });
   });
   after(() => app.close());
 

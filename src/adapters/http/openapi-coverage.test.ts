@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
+import { startTestApp, oneBackend, type TestApp } from '../../app/testing.ts';
 import { openApiPath } from './openapi-document.ts';
 import { observeRoutes, type ListedRoute } from './route-listing.ts';
 
@@ -45,7 +45,7 @@ describe('every route of both hosts is in its host’s OpenAPI document', () => 
   before(async () => {
     const stop = observeRoutes((host, route) => listed.set(host, [...(listed.get(host) ?? []), route]));
     try {
-      app = await startTestApp(testBackends()[0]!);
+      app = await startTestApp(oneBackend());
     } finally {
       stop();
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { describeWithApp, jsonRequest, startTestApp, testBackends, type RequestOptions, type TestApp } from '../../app/testing.ts';
+import { describeWithApp, jsonRequest, startTestApp, oneBackend, type RequestOptions, type TestApp } from '../../app/testing.ts';
 import { DEFAULT_RATE_LIMITS } from '../../toolkit/limits-config.ts';
 import { createClientAccount, type ClientAccount } from '../lastfm/lastfm-testing.ts';
 
@@ -211,7 +211,7 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
 });
 
 describe("Maloja submissions spend the account's submission budget", () => {
-  const backend = testBackends().find((candidate) => candidate.name === 'pglite')!;
+  const backend = oneBackend();
   let app: TestApp;
   let ada: ClientAccount;
   let bob: ClientAccount;
@@ -237,7 +237,7 @@ describe("Maloja submissions spend the account's submission budget", () => {
 });
 
 describe('a Maloja scrobble the catalog turns away (UNMATCHED_SCROBBLES=skip)', () => {
-  const backend = testBackends().find((candidate) => candidate.name === 'pglite')!;
+  const backend = oneBackend();
   let app: TestApp;
   before(async () => {
     app = await startTestApp(backend, { unmatchedScrobbles: 'skip' });

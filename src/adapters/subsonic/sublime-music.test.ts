@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testJpeg, writeTestImage, writeTestTrack } from '../../core/library/test-music.ts';
-import { startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
+import { startTestApp, oneBackend, type TestApp } from '../../app/testing.ts';
 import { restJson, subsonicUser } from './client-testing.ts';
 
 /**
@@ -82,7 +82,7 @@ describe('Sublime Music (Debian sublime-music) against Earshot', { skip }, () =>
     await writeTestTrack(musicDir, 'The Examples/Night Drive/02 Tunnel.flac', 'flac', { ...album, title: 'Tunnel', trackNumber: 2 });
     await writeTestTrack(musicDir, 'Solo/Quiet.ogg', 'ogg', { title: 'Quiet Hours', artist: 'Solo Artist', album: 'Winter', year: 1999, genre: 'Ambient' });
     await writeTestImage(musicDir, 'Solo/cover.jpg');
-    app = await startTestApp(testBackends()[0]!, { musicDir });
+    app = await startTestApp(oneBackend(), { musicDir });
     assert.equal((await scanLibrary(app.ctx)).added, 3);
     user = await subsonicUser(app, 'sublime');
     // The player has no star button; its starred list shows what was starred elsewhere.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeWithApp } from '../../app/testing.ts';
 
+// What the server says of itself: nothing stored.
 describeWithApp(
   'server info',
   (app) => {
@@ -12,4 +13,5 @@ describeWithApp(
     });
   },
   { publicUrl: 'https://music.example.com', scrobblerPublicUrl: 'https://scrobble.example.com' },
+  { storage: 'one' },
 );

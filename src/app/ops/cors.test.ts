@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, testBackends, type TestApp } from '../testing.ts';
+import { startTestApp, oneBackend, type TestApp } from '../testing.ts';
 import { corsFrom, type CorsConfig } from '../../toolkit/limits-config.ts';
 
 const LISTED = 'https://app.example.org';
 const STRANGER = 'https://elsewhere.example.net';
 
 /** CORS is about requests, not storage: one backend is enough. */
-const backend = testBackends().find((candidate) => candidate.name === 'pglite')!;
+const backend = oneBackend();
 
 function withApp(cors: CorsConfig): () => TestApp {
   let app: TestApp | undefined;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { migrationFiles } from '../../toolkit/db/migrate.ts';
 import { startBackgroundJobs } from '../../toolkit/background.ts';
-import { describeWithApp, jsonRequest, startTestApp, testBackends, type TestApp } from '../testing.ts';
+import { describeWithApp, jsonRequest, startTestApp, oneBackend, testBackends, type TestApp } from '../testing.ts';
 import { Metrics } from '../../core/ops/metrics.ts';
 
 interface Sample {
@@ -231,7 +231,7 @@ for (const backend of testBackends()) {
 }
 
 test('background job runs are counted per job and outcome; a run stopped by shutdown is not a failure', async () => {
-  const backend = testBackends()[0]!;
+  const backend = oneBackend();
   const storage = await backend.open();
   try {
     const metrics = new Metrics(storage.db);

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
-import { jsonRequest, startTestApp, testBackends, type HttpResult, type TestApp } from '../testing.ts';
+import { jsonRequest, startTestApp, oneBackend, type HttpResult, type TestApp } from '../testing.ts';
 import { createClientAccount, lastfmCall, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../../toolkit/limits-config.ts';
 import { registerRateLimits } from './rate-limits.ts';
@@ -15,7 +15,7 @@ const redisReachable = await testRedisReachable();
 const PASSWORD = 'correct horse battery';
 
 /** Limits are about requests, not storage: one backend is enough. */
-const backend = testBackends().find((candidate) => candidate.name === 'pglite')!;
+const backend = oneBackend();
 
 /** Defaults no test reaches, lowered by each suite for the budget it tests. */
 const limits = (overrides: Partial<RateLimitConfig>): RateLimitConfig => ({

@@ -52,3 +52,13 @@ export function testBackends(): TestBackend[] {
   const url = process.env.TEST_DATABASE_URL;
   return url ? [pglite, postgres(url)] : [pglite];
 }
+
+/**
+ * The one backend for a suite where storage is not the point (what HTTP answers look like, a
+ * browser's view, a real client's round trips): the PostgreSQL server when TEST_DATABASE_URL names
+ * one, else PGlite. The server is the cheaper of the two for such a suite: it starts in a fraction
+ * of the time, and its work runs in its own process rather than in the test's, as PGlite's does.
+ */
+export function oneBackend(): TestBackend {
+  return testBackends().at(-1)!;
+}
