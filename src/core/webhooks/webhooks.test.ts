@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
+import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
 import { settleDetached } from '../../toolkit/background.ts';
 import { deliverDueWebhooks, DELIVERY_LOG_SIZE, type WebhookSenderOptions } from './sender.ts';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './webhooks-testing.ts';
@@ -126,6 +127,29 @@ describeWithApp(
         [
           ['nowPlaying', 'hookalice is playing Hook Artist – Hooked 1'],
           ['love', 'hookalice loves Hook Artist – Hooked 1'],
+        ],
+      );
+    });
+
+    test("a Subsonic star of a song is a love event, its unstar an unlove; an album's star is none", async () => {
+      const created = await app().procedure('app.svc.scrobble.createScrobble', { artist: 'Hook Artist', title: 'Starred 1', album: 'Hook Album' }, alice.token);
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const song = await app().ctx.db.selectFrom('tracks').select(['id', 'album_id']).where('title', '=', 'Starred 1').executeTakeFirstOrThrow();
+      assert.ok(song.album_id);
+      receiver.received.splice(0);
+      await deliverDueWebhooks(app().ctx, FAST);
+      receiver.received.splice(0);
+      const subsonic = subsonicClient(app(), { apiKey: alice.key });
+      assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
+      assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
+      assert.equal((await subsonic.star({ albumId: song.album_id })).status, 'ok');
+      assert.equal((await subsonic.unstar({ id: song.id })).status, 'ok');
+      assert.equal(await deliverDueWebhooks(app().ctx, FAST), 2, 'starring again and an album star are no events');
+      assert.deepEqual(
+        receiver.received.splice(0).map((delivery) => [delivery.body.event, delivery.body.loved, delivery.body.track.title]),
+        [
+          ['love', true, 'Starred 1'],
+          ['love', false, 'Starred 1'],
         ],
       );
     });

@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
+import type { Input } from '../../api/xrpc.ts';
 import { renderWithQueries, stubXrpc } from '../../test-support.tsx';
 import { SyncSection } from './SyncSection.tsx';
 
@@ -55,7 +56,7 @@ test('each source shows its state, its pass as fetched of expected, its totals a
 });
 
 test('adding a ListenBrainz source sends the user name and server; pause and run now say what they did', async () => {
-  const added = vi.fn((input: { kind: string; username: string; baseUrl?: string }) => ({ ...source, ...input }));
+  const added = vi.fn((input: Input<'app.svc.sync.addSource'>) => ({ ...source, ...input, baseUrl: input.baseUrl ?? null }));
   const paused = vi.fn(({ paused }: { id: string; paused: boolean }) => ({ ...source, state: paused ? ('paused' as const) : ('incremental' as const) }));
   stubXrpc({
     'app.svc.sync.listSources': () => ({ sources: [source] }),
@@ -80,7 +81,7 @@ test('adding a ListenBrainz source sends the user name and server; pause and run
 });
 
 test('a Last.fm source takes no server address', async () => {
-  const added = vi.fn((input: { kind: string; username: string }) => ({ ...failing, ...input }));
+  const added = vi.fn((input: Input<'app.svc.sync.addSource'>) => ({ ...failing, ...input, baseUrl: null }));
   stubXrpc({ 'app.svc.sync.listSources': () => ({ sources: [] }), 'app.svc.sync.addSource': added });
   renderWithQueries(<SyncSection />);
   expect(await screen.findByText('No sync sources yet.')).toBeTruthy();
