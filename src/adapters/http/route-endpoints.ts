@@ -28,7 +28,12 @@ export function routeEndpoint(route: AnyRoute): Endpoint<Viewer | null> {
     },
     handler: async ({ request, reply, ctx, credentials }) => {
       const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: credentials as never, ctx };
-      const body = await route.handler({ ...call, userAgent: request.headers['user-agent'], cookies: parseCookies(request.headers.cookie), setCookie: cookieSetter(reply) });
+      const body = await route.handler({
+        ...call,
+        userAgent: request.headers['user-agent'],
+        cookies: parseCookies(request.headers.cookie),
+        setCookie: cookieSetter(reply),
+      });
       if (redirects(route)) return reply.redirect(body as string, route.success.status);
       if (route.success.download) {
         const { filename, body: bytes } = body as Download;

@@ -52,7 +52,13 @@ export function operationEndpoint(operation: AnyOperation, limiter: HeavyReadLim
     handler: async ({ request, reply, ctx, credentials }) => {
       const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
       try {
-        return await operation.handler({ params: request.query as never, input: request.body as never, viewer: credentials as never, ctx, setCookie: cookieSetter(reply) });
+        return await operation.handler({
+          params: request.query as never,
+          input: request.body as never,
+          viewer: credentials as never,
+          ctx,
+          setCookie: cookieSetter(reply),
+        });
       } finally {
         done();
       }

@@ -17,7 +17,13 @@ type Song = Omit<RelayPlay, 'listenedAt'>;
  * its answer. `tell` answers undefined for a target whose protocol has no such call. A failure is
  * logged with the target's message only, which never carries the credential.
  */
-function forwardToTargets(ctx: AppContext, userId: string, what: string, trackId: string, tell: (service: ScrobbleService, song: Song) => Promise<void> | undefined) {
+function forwardToTargets(
+  ctx: AppContext,
+  userId: string,
+  what: string,
+  trackId: string,
+  tell: (service: ScrobbleService, song: Song) => Promise<void> | undefined,
+) {
   runDetached(`Relay ${what}`, async () => {
     const targets = await ctx.db.selectFrom('relay_targets').selectAll().where('user_id', '=', userId).where('secret_sealed', 'is not', null).execute();
     if (targets.length === 0) return undefined;

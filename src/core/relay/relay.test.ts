@@ -169,7 +169,8 @@ for (const backend of testBackends()) {
           .executeTakeFirst();
         return row !== undefined;
       };
-      const calls = () => proxy.seen.filter(({ body }) => body.includes(`track=${title.replaceAll(' ', '+')}`)).map(({ body }) => new URLSearchParams(body).get('method'));
+      const calls = () =>
+        proxy.seen.filter(({ body }) => body.includes(`track=${title.replaceAll(' ', '+')}`)).map(({ body }) => new URLSearchParams(body).get('method'));
 
       assert.equal((await a.procedure('app.svc.song.likeSong', { id: song.id }, alice.token)).status, 200);
       assert.equal(await lovedAtB(), true);

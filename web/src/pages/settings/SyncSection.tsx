@@ -44,7 +44,11 @@ export function SyncSection() {
   };
   const add = useMutation({
     mutationFn: () =>
-      procedure('app.svc.sync.addSource', { kind, username: username.trim(), ...(kind === 'listenbrainz' && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}) }),
+      procedure('app.svc.sync.addSource', {
+        kind,
+        username: username.trim(),
+        ...(kind === 'listenbrainz' && baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+      }),
     onSuccess: (source) => {
       setUsername('');
       setBaseUrl('');
@@ -87,7 +91,14 @@ export function SyncSection() {
           </label>
           <label>
             User name
-            <input required maxLength={100} pattern="[^\s\/?#]+" title="A user name without spaces or slashes" value={username} onChange={(e) => setUsername(e.target.value)} />
+            <input
+              required
+              maxLength={100}
+              pattern="[^\s\/?#]+"
+              title="A user name without spaces or slashes"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
           </label>
           {kind === 'listenbrainz' && (
             <label>

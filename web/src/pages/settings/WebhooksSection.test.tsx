@@ -29,7 +29,14 @@ const hook = {
 };
 
 test('each hook shows its URL, events, queue and last delivery; the log lists deliveries with status, duration and the answer', async () => {
-  const dead = { ...delivered, deliveryId: '00000000-0000-4000-8000-0000000000d2', state: 'dead' as const, attempts: 8, status: null, response: 'connection refused' };
+  const dead = {
+    ...delivered,
+    deliveryId: '00000000-0000-4000-8000-0000000000d2',
+    state: 'dead' as const,
+    attempts: 8,
+    status: null,
+    response: 'connection refused',
+  };
   stubXrpc({
     'app.svc.webhook.listHooks': () => ({ hooks: [hook] }),
     'app.svc.webhook.listDeliveries': () => ({ deliveries: [dead, delivered] }),

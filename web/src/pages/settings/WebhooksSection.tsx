@@ -46,8 +46,8 @@ export function WebhooksSection() {
   return (
     <SettingsSection id="webhooks" title="Webhooks">
       <p className="muted">
-        Earshot POSTs a signed JSON message to each URL when the events you choose happen, and retries until your receiver answers 2xx. See the documentation for
-        verifying the signature.
+        Earshot POSTs a signed JSON message to each URL when the events you choose happen, and retries until your receiver answers 2xx. See the documentation
+        for verifying the signature.
       </p>
       {create.data && (
         <SecretOnce title="Webhook created" onDone={() => create.reset()}>
