@@ -140,18 +140,18 @@ describeWithApp(
       await deliverDueWebhooks(app().ctx, FAST);
       receiver.received.splice(0);
       const subsonic = subsonicClient(app(), { apiKey: alice.key });
+      /** What the receiver gets once due deliveries are sent (one action at a time: a batch's deliveries go side by side). */
+      const delivered = async () => {
+        await deliverDueWebhooks(app().ctx, FAST);
+        return receiver.received.splice(0).map((delivery) => [delivery.body.event, delivery.body.loved, (delivery.body.track as { title: string }).title]);
+      };
       assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
+      assert.deepEqual(await delivered(), [['love', true, 'Starred 1']]);
       assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
       assert.equal((await subsonic.star({ albumId: song.album_id })).status, 'ok');
+      assert.deepEqual(await delivered(), [], 'starring again and an album star are no events');
       assert.equal((await subsonic.unstar({ id: song.id })).status, 'ok');
-      assert.equal(await deliverDueWebhooks(app().ctx, FAST), 2, 'starring again and an album star are no events');
-      assert.deepEqual(
-        receiver.received.splice(0).map((delivery) => [delivery.body.event, delivery.body.loved, delivery.body.track.title]),
-        [
-          ['love', true, 'Starred 1'],
-          ['love', false, 'Starred 1'],
-        ],
-      );
+      assert.deepEqual(await delivered(), [['love', false, 'Starred 1']]);
     });
 
     test('the test event is sent at once, once, and answered with its log entry', async () => {
