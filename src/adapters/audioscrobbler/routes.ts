@@ -6,6 +6,7 @@ import type { AnyEndpoint, CredentialCheck, Endpoint, Protocol } from '../http/e
 import { registerEndpoints, setProtocolErrorPath } from '../http/register.ts';
 import { acceptFormBodies, requestParams } from '../lastfm/index.ts';
 import { likeSong } from '../../core/catalog/index.ts';
+import { forwardLove } from '../../core/relay/forward.ts';
 import { markSignInRefused } from '../../core/auth/refused-sign-ins.ts';
 import { handshake } from './handshake.ts';
 import { sessionUser } from './sessions.ts';
@@ -136,9 +137,11 @@ const audioscrobblerEndpoints: readonly AnyEndpoint[] = [
         listened.map((submission) => submission.listen),
         'audioscrobbler',
       );
+      const loves = [];
       for (const [i, outcome] of outcomes.entries()) {
-        if (listened[i]!.loved && outcome.status !== 'ignored') await likeSong(ctx.db, userId, outcome.trackId);
+        if (listened[i]!.loved && outcome.status !== 'ignored') loves.push(await likeSong(ctx.db, userId, outcome.trackId));
       }
+      forwardLove(ctx, userId, loves);
       return sendLines(reply, 'OK');
     },
   }),

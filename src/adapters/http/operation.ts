@@ -11,6 +11,8 @@ export interface Call<P extends TSchema, I extends TSchema, A extends AuthMode> 
   input: Static<I>;
   viewer: ViewerFor<A>;
   ctx: AppContext;
+  /** Adds a Set-Cookie header to the answer: only for binding a browser to a flow it started (app.svc.relay.linkLastfm). */
+  setCookie(cookie: string): void;
 }
 
 /**

@@ -1,26 +1,11 @@
 import type { Viewer } from '../../core/auth/viewer.ts';
 import { bearerCredentials } from './bearer.ts';
+import { cookieSetter, parseCookies } from './cookies.ts';
 import type { Endpoint } from './endpoint.ts';
 import { routeEntry } from './openapi.ts';
 import { redirects, type AnyRoute, type Download } from './route.ts';
 import { XRPC_BODY_LIMIT } from './xrpc-endpoints.ts';
 import { PLAIN_HTTP, XRPC } from './xrpc-protocol.ts';
-
-/** The Cookie header's pairs (RFC 6265 §5.4); a malformed pair is skipped, a value is URI-decoded when it can be. */
-function parseCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const pair of (header ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at <= 0) continue;
-    const value = pair.slice(at + 1).trim();
-    try {
-      cookies[pair.slice(0, at).trim()] = decodeURIComponent(value);
-    } catch {
-      cookies[pair.slice(0, at).trim()] = value;
-    }
-  }
-  return cookies;
-}
 
 /** A plain route as an endpoint; one at an XRPC address (a download such as app.svc.actor.exportData) keeps XRPC's method rule. */
 export function routeEndpoint(route: AnyRoute): Endpoint<Viewer | null> {
@@ -42,9 +27,13 @@ export function routeEndpoint(route: AnyRoute): Endpoint<Viewer | null> {
       },
     },
     handler: async ({ request, reply, ctx, credentials }) => {
-      const setCookie = (cookie: string) => void reply.header('set-cookie', [...[reply.getHeader('set-cookie') ?? []].flat().map(String), cookie]);
       const call = { pathParams: request.params as never, query: request.query as never, body: request.body as never, viewer: credentials as never, ctx };
-      const body = await route.handler({ ...call, userAgent: request.headers['user-agent'], cookies: parseCookies(request.headers.cookie), setCookie });
+      const body = await route.handler({
+        ...call,
+        userAgent: request.headers['user-agent'],
+        cookies: parseCookies(request.headers.cookie),
+        setCookie: cookieSetter(reply),
+      });
       if (redirects(route)) return reply.redirect(body as string, route.success.status);
       if (route.success.download) {
         const { filename, body: bytes } = body as Download;

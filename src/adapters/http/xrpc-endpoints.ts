@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerCredentials } from './bearer.ts';
+import { cookieSetter } from './cookies.ts';
 import type { Endpoint } from './endpoint.ts';
 import { HEAVY_RETRY_AFTER_SECONDS, type HeavyReadLimiter } from './heavy-limit.ts';
 import { operationEntry } from './openapi.ts';
@@ -51,7 +52,13 @@ export function operationEndpoint(operation: AnyOperation, limiter: HeavyReadLim
     handler: async ({ request, reply, ctx, credentials }) => {
       const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
       try {
-        return await operation.handler({ params: request.query as never, input: request.body as never, viewer: credentials as never, ctx });
+        return await operation.handler({
+          params: request.query as never,
+          input: request.body as never,
+          viewer: credentials as never,
+          ctx,
+          setCookie: cookieSetter(reply),
+        });
       } finally {
         done();
       }

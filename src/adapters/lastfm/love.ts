@@ -1,5 +1,6 @@
 import { likeSong, unlikeSong } from '../../core/catalog/index.ts';
 import { resolveTrack } from '../../core/catalog/resolve.ts';
+import { forwardLove } from '../../core/relay/forward.ts';
 import { inTransaction } from '../../toolkit/db/index.ts';
 import { invalidParameters } from './errors.ts';
 import { defineMethod } from './method.ts';
@@ -18,12 +19,13 @@ export const love = defineMethod({
   auth: 'session',
   async handler({ ctx, params, session }) {
     const metadata = lovedTrack(params);
-    await inTransaction(ctx.db, async (tx) => {
+    const change = await inTransaction(ctx.db, async (tx) => {
       const track = await resolveTrack(tx, metadata, ctx.config.unmatchedScrobbles === 'store');
       if (!track) throw invalidParameters('Track not found');
       // A loved track is a liked catalog song, the same star the API's likeSong sets.
-      await likeSong(tx, session.userId, track.trackId);
+      return likeSong(tx, session.userId, track.trackId);
     });
+    forwardLove(ctx, session.userId, [change]);
     return null;
   },
 });
@@ -34,11 +36,11 @@ export const unlove = defineMethod({
   auth: 'session',
   async handler({ ctx, params, session }) {
     const metadata = lovedTrack(params);
-    await inTransaction(ctx.db, async (tx) => {
+    const change = await inTransaction(ctx.db, async (tx) => {
       const track = await resolveTrack(tx, metadata, false);
-      if (!track) return;
-      await unlikeSong(tx, session.userId, track.trackId);
+      return track && unlikeSong(tx, session.userId, track.trackId);
     });
+    forwardLove(ctx, session.userId, [change]);
     return null;
   },
 });

@@ -1,5 +1,7 @@
 import { invalidRequest, notFound } from '../../toolkit/errors.ts';
 import { likeSong, unlikeSong } from '../../core/catalog/likes.ts';
+import type { AppContext } from '../../core/context.ts';
+import { forwardLove, type LoveChange } from '../../core/relay/forward.ts';
 import { MBID } from '../../core/catalog/track-metadata.ts';
 import { inTransaction, type Database } from '../../toolkit/db/index.ts';
 import { catalogTrackMetadata } from '../../core/scrobbling/listen-json.ts';
@@ -55,13 +57,13 @@ async function recordingTracks(db: Database, recording: FeedbackRequest['recordi
   return rows.map((row) => row.id);
 }
 
-/** Loves, hates or clears the recording's songs for the user; 404 when the catalog has none. */
-export async function recordFeedback(db: Database, userId: string, request: FeedbackRequest): Promise<void> {
-  const trackIds = await recordingTracks(db, request.recording);
-  await inTransaction(db, async (tx) => {
+/** Loves, hates or clears the recording's songs for the user (a change of love is forwarded to the relay targets); 404 when the catalog has none. */
+export async function recordFeedback(ctx: AppContext, userId: string, request: FeedbackRequest): Promise<void> {
+  const trackIds = await recordingTracks(ctx.db, request.recording);
+  const changes = await inTransaction(ctx.db, async (tx) => {
+    const changes: (LoveChange | null)[] = [];
     for (const trackId of trackIds) {
-      if (request.score === 1) await likeSong(tx, userId, trackId);
-      else await unlikeSong(tx, userId, trackId);
+      changes.push(request.score === 1 ? await likeSong(tx, userId, trackId) : await unlikeSong(tx, userId, trackId));
       if (request.score === -1)
         await tx
           .insertInto('song_dislikes')
@@ -70,7 +72,9 @@ export async function recordFeedback(db: Database, userId: string, request: Feed
           .execute();
       else await tx.deleteFrom('song_dislikes').where('user_id', '=', userId).where('track_id', '=', trackId).execute();
     }
+    return changes;
   });
+  forwardLove(ctx, userId, changes);
 }
 
 export interface FeedbackPage {

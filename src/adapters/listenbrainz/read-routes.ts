@@ -127,7 +127,7 @@ export const feedbackEndpoints: readonly AnyEndpoint[] = [
     credentials: USER_TOKEN,
     openapi: { operationId: 'submitRecordingFeedback', body: '{ recording_msid or recording_mbid, score: 1, -1 or 0 }', answer: '{ status: "ok" }' },
     handler: async ({ request, ctx, credentials }) => {
-      await recordFeedback(ctx.db, credentials.userId, parseFeedback(bodyText(request)));
+      await recordFeedback(ctx, credentials.userId, parseFeedback(bodyText(request)));
       return { status: 'ok' };
     },
   }),

@@ -50,7 +50,7 @@ function starOperation<N extends string>(nsid: N, summary: string, change: typeo
     errors: ['InvalidRequest', 'NotFound'],
     handler: ({ input, viewer, ctx }) =>
       inEnvelope(async () => {
-        await change(ctx.db, viewer.userId, { id: listOf(input.id), album: listOf(input.albumId), artist: listOf(input.artistId) });
+        await change(ctx, viewer.userId, { id: listOf(input.id), album: listOf(input.albumId), artist: listOf(input.artistId) });
         return {};
       }),
   });

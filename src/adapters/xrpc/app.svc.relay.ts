@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineProcedure, defineQuery } from '../http/operation.ts';
 import { DateTime, Empty, isoDateTime, Uuid } from '../../toolkit/schemas.ts';
 import { addTarget, getTargetStatus, listTargets, removeTarget, retryDeadLetters, type TargetStatus } from '../../core/relay/targets.ts';
-import { startLastfmLink } from '../../core/relay/lastfm-link.ts';
+import { lastfmBindingCookie, startLastfmLink } from '../../core/relay/lastfm-link.ts';
 
 const Kind = Type.Union([Type.Literal('listenbrainz'), Type.Literal('lastfm'), Type.Literal('maloja'), Type.Literal('earshot')], {
   description:
@@ -133,13 +133,16 @@ const retryDeadLettersOperation = defineProcedure({
 
 const linkLastfmOperation = defineProcedure({
   nsid: 'app.svc.relay.linkLastfm',
-  summary: "Link a Last.fm target: answers the Last.fm authorisation page to open in the browser, which comes back to this server's /relay/lastfm/callback",
+  summary:
+    "Link a Last.fm target: answers the Last.fm authorisation page to open in the browser, which comes back to this server's /relay/lastfm/callback. The answer sets a cookie binding the link to the browser that receives it (the web app's): only that browser's callback links",
   auth: 'account',
   input: TargetId,
   output: Type.Object({ url: Type.String() }),
   errors: ['NotFound', 'ProviderNotConfigured'],
-  async handler({ input, viewer, ctx }) {
-    return { url: await startLastfmLink(ctx, viewer.userId, input.id) };
+  async handler({ input, viewer, ctx, setCookie }) {
+    const { url, nonce } = await startLastfmLink(ctx, viewer.userId, input.id);
+    setCookie(lastfmBindingCookie(ctx, nonce));
+    return { url };
   },
 });
 

@@ -56,7 +56,7 @@ function likeOperation<N extends string>(nsid: N, summary: string, change: typeo
     output: LikeOutput,
     errors: ['InvalidRequest', 'NotFound'],
     async handler({ input, viewer, ctx }) {
-      return changeSongLike(ctx.db, viewer.userId, await resolvedId(ctx.db, 'song', input), change);
+      return changeSongLike(ctx, viewer.userId, await resolvedId(ctx.db, 'song', input), change);
     },
   });
 }

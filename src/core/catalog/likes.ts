@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, DB } from '../../toolkit/db/index.ts';
+import type { LoveChange } from '../relay/forward.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 
 /**
@@ -21,24 +22,32 @@ export function songLiked(trackId: Expression<unknown>, viewerId: string | null 
 
 type Writer = Database | Transaction<DB>;
 
-/** Records that `userId` likes the song (a `stars` row); liking it again changes nothing. A change is the user's webhooks' `love` event. */
-export async function likeSong(db: Writer, userId: string, trackId: string): Promise<void> {
+/**
+ * Records that `userId` likes the song (a `stars` row); liking it again changes nothing. A change
+ * is the user's webhooks' `love` event, in the caller's transaction, and is answered so the caller
+ * forwards it to the relay targets once committed (relay/forward.ts forwardLove); null: no change.
+ */
+export async function likeSong(db: Writer, userId: string, trackId: string): Promise<LoveChange | null> {
   const added = await db
     .insertInto('stars')
     .values({ user_id: userId, subject_kind: 'song', subject_id: trackId })
     .onConflict((oc) => oc.doNothing())
     .returning('user_id')
     .execute();
-  if (added.length > 0) await enqueueWebhookEvent(db, userId, { kind: 'love', trackId, loved: true });
+  if (added.length === 0) return null;
+  await enqueueWebhookEvent(db, userId, { kind: 'love', trackId, loved: true });
+  return { trackId, loved: true };
 }
 
-/** Forgets that `userId` likes the song; unliking a song not liked changes nothing. */
-export async function unlikeSong(db: Writer, userId: string, trackId: string): Promise<void> {
+/** Forgets that `userId` likes the song; unliking a song not liked changes nothing. A change is answered as likeSong's is. */
+export async function unlikeSong(db: Writer, userId: string, trackId: string): Promise<LoveChange | null> {
   const removed = await db
     .deleteFrom('stars')
     .where('user_id', '=', userId)
     .where('subject_kind', '=', 'song')
     .where('subject_id', '=', trackId)
     .executeTakeFirst();
-  if (removed.numDeletedRows > 0n) await enqueueWebhookEvent(db, userId, { kind: 'love', trackId, loved: false });
+  if (removed.numDeletedRows === 0n) return null;
+  await enqueueWebhookEvent(db, userId, { kind: 'love', trackId, loved: false });
+  return { trackId, loved: false };
 }

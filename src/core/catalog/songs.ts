@@ -2,6 +2,8 @@
 import { sql } from 'kysely';
 import { notFound } from '../../toolkit/errors.ts';
 import type { Database } from '../../toolkit/db/index.ts';
+import type { AppContext } from '../context.ts';
+import { forwardLove } from '../relay/forward.ts';
 import type { likeSong } from './likes.ts';
 import type { Song } from './schemas.ts';
 import { songFilterCondition, type SongFilter } from './song-filter.ts';
@@ -31,10 +33,11 @@ async function songExists(db: Database, id: string): Promise<void> {
   if (!track) throw notFound(`no song ${id}`);
 }
 
-/** Likes or unlikes (`change`) the song for the user; answers its like state after. */
-export async function changeSongLike(db: Database, userId: string, id: string, change: typeof likeSong): Promise<{ liked: boolean; likesCount: number }> {
+/** Likes or unlikes (`change`) the song for the user, and forwards the change to the relay targets; answers its like state after. */
+export async function changeSongLike(ctx: AppContext, userId: string, id: string, change: typeof likeSong): Promise<{ liked: boolean; likesCount: number }> {
+  const { db } = ctx;
   await songExists(db, id);
-  await change(db, userId, id);
+  forwardLove(ctx, userId, [await change(db, userId, id)]);
   const song = await findSong(db, id, userId);
   return { liked: song.liked, likesCount: song.likesCount };
 }

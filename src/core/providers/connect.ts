@@ -49,12 +49,17 @@ export function folderProblem(folder: string): string | null {
   return null;
 }
 
-/** The cookie binding a browser-started authorization to that browser; sent back to the callback only. */
-export function bindingCookie(ctx: AppContext, provider: ProviderName, nonce: string, maxAgeSeconds = AUTHORIZATION_TTL_MS / 1000): string {
+/** A cookie binding a flow a browser started to that browser: `name=value`, sent back to `path` (the flow's callback) only; max age 0 clears it. */
+export function browserBindingCookie(ctx: AppContext, name: string, path: string, value: string, maxAgeSeconds: number): string {
   // Secure behind https (a browser would drop it over plain http, where it could be read in transit anyway).
   const secure = /^https:/i.test(ctx.config.publicUrl) ? '; Secure' : '';
-  // Lax: the provider's redirect back is a top-level GET navigation, which Lax cookies go along with.
-  return `${bindingCookieName(provider)}=${nonce}; Path=/providers/${provider}/callback; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  // Lax: the service's redirect back is a top-level GET navigation, which Lax cookies go along with.
+  return `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** The cookie binding a browser-started authorization to that browser; sent back to the callback only. */
+export function bindingCookie(ctx: AppContext, provider: ProviderName, nonce: string, maxAgeSeconds = AUTHORIZATION_TTL_MS / 1000): string {
+  return browserBindingCookie(ctx, bindingCookieName(provider), `/providers/${provider}/callback`, nonce, maxAgeSeconds);
 }
 
 export const bindingCookieName = (provider: ProviderName) => `earshot_connect_${provider}`;

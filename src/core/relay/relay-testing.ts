@@ -1,10 +1,13 @@
 /**
- * A loopback HTTP proxy in front of a target (in the tests, a second Earshot): it records what
+ * Relay test support. A loopback HTTP proxy in front of a target (in the tests, a second Earshot): it records what
  * passes, so a test can tell a play was sent exactly once, and can be switched off to stand for
  * the target being down (connections are dropped).
  */
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonRequest, type TestApp } from '../../app/testing.ts';
+import { LASTFM_BINDING_COOKIE } from './lastfm-link.ts';
 
 export interface RelayProxy {
   url: string;
@@ -49,3 +52,37 @@ export async function startRelayProxy(upstream: string): Promise<RelayProxy> {
     });
   return proxy;
 }
+
+/**
+ * Starts linking a Last.fm target on A as the owner's browser does (app.svc.relay.linkLastfm), and
+ * approves it at the authorisation page (another Earshot's /api/auth/) as `account`: the callback
+ * address the browser is sent back to, and the binding cookie (`name=value`) A set on that browser.
+ */
+export async function approveLastfmLink(
+  a: TestApp,
+  ownerToken: string,
+  targetId: string,
+  account: { handle: string; password: string },
+): Promise<{ callback: string; cookie: string }> {
+  const link = await a.procedure('app.svc.relay.linkLastfm', { id: targetId }, ownerToken);
+  assert.equal(link.status, 200, JSON.stringify(link.body));
+  const cookie = link.headers.getSetCookie().find((header) => header.startsWith(`${LASTFM_BINDING_COOKIE}=`));
+  assert.ok(cookie, 'linkLastfm sets the binding cookie');
+  assert.match(cookie, /; Path=\/relay\/lastfm\/callback; .*HttpOnly; SameSite=Lax/);
+  const page = await jsonRequest<string>(link.body.url, 'GET');
+  assert.equal(page.status, 200);
+  const token = /name="token" value="([0-9a-f]+)"/.exec(page.body)![1]!;
+  const approved = await fetch(link.body.url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ api_key: /api_key=([0-9a-f]+)/.exec(link.body.url)![1]!, token, identifier: account.handle, password: account.password }),
+  });
+  assert.equal(approved.status, 302);
+  const callback = approved.headers.get('location')!;
+  assert.ok(callback.startsWith(`${a.ctx.config.publicUrl}/relay/lastfm/callback?`), callback);
+  return { callback, cookie: cookie.split(';')[0]! };
+}
+
+/** The callback opened by a browser holding `cookie` (none: another browser). */
+export const openLastfmCallback = (callback: string, cookie?: string) => jsonRequest<any>(callback, 'GET', cookie ? { headers: { cookie } } : {});

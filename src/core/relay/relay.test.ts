@@ -7,7 +7,9 @@ import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/l
 import { openDatabase } from '../../toolkit/db/database.ts';
 import type { AppContext } from '../context.ts';
 import { claimBatch, deliverDue, type SenderOptions } from './sender.ts';
-import { startRelayProxy, type RelayProxy } from './relay-testing.ts';
+import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
+import { settleDetached } from '../../toolkit/background.ts';
+import { approveLastfmLink, openLastfmCallback, startRelayProxy, type RelayProxy } from './relay-testing.ts';
 
 /** Retries come quickly here; the lease is short enough to watch it run out. */
 const FAST: SenderOptions = { leaseMs: 60_000, maxAttempts: 3, backoffBaseMs: 50, backoffMaxMs: 200 };
@@ -93,26 +95,14 @@ for (const backend of testBackends()) {
       });
     }
 
-    /** Links a Last.fm target as a browser would: B's authorisation page, bob signs in there, B sends it back to A's callback. */
-    async function linkLastfm(id: string): Promise<string> {
-      const link = await a.procedure('app.svc.relay.linkLastfm', { id }, alice.token);
-      assert.equal(link.status, 200);
-      const page = await jsonRequest<string>(link.body.url, 'GET');
-      assert.equal(page.status, 200);
-      const token = /name="token" value="([0-9a-f]+)"/.exec(page.body)![1]!;
-      const approved = await fetch(link.body.url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ api_key: /api_key=([0-9a-f]+)/.exec(link.body.url)![1]!, token, identifier: bob.handle, password: bob.password }),
-      });
-      assert.equal(approved.status, 302);
-      const callback = approved.headers.get('location')!;
-      assert.ok(callback.startsWith(`${a.ctx.config.publicUrl}/relay/lastfm/callback?`), callback);
-      const linked = await jsonRequest<any>(callback, 'GET');
+    /** Links a Last.fm target as a browser would: B's authorisation page, bob signs in there, B sends the same browser back to A's callback. */
+    async function linkLastfm(id: string): Promise<{ callback: string; cookie: string }> {
+      const { callback, cookie } = await approveLastfmLink(a, alice.token, id, bob);
+      const linked = await openLastfmCallback(callback, cookie);
       assert.equal(linked.status, 200, JSON.stringify(linked.body));
       assert.equal(linked.body.accountName, 'bob');
-      return callback;
+      assert.match(linked.headers.get('set-cookie') ?? '', /^earshot_relay_lastfm=; .*Max-Age=0/, 'the binding cookie is cleared');
+      return { callback, cookie };
     }
 
     /** A target of this kind relaying to bob at B (through the proxy), linked when it is Last.fm. */
@@ -127,10 +117,10 @@ for (const backend of testBackends()) {
       const id = await addTarget({ kind: 'lastfm', name: 'B as Last.fm' });
       assert.equal((await status(id)).linked, false);
       const before = await playOnA();
-      const callback = await linkLastfm(id);
+      const { callback, cookie } = await linkLastfm(id);
       assert.equal((await status(id)).linked, true);
       // A used callback's token is spent at B: it links nothing twice.
-      assert.equal((await jsonRequest(callback, 'GET')).status, 403);
+      assert.equal((await openLastfmCallback(callback, cookie)).status, 403);
       const stored = await a.ctx.db.selectFrom('relay_targets').select('secret_sealed').where('id', '=', id).executeTakeFirstOrThrow();
       assert.match(stored.secret_sealed!, /^v1:/);
 
@@ -141,6 +131,61 @@ for (const backend of testBackends()) {
       assert.equal(sends(title), 1);
       // Played before the account was linked: not relayed.
       assert.equal(await playsOnB(before), 0);
+      await removeTarget(id);
+    });
+
+    test('lastfm: a callback opened in another browser than the one that started linking is refused, and links nothing', async () => {
+      const id = await addTarget({ kind: 'lastfm', name: 'B as Last.fm' });
+      const { callback, cookie } = await approveLastfmLink(a, alice.token, id, bob);
+      for (const other of [undefined, 'earshot_relay_lastfm=someone-elses']) {
+        const refused = await openLastfmCallback(callback, other);
+        assert.equal(refused.status, 403, JSON.stringify(refused.body));
+        assert.equal(refused.body.error, 'Forbidden');
+        assert.match(refused.body.message, /started in another browser.*nothing was linked/);
+      }
+      assert.equal((await status(id)).linked, false);
+      assert.equal((await a.ctx.db.selectFrom('relay_targets').select('secret_sealed').where('id', '=', id).executeTakeFirstOrThrow()).secret_sealed, null);
+      // Refused before the token was traded: the browser that started it still finishes.
+      const linked = await openLastfmCallback(callback, cookie);
+      assert.equal(linked.status, 200, JSON.stringify(linked.body));
+      assert.equal((await status(id)).linked, true);
+      await removeTarget(id);
+    });
+
+    test('lastfm: a like through the API and a Subsonic star reach B as loves; an unlike and an unstar as unloves', async () => {
+      const id = await targetAtB('lastfm');
+      const title = await playOnA();
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      const song = await a.ctx.db.selectFrom('tracks').select('id').where('title', '=', title).executeTakeFirstOrThrow();
+      /** Whether bob loves the song at B, once A's forwarding has finished. */
+      const lovedAtB = async () => {
+        await settleDetached();
+        const row = await b.ctx.db
+          .selectFrom('stars')
+          .innerJoin('tracks', 'tracks.id', 'stars.subject_id')
+          .select('stars.user_id')
+          .where('stars.user_id', '=', bob.userId)
+          .where('tracks.title', '=', title)
+          .executeTakeFirst();
+        return row !== undefined;
+      };
+      const calls = () =>
+        proxy.seen.filter(({ body }) => body.includes(`track=${title.replaceAll(' ', '+')}`)).map(({ body }) => new URLSearchParams(body).get('method'));
+
+      assert.equal((await a.procedure('app.svc.song.likeSong', { id: song.id }, alice.token)).status, 200);
+      assert.equal(await lovedAtB(), true);
+      assert.equal((await a.procedure('app.svc.song.likeSong', { id: song.id }, alice.token)).status, 200);
+      assert.equal((await a.procedure('app.svc.song.unlikeSong', { id: song.id }, alice.token)).status, 200);
+      assert.equal(await lovedAtB(), false);
+
+      const subsonic = subsonicClient(a, { apiKey: alice.key });
+      assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
+      assert.equal(await lovedAtB(), true);
+      assert.equal((await subsonic.unstar({ id: song.id })).status, 'ok');
+      assert.equal(await lovedAtB(), false);
+      // Liking a song already liked is no event, so it is not forwarded.
+      assert.deepEqual(calls(), ['track.love', 'track.unlove', 'track.love', 'track.unlove']);
+      assert.equal((await status(id)).queued, 0, 'loves go without the outbox');
       await removeTarget(id);
     });
 

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
+import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
 import { settleDetached } from '../../toolkit/background.ts';
 import { deliverDueWebhooks, DELIVERY_LOG_SIZE, type WebhookSenderOptions } from './sender.ts';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './webhooks-testing.ts';
@@ -128,6 +129,29 @@ describeWithApp(
           ['love', 'hookalice loves Hook Artist – Hooked 1'],
         ],
       );
+    });
+
+    test("a Subsonic star of a song is a love event, its unstar an unlove; an album's star is none", async () => {
+      const created = await app().procedure('app.svc.scrobble.createScrobble', { artist: 'Hook Artist', title: 'Starred 1', album: 'Hook Album' }, alice.token);
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const song = await app().ctx.db.selectFrom('tracks').select(['id', 'album_id']).where('title', '=', 'Starred 1').executeTakeFirstOrThrow();
+      assert.ok(song.album_id);
+      receiver.received.splice(0);
+      await deliverDueWebhooks(app().ctx, FAST);
+      receiver.received.splice(0);
+      const subsonic = subsonicClient(app(), { apiKey: alice.key });
+      /** What the receiver gets once due deliveries are sent (one action at a time: a batch's deliveries go side by side). */
+      const delivered = async () => {
+        await deliverDueWebhooks(app().ctx, FAST);
+        return receiver.received.splice(0).map((delivery) => [delivery.body.event, delivery.body.loved, (delivery.body.track as { title: string }).title]);
+      };
+      assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
+      assert.deepEqual(await delivered(), [['love', true, 'Starred 1']]);
+      assert.equal((await subsonic.star({ id: song.id })).status, 'ok');
+      assert.equal((await subsonic.star({ albumId: song.album_id })).status, 'ok');
+      assert.deepEqual(await delivered(), [], 'starring again and an album star are no events');
+      assert.equal((await subsonic.unstar({ id: song.id })).status, 'ok');
+      assert.deepEqual(await delivered(), [['love', false, 'Starred 1']]);
     });
 
     test('the test event is sent at once, once, and answered with its log entry', async () => {

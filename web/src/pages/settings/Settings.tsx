@@ -13,6 +13,8 @@ import { PasswordSection } from './PasswordSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
+import { SyncSection } from './SyncSection.tsx';
+import { WebhooksSection } from './WebhooksSection.tsx';
 
 const CONTENTS = [
   ['profile', 'Profile'],
@@ -22,6 +24,8 @@ const CONTENTS = [
   ['access-tokens', 'Access tokens'],
   ['providers', 'Services'],
   ['relay', 'Relaying'],
+  ['sync', 'Syncing in'],
+  ['webhooks', 'Webhooks'],
   ['import', 'Import'],
   ['export', 'Your data'],
   ['delete-account', 'Delete account'],
@@ -59,6 +63,8 @@ export function Settings() {
       <AccessTokensSection />
       <ProvidersSection />
       <RelaySection />
+      <SyncSection />
+      <WebhooksSection />
       <ImportSection />
       <ExportSection />
       {admin && <CatalogEditsSection />}

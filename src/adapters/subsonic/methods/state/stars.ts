@@ -13,11 +13,11 @@ const targets = (params: SubsonicParams) => ({ id: params.all('id'), album: para
 
 export const starMethods = [
   defineSubsonicMethod('star', async ({ ctx, viewer, params }) => {
-    await star(ctx.db, viewer.userId, targets(params));
+    await star(ctx, viewer.userId, targets(params));
     return {};
   }),
   defineSubsonicMethod('unstar', async ({ ctx, viewer, params }) => {
-    await unstar(ctx.db, viewer.userId, targets(params));
+    await unstar(ctx, viewer.userId, targets(params));
     return {};
   }),
   defineSubsonicMethod('getStarred', async ({ ctx, viewer }) => ({ starred: asFolders(await starred(ctx.db, viewer.userId)) })),
