@@ -23,6 +23,8 @@ describe('earshot provider connect', () => {
       EARSHOT_DATA_DIR: path.join(home, 'data'),
       XDG_CONFIG_HOME: path.join(home, 'config'),
       PORT: port,
+      // Its own free port too: the default (PORT + 1) may be any other test's.
+      SCROBBLER_PORT: String(await freePort()),
       EARSHOT_URL: `http://127.0.0.1:${port}`,
       MUSICSTREAM_CLIENT_ID: fake.config.clientId,
       MUSICSTREAM_CLIENT_SECRET: fake.config.clientSecret,
