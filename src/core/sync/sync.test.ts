@@ -13,10 +13,10 @@ import { originTarget } from './origin.ts';
 
 /**
  * The history on B: 50k plays where the run is on PostgreSQL; PGlite (one connection, in this
- * process beside both apps) takes a smaller one so the regular suite stays quick; SYNC_TEST_PLAYS
- * sets both.
+ * process beside both apps) takes a smaller one, still five ListenBrainz pages and 25 Last.fm pages
+ * so a run dies mid-history, so the regular suite stays quick; SYNC_TEST_PLAYS sets both.
  */
-const playsFor = (backend: string) => Number(process.env.SYNC_TEST_PLAYS ?? (backend === 'postgres' ? 50_000 : 12_000));
+const playsFor = (backend: string) => Number(process.env.SYNC_TEST_PLAYS ?? (backend === 'postgres' ? 50_000 : 5_000));
 const SONGS = 500;
 /** B's plays: one a minute back from here, whole seconds (ListenBrainz's grain). */
 const NEWEST = Date.UTC(2025, 0, 1);
