@@ -4,9 +4,9 @@
 //   node scripts/run-tests.mjs --tier unit     one tier (unit, app or e2e; see tierOf)
 //   node scripts/run-tests.mjs a.test.ts ...   the files named
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleTests, removeBundles } from './bundle-tests.mjs';
+import { BUNDLE_DIR, bundleTests, removeBundles } from './bundle-tests.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -50,6 +50,19 @@ function tierOf(file) {
   return uses(E2E) ? 'e2e' : uses(APP) ? 'app' : 'unit';
 }
 
+/** The files that took longest, start to end (scripts/slowest-files-reporter.mjs wrote their times). */
+function printSlowestFiles(file) {
+  if (!existsSync(file)) return;
+  const rows = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .map(([ms, bundle]) => ({ ms: Number(ms), source: path.relative(BUNDLE_DIR, bundle).replace(/\.mjs$/, '.ts') }))
+    .sort((a, b) => b.ms - a.ms);
+  console.log(`\nslowest test files, start to end (${rows.length} files):`);
+  for (const { ms, source } of rows.slice(0, 12)) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${source}`);
+}
+
 const args = process.argv.slice(2);
 const tierFlag = args.indexOf('--tier');
 const tier = tierFlag === -1 ? undefined : args.splice(tierFlag, 2)[1];
@@ -80,19 +93,37 @@ if (files.some((file) => tierOf(file) === 'e2e')) {
 // with CI=true, 498 s with two, 457 s with three. Set to measure.
 const concurrency = process.env.EARSHOT_TEST_CONCURRENCY ?? '3';
 const bundles = await bundleTests(files);
+const timesFile = path.join(BUNDLE_DIR, 'times.tsv');
 const result = spawnSync(
   process.execPath,
   // A file whose tests are done exits even if something it opened is still listening, and no test runs
   // past five minutes (the longest take seconds): either would otherwise hold the whole run until CI's limit.
-  ['--enable-source-maps', '--test', '--test-force-exit', '--test-timeout=300000', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...bundles],
+  [
+    '--enable-source-maps',
+    '--test',
+    '--test-force-exit',
+    '--test-timeout=300000',
+    `--test-concurrency=${concurrency}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.resolve('scripts/slowest-files-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    ...bundles,
+  ],
   // Hundreds of accounts are signed up: scrypt at OWASP's N=2^17 would add minutes, so tests hash at 2^12
   // (passwords.test.ts checks the production cost itself). A value already set wins.
   // Every test file is a process of its own: Node's compile cache keeps the V8 code of the bundles and
   // the packages they load on disk, so each file after the first compiles only its own bundle.
   {
     stdio: 'inherit',
-    env: { EARSHOT_SCRYPT_LOG2_N: '12', NODE_COMPILE_CACHE: path.resolve('node_modules/.cache/earshot-node-compile'), ...process.env },
+    env: {
+      EARSHOT_SCRYPT_LOG2_N: '12',
+      NODE_COMPILE_CACHE: path.resolve('node_modules/.cache/earshot-node-compile'),
+      ...process.env,
+      EARSHOT_TEST_TIMES: timesFile,
+    },
   },
 );
+printSlowestFiles(timesFile);
 removeBundles();
 process.exit(result.status ?? 1);
