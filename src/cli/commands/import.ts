@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import {
-  importBatch,
-  importStatus,
-  ImportFormatError,
-  IMPORT_FORMATS,
-  ImportPlanError,
-  planImports,
-  PlayClaims,
-  runImport,
-  ZipError,
-  type ImportFormat,
-  type ImportSink,
-  type ImportSummary,
-  type PlannedImport,
-} from '../../core/scrobbling/imports/index.ts';
+// Each from its own module, not the imports' index, which also exports the database's batch code.
+import { ImportFormatError } from '../../core/scrobbling/imports/records.ts';
+import { IMPORT_FORMATS, type ImportFormat } from '../../core/scrobbling/imports/schemas.ts';
+import { ImportPlanError, planImports, type PlannedImport } from '../../core/scrobbling/imports/plan.ts';
+import { PlayClaims } from '../../core/scrobbling/play-claims.ts';
+import { runImport, type ImportSink, type ImportSummary } from '../../core/scrobbling/imports/run.ts';
+import { ZipError } from '../../core/scrobbling/imports/sources.ts';
 import { authenticatedClient } from '../api-client.ts';
 import { parseCommandArgs, serverOption, type CommandInfo, type CommandRun } from '../command.ts';
 import { withDirectUser } from '../direct.ts';
@@ -31,8 +23,9 @@ function apiSink(server: string | undefined): ImportSink {
   };
 }
 
-/** The same batch function the server runs, on the database opened by this process. */
-function withDirectSink<T>(handle: string | undefined, run: (sink: ImportSink) => Promise<T>): Promise<T> {
+/** The same batch function the server runs, on the database opened by this process (imported only then, see direct.ts). */
+async function withDirectSink<T>(handle: string | undefined, run: (sink: ImportSink) => Promise<T>): Promise<T> {
+  const { importBatch, importStatus } = await import('../../core/scrobbling/imports/batch.ts');
   return withDirectUser(handle, (ctx, user) =>
     run({ status: (fingerprint) => importStatus(ctx.db, user.id, fingerprint), send: (batch) => importBatch(ctx.db, ctx.config, user.id, batch) }),
   );
