@@ -1,6 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { before } from 'node:test';
+import pg from 'pg';
 import { migratedTemplateFile } from '../toolkit/db/template-testing.ts';
 
 // The real bin runs the compiled dist/; scripts/run-tests.mjs rebuilds it first when a source is newer,
@@ -101,4 +104,40 @@ export async function stopServe(server: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
   await exited;
+}
+
+/** Where a test's `earshot` processes keep their data: the embedded database, or a schema of a PostgreSQL server. */
+export interface CliStorage {
+  name: 'pglite' | 'postgres';
+  /** Added to the processes' environment (DATABASE_URL for the server; nothing for the embedded database). */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The embedded database (a data directory) always; a fresh schema of the TEST_DATABASE_URL server too
+ * when it is set, made before the file's tests (a top-level `before`) and named after `label`.
+ */
+export function cliStorages(label: string): CliStorage[] {
+  const embedded: CliStorage = { name: 'pglite', env: {}, drop: async () => {} };
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return [embedded];
+  const schema = `earshot_cli_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const server: CliStorage = {
+    name: 'postgres',
+    env: { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}` },
+    drop: () => adminQuery(url, `drop schema if exists ${schema} cascade`),
+  };
+  before(() => adminQuery(url, `create schema ${schema}`));
+  return [embedded, server];
 }

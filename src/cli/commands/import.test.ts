@@ -1,45 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.ts';
+import { cliStorages, runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.ts';
 import { seededPicker as random } from '../../toolkit/fuzz-testing.ts';
 import { zipArchive } from '../../core/scrobbling/imports/zip-testing.ts';
-
-interface Storage {
-  name: string;
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-async function adminQuery(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The embedded database always; a schema of the TEST_DATABASE_URL server too when it is set. */
-function storages(): Storage[] {
-  const embedded: Storage = { name: 'pglite', env: {}, drop: async () => {} };
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) return [embedded];
-  const schema = `earshot_cli_import_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const server: Storage = {
-    name: 'postgres',
-    env: { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}` },
-    drop: () => adminQuery(url, `drop schema if exists ${schema} cascade`),
-  };
-  before(() => adminQuery(url, `create schema ${schema}`));
-  return [embedded, server];
-}
 
 const lbLine = (i: number, artist = 'Air') =>
   JSON.stringify({ listened_at: 1_650_000_000 + i * 300, track_metadata: { artist_name: artist, track_name: `Track ${i % 12}`, release_name: 'Moon Safari' } });
@@ -195,7 +162,7 @@ const POISON_FORMATS: PoisonFormat[] = [
   },
 ];
 
-for (const storage of storages()) {
+for (const storage of cliStorages('import')) {
   describe(`earshot import end to end [${storage.name}]`, () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-cli-import-'));
     const env: Record<string, string> = {

@@ -5,44 +5,11 @@
  * that every listen that got its 200 is there, once. Listens that got no answer may or may not be.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { seedEmbeddedDatabase, startServe, stopServe, type Serving } from '../testing.ts';
-
-interface Storage {
-  name: string;
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-async function adminQuery(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The embedded database (a data directory) always; a schema of the TEST_DATABASE_URL server too when it is set. */
-function storages(): Storage[] {
-  const embedded: Storage = { name: 'pglite', env: {}, drop: async () => {} };
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) return [embedded];
-  const schema = `earshot_cli_kill_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const server: Storage = {
-    name: 'postgres',
-    env: { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}` },
-    drop: () => adminQuery(url, `drop schema if exists ${schema} cascade`),
-  };
-  before(() => adminQuery(url, `create schema ${schema}`));
-  return [embedded, server];
-}
+import { cliStorages, seedEmbeddedDatabase, startServe, stopServe, type Serving } from '../testing.ts';
 
 const urlAfter = (output: string, label: string) => new RegExp(`${label}:\\s+(http://\\S+)`).exec(output)![1]!;
 
@@ -54,7 +21,7 @@ const listen = (n: number) => ({
 
 const CLIENTS = 32;
 
-for (const storage of storages()) {
+for (const storage of cliStorages('kill')) {
   describe(`earshot serve killed mid-stream of single submits [${storage.name}]`, () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'earshot-cli-kill-'));
     const env: Record<string, string> = {
