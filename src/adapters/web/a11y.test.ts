@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../../app/testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { chromiumPath, screenshots, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -59,9 +59,7 @@ describeWithApp(
     const errors: string[] = [];
     before(async () => {
       if (skip) return;
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ browser, page } = await launchPage(browserPath as string, { errors }));
     });
     after(() => browser?.close());
 

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testPng, writeTestTrack } from '../../core/library/test-music.ts';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
-import { accountButton, chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { accountButton, chromiumPath, screenshots, VIEWPORTS, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -90,9 +90,7 @@ describeWithApp(
           .where('id', '=', album.id)
           .execute();
       }
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ browser, page } = await launchPage(browserPath as string, { errors }));
       page.on('request', (request) => {
         const url = request.url();
         if (url.includes('/xrpc/app.svc.library.updateNowPlaying')) recorded.nowPlaying.push(url);

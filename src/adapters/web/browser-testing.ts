@@ -26,6 +26,26 @@ export async function launch(executablePath: string): Promise<Browser> {
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 360, height: 780 } } as const;
 
+export interface PageOptions {
+  /** The page's own settings; the desktop viewport unless `viewport` says otherwise. */
+  page?: Parameters<Browser['newPage']>[0];
+  /** Where the page's uncaught errors go (and its console errors, with `consoleErrors`), for a test to assert there were none. */
+  errors?: string[];
+  consoleErrors?: boolean;
+}
+
+/** Chromium with one page open, as most browser suites start. */
+export async function launchPage(executablePath: string, options: PageOptions = {}): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launch(executablePath);
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop, ...options.page });
+  const { errors } = options;
+  if (errors) {
+    page.on('pageerror', (error) => errors.push(error.message));
+    if (options.consoleErrors) page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  }
+  return { browser, page };
+}
+
 /** Saves the page at desktop and phone width as artifacts/screenshots/<name>-<width>.png, failing when it overflows sideways. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../../app/testing.ts';
 import { testPng } from '../../core/library/test-music.ts';
 import { listenerWithHistory } from '../../core/scrobbling/testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { chromiumPath, screenshots, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -76,8 +76,7 @@ describeWithApp(
         })
         .execute();
       await db.updateTable('albums').set({ album_art: cover }).where('id', '=', homogenic.id).execute();
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+      ({ browser, page } = await launchPage(browserPath as string));
     });
     after(() => browser?.close());
 

@@ -15,7 +15,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testJpeg, writeTestTrack } from '../../core/library/test-music.ts';
 import { describeWithApp } from '../../app/testing.ts';
-import { chromiumPath, launch, VIEWPORTS } from './browser-testing.ts';
+import { chromiumPath, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -58,8 +58,7 @@ describeWithApp(
       };
       await writeTestTrack(musicDir, 'The Examples/Night Drive/01 Neon.mp3', 'mp3', { ...album, title: 'Neon', trackNumber: 1 }, { durationMs: 3000 });
       await scanLibrary(app().ctx);
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+      ({ browser, page } = await launchPage(browserPath as string));
       // Chromium reports a blocked load or script on the console; the event also names what the page itself refused.
       await page.addInitScript(
         "document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))",

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../../app/testing.ts';
 import { listenerWithHistory, type TestListen } from '../../core/scrobbling/testing.ts';
-import { accountButton, chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { accountButton, chromiumPath, screenshots, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -42,12 +42,7 @@ describeWithApp(
     const errors: string[] = [];
     before(async () => {
       if (skip) return;
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop, locale: 'en-US' });
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
+      ({ browser, page } = await launchPage(browserPath as string, { page: { locale: 'en-US' }, errors, consoleErrors: true }));
     });
     after(() => browser?.close());
 

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
 import { zipArchive } from '../../core/scrobbling/imports/zip-testing.ts';
-import { accountButton, chromiumPath, signOutIfSignedIn, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
+import { accountButton, chromiumPath, signOutIfSignedIn, screenshots, waitForText, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -62,9 +62,7 @@ describeWithApp(
     const errors: string[] = [];
     before(async () => {
       if (skip) return;
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ browser, page } = await launchPage(browserPath as string, { errors }));
     });
     after(() => browser?.close());
 

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount } from '../lastfm/lastfm-testing.ts';
-import { chromiumPath, launch, VIEWPORTS } from './browser-testing.ts';
+import { chromiumPath, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -20,8 +20,7 @@ describeWithApp(
     let page: Page;
     before(async () => {
       if (skip) return;
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+      ({ browser, page } = await launchPage(browserPath as string));
     });
     after(() => browser?.close());
 

@@ -12,7 +12,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testJpeg, writeTestTrack } from '../../core/library/test-music.ts';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
-import { accountButton, chromiumPath, launch, screenshots, VIEWPORTS } from './browser-testing.ts';
+import { accountButton, chromiumPath, screenshots, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -52,9 +52,7 @@ describeWithApp(
       await writeTestTrack(musicDir, 'The Drivers/Long Roads/01 Highway.mp3', 'mp3', { ...album, title: 'Highway', trackNumber: 1 }, { durationMs: 34_000 });
       await writeTestTrack(musicDir, 'The Drivers/Long Roads/02 Jingle.mp3', 'mp3', { ...album, title: 'Jingle', trackNumber: 2 }, { durationMs: 12_000 });
       await scanLibrary(app().ctx);
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ browser, page } = await launchPage(browserPath as string, { errors }));
     });
     after(async () => {
       await browser?.close();

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startFakeMusicstream } from '../../core/providers/musicstream/fake.ts';
 import { useProvider } from '../../core/providers/testing.ts';
 import { describeWithApp } from '../../app/testing.ts';
-import { chromiumPath, launch, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
+import { chromiumPath, screenshots, VIEWPORTS, waitForText, launchPage } from './browser-testing.ts';
 import { WEB_DIST } from './static.ts';
 
 const browserPath = chromiumPath();
@@ -25,9 +25,7 @@ describeWithApp(
     const errors: string[] = [];
     before(async () => {
       if (skip) return;
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ browser, page } = await launchPage(browserPath as string, { errors }));
     });
     after(() => browser?.close());
 

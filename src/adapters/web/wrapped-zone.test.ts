@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeWithApp } from '../../app/testing.ts';
 import { listenerWithHistory, type TestListen } from '../../core/scrobbling/testing.ts';
-import { chromiumPath, launch, SCREENSHOTS, screenshots, VIEWPORTS, waitForText } from './browser-testing.ts';
+import { chromiumPath, SCREENSHOTS, screenshots, waitForText, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -34,9 +34,7 @@ describeWithApp(
     const errors: string[] = [];
     before(async () => {
       if (skip) return;
-      browser = await launch(browserPath as string);
-      page = await browser.newPage({ viewport: VIEWPORTS.desktop, timezoneId: ZONE });
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ browser, page } = await launchPage(browserPath as string, { page: { timezoneId: ZONE }, errors }));
     });
     after(() => browser?.close());
 
