@@ -18,6 +18,11 @@ export default defineConfig({
     },
   },
   test: {
+    // One environment for all of a project's files rather than a fresh jsdom per file: setting up
+    // jsdom was most of the run (21 s against 5 s, 25 files). Each test stubs what it needs and the
+    // stubs are undone after it, so no file sees another's.
+    isolate: false,
+    unstubGlobals: true,
     // Components (.tsx) render into jsdom; plain .ts modules touch no DOM, and skip its seconds of set-up.
     projects: [
       { extends: true, test: { name: 'components', environment: 'jsdom', include: ['src/**/*.test.tsx'] } },
