@@ -105,6 +105,21 @@ test('EARSHOT_SHUTDOWN_TIMEOUT_MS: ten seconds by default, whole milliseconds ab
   assert.throws(() => loadConfig({ EARSHOT_SHUTDOWN_TIMEOUT_MS: '0' }), /EARSHOT_SHUTDOWN_TIMEOUT_MS/);
 });
 
+test('relay and sync polls and leases: 5 s / 10 s polls and two-minute leases by default, whole seconds from 1', () => {
+  const defaults = loadConfig({});
+  assert.deepEqual([defaults.relay.pollSeconds, defaults.relay.leaseSeconds, defaults.sync.pollSeconds, defaults.sync.leaseSeconds], [5, 120, 10, 120]);
+  const short = loadConfig({
+    EARSHOT_RELAY_POLL_SECONDS: '1',
+    EARSHOT_RELAY_LEASE_SECONDS: '4',
+    EARSHOT_SYNC_POLL_SECONDS: '1',
+    EARSHOT_SYNC_LEASE_SECONDS: '2',
+  });
+  assert.deepEqual([short.relay.pollSeconds, short.relay.leaseSeconds, short.sync.pollSeconds, short.sync.leaseSeconds], [1, 4, 1, 2]);
+  for (const name of ['EARSHOT_RELAY_POLL_SECONDS', 'EARSHOT_RELAY_LEASE_SECONDS', 'EARSHOT_SYNC_POLL_SECONDS', 'EARSHOT_SYNC_LEASE_SECONDS']) {
+    for (const bad of ['0', '1.5', 'soon']) assert.throws(() => loadConfig({ [name]: bad }), new RegExp(name));
+  }
+});
+
 test("DEEZER_URL: Deezer's API by default, movable, and set to nothing no artist pictures are looked for", () => {
   assert.equal(loadConfig({}).enrichment.deezerUrl, 'https://api.deezer.com');
   assert.equal(loadConfig({ DEEZER_URL: 'http://127.0.0.1:9000/' }).enrichment.deezerUrl, 'http://127.0.0.1:9000');

@@ -85,6 +85,10 @@ export interface SyncConfig {
   intervalMinutes: number;
   /** LISTENBRAINZ_URL: the ListenBrainz a source is pulled from when it names no server. */
   listenbrainzUrl: string;
+  /** EARSHOT_SYNC_POLL_SECONDS: how often a serving process looks for sources due. */
+  pollSeconds: number;
+  /** EARSHOT_SYNC_LEASE_SECONDS: how long a runner holds a source without committing a page before another process may take it over. */
+  leaseSeconds: number;
 }
 
 /** The protocols plays are relayed out over (providers/listenbrainz, providers/lastfm, providers/maloja). */
@@ -105,6 +109,10 @@ export interface RelayConfig {
   lastfm: LastfmRelayConfig | undefined;
   /** EARSHOT_RELAY: whether a serving process runs the relay sender. */
   enabled: boolean;
+  /** EARSHOT_RELAY_POLL_SECONDS: how often a serving process looks for plays to relay. */
+  pollSeconds: number;
+  /** EARSHOT_RELAY_LEASE_SECONDS: how long a claimed batch is its sender's; after that (the sender died mid-batch) another sends it again. */
+  leaseSeconds: number;
 }
 
 /** Metadata services Earshot reads without an account (providers/musicbrainz, providers/coverart, providers/deezer). */
@@ -304,6 +312,8 @@ function providerFrom(env: NodeJS.ProcessEnv, provider: ProviderName): ProviderC
 }
 
 const secondsFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => wholeNumberFrom(env, name, fallback, 'seconds', 10, 86_400);
+/** A background sender's poll interval or lease: short ones are for tests and demos, which watch a killed process's work taken over. */
+const jobSecondsFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => wholeNumberFrom(env, name, fallback, 'seconds', 1, 86_400);
 
 function providersFrom(env: NodeJS.ProcessEnv): ProvidersConfig {
   return {
@@ -333,6 +343,8 @@ function relayFrom(env: NodeJS.ProcessEnv): RelayConfig {
   if (apiKey && !secret) throw new ConfigError('LASTFM_RELAY_API_KEY is set but LASTFM_RELAY_SECRET is not: set both to relay to Last.fm');
   return {
     enabled: oneOf(env, 'EARSHOT_RELAY', ['on', 'off'] as const, 'on') === 'on',
+    pollSeconds: jobSecondsFrom(env, 'EARSHOT_RELAY_POLL_SECONDS', 5),
+    leaseSeconds: jobSecondsFrom(env, 'EARSHOT_RELAY_LEASE_SECONDS', 120),
     lastfm:
       apiKey && secret
         ? {
@@ -396,6 +408,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: oneOf(env, 'EARSHOT_SYNC', ['on', 'off'] as const, 'on') === 'on',
       intervalMinutes: Math.max(1, minutesFrom(env, 'EARSHOT_SYNC_INTERVAL_MINUTES', 30)),
       listenbrainzUrl: urlFrom(env, 'LISTENBRAINZ_URL', 'https://api.listenbrainz.org'),
+      pollSeconds: jobSecondsFrom(env, 'EARSHOT_SYNC_POLL_SECONDS', 10),
+      leaseSeconds: jobSecondsFrom(env, 'EARSHOT_SYNC_LEASE_SECONDS', 120),
     },
     webhooks: {
       enabled: oneOf(env, 'EARSHOT_WEBHOOKS', ['on', 'off'] as const, 'on') === 'on',

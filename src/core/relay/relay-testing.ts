@@ -1,7 +1,8 @@
 /**
  * Relay test support. A loopback HTTP proxy in front of a target (in the tests, a second Earshot): it records what
- * passes, so a test can tell a play was sent exactly once, and can be switched off to stand for
- * the target being down (connections are dropped).
+ * passes, so a test can tell a play was sent exactly once, can be switched off to stand for
+ * the target being down (connections are dropped), and can hold requests unanswered to stand for
+ * a slow target, so that a sender can be killed while its delivery is in flight.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -14,18 +15,38 @@ export interface RelayProxy {
   /** Each request passed on: "METHOD /path" and its body. */
   readonly seen: { line: string; body: string }[];
   down: boolean;
+  /** Requests this accepts are held, unanswered and not passed on yet, until release(). */
+  holdIf: ((line: string) => boolean) | null;
+  /** How many requests are held now. */
+  readonly holding: number;
+  /** Stops holding, and passes the held requests on: they reach the target even when their sender has died meanwhile. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startRelayProxy(upstream: string): Promise<RelayProxy> {
   const seen: RelayProxy['seen'] = [];
-  const proxy = { seen, down: false } as RelayProxy;
+  const held: (() => void)[] = [];
+  const proxy = {
+    seen,
+    down: false,
+    holdIf: null,
+    get holding() {
+      return held.length;
+    },
+    release() {
+      proxy.holdIf = null;
+      for (const pass of held.splice(0)) pass();
+    },
+  } as unknown as RelayProxy;
   const server = http.createServer(async (request, response) => {
     if (proxy.down) return void request.socket.destroy();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    seen.push({ line: `${request.method} ${request.url}`, body });
+    const line = `${request.method} ${request.url}`;
+    seen.push({ line, body });
+    if (proxy.holdIf?.(line)) await new Promise<void>((pass) => held.push(pass));
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'content-length')) as Record<
       string,
       string
@@ -47,6 +68,7 @@ export async function startRelayProxy(upstream: string): Promise<RelayProxy> {
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = () =>
     new Promise<void>((resolve) => {
+      proxy.release();
       server.close(() => resolve());
       server.closeAllConnections();
     });

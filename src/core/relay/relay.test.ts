@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { jsonRequest, startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { openDatabase } from '../../toolkit/db/database.ts';
+import { loadConfig } from '../../toolkit/config.ts';
 import type { AppContext } from '../context.ts';
 import { claimBatch, deliverDue, type SenderOptions } from './sender.ts';
 import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
@@ -30,7 +31,7 @@ for (const backend of testBackends()) {
       const operator = await createClientAccount(b, 'operator');
       bob = await createClientAccount(b, 'bob');
       const lastfm = { apiKey: operator.key, secret: operator.sharedSecret, apiUrl: `${proxy.url}/2.0/`, authUrl: `${b.scrobblerUrl}/api/auth/` };
-      a = await startTestApp(backend, { relay: { enabled: false, lastfm } });
+      a = await startTestApp(backend, { relay: { ...loadConfig({}).relay, enabled: false, lastfm } });
       // Last.fm sends the browser back to A's public address: here, where A listens.
       a.ctx.config.publicUrl = a.apiUrl;
       alice = await createClientAccount(a, 'alice');

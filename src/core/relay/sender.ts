@@ -17,9 +17,6 @@ export interface SenderOptions extends Backoff {
 
 export const SENDER_DEFAULTS: SenderOptions = { leaseMs: 120_000, maxAttempts: 10, backoffBaseMs: 30_000, backoffMaxMs: 6 * 3_600_000 };
 
-/** How often a serving process looks for plays to relay. */
-const SEND_INTERVAL_MS = 5_000;
-
 interface ClaimedRow {
   id: string;
   payload: Record<string, unknown>;
@@ -178,13 +175,14 @@ export async function deliverDue(ctx: AppContext, options: SenderOptions = SENDE
   return delivered;
 }
 
-/** The serving process's relay sender: every few seconds, whatever is due. */
+/** The serving process's relay sender: every few seconds (EARSHOT_RELAY_POLL_SECONDS), whatever is due. */
 export function relayJob(ctx: AppContext): BackgroundJob {
+  const options: SenderOptions = { ...SENDER_DEFAULTS, leaseMs: ctx.config.relay.leaseSeconds * 1000 };
   return {
     name: 'Relay',
-    intervalMs: SEND_INTERVAL_MS,
+    intervalMs: ctx.config.relay.pollSeconds * 1000,
     async run(signal) {
-      const delivered = await deliverDue(ctx, SENDER_DEFAULTS, signal);
+      const delivered = await deliverDue(ctx, options, signal);
       return delivered >= 1000 ? `relayed ${delivered} plays` : undefined;
     },
   };

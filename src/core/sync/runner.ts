@@ -23,8 +23,8 @@ export interface SyncOptions {
 
 export const SYNC_DEFAULTS: SyncOptions = { leaseMs: 120_000, backoffBaseMs: 60_000, backoffMaxMs: 6 * 3_600_000, lookBackMs: 24 * 3_600_000 };
 
-/** How often a serving process looks for sources due. */
-const SYNC_POLL_MS = 10_000;
+/** The options a serving process runs syncs with: the defaults, but the lease as configured (EARSHOT_SYNC_LEASE_SECONDS). */
+export const configuredSyncOptions = (ctx: AppContext): SyncOptions => ({ ...SYNC_DEFAULTS, leaseMs: ctx.config.sync.leaseSeconds * 1000 });
 
 /** The runner's lease was taken over (it ran out: the runner was thought dead) or the source removed: its batch is not stored. */
 export class LeaseLost extends Error {}
@@ -217,13 +217,14 @@ export async function syncDue(ctx: AppContext, options: SyncOptions = SYNC_DEFAU
   return stored;
 }
 
-/** The serving process's sync runner: every few seconds, the sources due. */
+/** The serving process's sync runner: every few seconds (EARSHOT_SYNC_POLL_SECONDS), the sources due. */
 export function syncJob(ctx: AppContext): BackgroundJob {
+  const options = configuredSyncOptions(ctx);
   return {
     name: 'Sync',
-    intervalMs: SYNC_POLL_MS,
+    intervalMs: ctx.config.sync.pollSeconds * 1000,
     async run(signal) {
-      const stored = await syncDue(ctx, SYNC_DEFAULTS, signal);
+      const stored = await syncDue(ctx, options, signal);
       return stored > 0 ? `synced in ${stored} plays` : undefined;
     },
   };

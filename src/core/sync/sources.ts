@@ -6,7 +6,7 @@ import { invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
 import type { AppContext } from '../context.ts';
 import { listenbrainzRoot } from '../providers/listenbrainz/client.ts';
 import type { SourceRow } from './pages.ts';
-import { claimSource, runClaimed } from './runner.ts';
+import { claimSource, configuredSyncOptions, runClaimed } from './runner.ts';
 
 /** How many sources one account may sync from: one per account anyone has, and a bound on the work. */
 export const MAX_SOURCES_PER_ACCOUNT = 5;
@@ -90,9 +90,10 @@ function checkedBaseUrl(ctx: AppContext, source: NewSource): string | null {
 function kick(ctx: AppContext, userId: string, id: string): void {
   if (!ctx.config.sync.enabled) return;
   runDetached('Sync', async () => {
-    const claim = await claimSource(ctx, undefined, { userId, id });
+    const options = configuredSyncOptions(ctx);
+    const claim = await claimSource(ctx, options, { userId, id });
     if (!claim) return undefined;
-    const summary = await runClaimed(ctx, claim);
+    const summary = await runClaimed(ctx, claim, options);
     return summary.stored > 0 ? `synced in ${summary.stored} plays from ${claim.row.kind} user ${claim.row.username}` : undefined;
   });
 }

@@ -3,13 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { ingestListens } from '../scrobbling/ingest.ts';
+import { loadConfig } from '../../toolkit/config.ts';
 import { sealTargetSecret } from '../relay/targets.ts';
 import { claimSource, runClaimed, startPass, syncDue, syncStep, LeaseLost, type SyncOptions } from './runner.ts';
 import { originTarget } from './origin.ts';
+import { NEWEST, seedHistory } from './sync-testing.ts';
 
 /**
  * The history on B: 50k plays where the run is on PostgreSQL; PGlite (one connection, in this
@@ -17,30 +18,8 @@ import { originTarget } from './origin.ts';
  * so a run dies mid-history, so the regular suite stays quick; SYNC_TEST_PLAYS sets both.
  */
 const playsFor = (backend: string) => Number(process.env.SYNC_TEST_PLAYS ?? (backend === 'postgres' ? 50_000 : 5_000));
-const SONGS = 500;
-/** B's plays: one a minute back from here, whole seconds (ListenBrainz's grain). */
-const NEWEST = Date.UTC(2025, 0, 1);
-
 /** A short lease, to watch one run out. */
 const FAST: SyncOptions = { leaseMs: 2_000, backoffBaseMs: 60_000, backoffMaxMs: 3_600_000, lookBackMs: 24 * 3_600_000 };
-
-/** Seeds a user's history on an app quickly: its songs through ingest, then the plays in one statement. */
-async function seedHistory(app: TestApp, userId: string, plays: number): Promise<void> {
-  const songs = Array.from({ length: SONGS }, (_, i) => ({
-    artist: `Artist ${i % 50}`,
-    title: `Song ${i}`,
-    album: `Album ${i % 100}`,
-    listenedAt: new Date(NEWEST - i * 60_000),
-  }));
-  await ingestListens(app.ctx, userId, songs, 'import:seed');
-  await sql`
-    insert into scrobbles (user_id, track_id, listened_at, submitted, source)
-    select ${userId}, s.track_id, to_timestamp(${NEWEST / 1000}::bigint - i * 60), '{}', 'import:seed'
-    from generate_series(${SONGS}::int, ${plays - 1}::int) i
-    join (select track_id, row_number() over (order by listened_at desc) - 1 as n from scrobbles where user_id = ${userId}) s on s.n = i % ${SONGS}::int`.execute(
-    app.ctx.db,
-  );
-}
 
 const playCount = async (app: TestApp, userId: string) =>
   Number(
@@ -80,7 +59,11 @@ for (const backend of testBackends()) {
       bob = await createClientAccount(b, 'bob');
       await seedHistory(b, bob.userId, plays);
       const lastfm = { apiKey: operator.key, secret: operator.sharedSecret, apiUrl: `${b.scrobblerUrl}/2.0/`, authUrl: `${b.scrobblerUrl}/api/auth/` };
-      a = await startTestApp(backend, { relay: { enabled: false, lastfm }, sync: { enabled: false, intervalMinutes: 30, listenbrainzUrl: b.scrobblerUrl } });
+      const defaults = loadConfig({});
+      a = await startTestApp(backend, {
+        relay: { ...defaults.relay, enabled: false, lastfm },
+        sync: { ...defaults.sync, enabled: false, listenbrainzUrl: b.scrobblerUrl },
+      });
       // A ListenBrainz that only ever says to slow down.
       limiter = http.createServer((_, response) => response.writeHead(429, { 'retry-after': '600' }).end('{"code":429,"error":"slow down"}'));
       await new Promise<void>((resolve) => limiter.listen(0, '127.0.0.1', resolve));
