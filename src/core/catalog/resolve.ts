@@ -174,6 +174,8 @@ type NamedRow = CandidateRow & { artist_id: string | null; title_key: string; al
 
 const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
 
+const uniquePairs = (pairs: { a: string; t: string }[]) => [...new Map(pairs.map((pair) => [`${pair.a} ${pair.t}`, pair])).values()];
+
 const unique = <T>(values: (T | undefined | null)[]) => [
   ...new Set(values.filter((value): value is T => value !== undefined && value !== null && value !== '')),
 ];
@@ -236,7 +238,16 @@ class CatalogSnapshot {
       .where('a.name_key', 'in', artistKeys)
       .execute();
     const artistIds = unique([...artists, ...aliasedArtists].map((row) => row.id));
-    const named = artistIds.length ? await tracks().where('tracks.artist_id', 'in', artistIds).where('tracks.title_key', 'in', titleKeys).execute() : [];
+    for (const artist of artists) snapshot.addArtist(artist);
+    for (const { alias_key, ...artist } of aliasedArtists) addTo(snapshot.artistAliases, alias_key, artist);
+    // Only the (artist, title) pairs the listens name: lists of all their artists and all their
+    // titles would cross into every title of every artist.
+    const pairs = uniquePairs(items.flatMap((item) => snapshot.candidateArtists(item).map((artist) => ({ a: artist.id, t: titleKey(item.title) }))));
+    const named = pairs.length
+      ? await tracks()
+          .where(sql<boolean>`(tracks.artist_id, tracks.title_key) in (select a, t from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as p(a uuid, t text))`)
+          .execute()
+      : [];
     const aliasedTracks = artistIds.length
       ? await tracks()
           .innerJoin('catalog_aliases as a', 'a.survivor_id', 'tracks.id')
@@ -246,8 +257,6 @@ class CatalogSnapshot {
           .where('a.name_key', 'in', titleKeys)
           .execute()
       : [];
-    for (const artist of artists) snapshot.addArtist(artist);
-    for (const { alias_key, ...artist } of aliasedArtists) addTo(snapshot.artistAliases, alias_key, artist);
     for (const track of [...identified, ...named]) snapshot.addTrack(track);
     for (const { alias_artist, alias_key, ...track } of aliasedTracks) {
       if (alias_artist && alias_key) addTo(snapshot.trackAliases, nameMatchKey(alias_artist, alias_key), track);
@@ -258,6 +267,15 @@ class CatalogSnapshot {
   /** Artists a listen's artist name reaches only through an old key (a merged-away or renamed artist's). */
   aliasedArtists(name: string): ArtistRow[] {
     return this.artistAliases.get(artistKey(name)) ?? [];
+  }
+
+  /** Every artist a listen may be matched under (match picks one of these), to load their tracks of its title. */
+  candidateArtists(metadata: TrackMetadata): ArtistRow[] {
+    return [
+      ...(metadata.artistMbid ? (this.artistsByMbid.get(metadata.artistMbid) ?? []) : []),
+      ...(this.artistsByKey.get(artistKey(metadata.artist)) ?? []),
+      ...this.aliasedArtists(metadata.artist),
+    ];
   }
 
   artistsWithMbid(mbid: string | undefined): ArtistRow[] {
