@@ -292,6 +292,9 @@ async function outboxesOf(tx: Tx, userIds: readonly string[]): Promise<{ relay: 
   return rows[0]!;
 }
 
+/** Stored plays per outbox statement: one bind parameter each, well under PostgreSQL's 65535. */
+const OUTBOX_CHUNK = 1000;
+
 /** The columns of a scrobble as the insert reads them from one JSON array (jsonb_to_recordset). */
 const SCROBBLE_ROW = sql.raw('user_id uuid, track_id uuid, listened_at timestamptz, played_ms integer, submitted jsonb, source text, origin_target uuid');
 
@@ -329,9 +332,9 @@ async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Ma
     on conflict on constraint scrobbles_once do nothing
     returning id, user_id, track_id, listened_at`.execute(tx);
   for (const row of inserted) ids.set(playKey(row.user_id, row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
-  if (inserted.length > 0) {
-    const storedIds = inserted.map((row) => row.id);
-    const outboxes = await outboxesOf(tx, [...new Set(inserted.map((row) => row.user_id))]);
+  const outboxes = inserted.length > 0 ? await outboxesOf(tx, [...new Set(inserted.map((row) => row.user_id))]) : { relay: false, webhooks: false };
+  for (let start = 0; (outboxes.relay || outboxes.webhooks) && start < inserted.length; start += OUTBOX_CHUNK) {
+    const storedIds = inserted.slice(start, start + OUTBOX_CHUNK).map((row) => row.id);
     // Relaying out (core/relay): the stored plays join the outbox in this same transaction.
     if (outboxes.relay) await enqueueRelayPlays(tx, storedIds);
     // Webhooks (core/webhooks): the stored plays' deliveries, in this same transaction.
