@@ -84,8 +84,15 @@ export async function importThroughputBenchmark(): Promise<void> {
       const importTimes: number[] = [];
       const rawTimes: number[] = [];
       await compare(`${target.name} import path`, timedInto(importTimes, viaImport), 'raw multi-row INSERT', timedInto(rawTimes, viaRawInsert), runs);
-      const rate = (times: number[]) => Math.round(count / (median(times.slice(1)) / 1000));
-      console.log(`  ${target.name} listens/s: import path ${rate(importTimes)}, raw INSERT ${rate(rawTimes)}`);
+      // The first of each is compare's warm-up; the rest pair up run by run.
+      const rate = (time: number) => Math.round(count / (time / 1000));
+      const [imports, raws] = [importTimes.slice(1), rawTimes.slice(1)];
+      const shares = imports.map((time, i) => raws[i]! / time);
+      const range = (values: number[], show: (value: number) => string) => `${show(Math.min(...values))}-${show(Math.max(...values))}`;
+      console.log(
+        `  ${target.name} listens/s: import path ${rate(median(imports))} (${range(imports.map(rate), String)}), raw INSERT ${rate(median(raws))} (${range(raws.map(rate), String)}); ` +
+          `import / raw per run: median ${(100 * median(shares)).toFixed(0)}% (${range(shares, (share) => `${(100 * share).toFixed(0)}%`)})`,
+      );
     } finally {
       await target.close();
     }

@@ -174,6 +174,8 @@ type NamedRow = CandidateRow & { artist_id: string | null; title_key: string; al
 
 const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
 
+const uniquePairs = (pairs: { a: string; t: string }[]) => [...new Map(pairs.map((pair) => [`${pair.a} ${pair.t}`, pair])).values()];
+
 const unique = <T>(values: (T | undefined | null)[]) => [
   ...new Set(values.filter((value): value is T => value !== undefined && value !== null && value !== '')),
 ];
@@ -204,14 +206,13 @@ class CatalogSnapshot {
   private readonly artistAliases = new Map<string, ArtistRow[]>();
   private readonly trackAliases = new Map<string, NamedRow[]>();
 
-  /** Loads what the listens may match, in six queries whatever their number. */
+  /** Loads what the listens may match, in three queries whatever their number. */
   static async load(tx: Tx, items: readonly TrackMetadata[]): Promise<CatalogSnapshot> {
     const snapshot = new CatalogSnapshot();
     const mbids = unique(items.map((item) => item.mbid));
     const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
     const artistKeys = unique(items.map((item) => artistKey(item.artist)));
     const artistMbids = unique(items.map((item) => item.artistMbid));
-    const titleKeys = unique(items.map((item) => titleKey(item.title)));
     const tracks = () =>
       tx
         .selectFrom('tracks')
@@ -223,34 +224,46 @@ class CatalogSnapshot {
             .where((eb) => eb.or([...(mbids.length ? [eb('tracks.mbid', 'in', mbids)] : []), ...(isrcs.length ? [eb('tracks.isrc', 'in', isrcs)] : [])]))
             .execute()
         : [];
-    const artists = await tx
+    // An artist the listens name, and (alias_key set) one a name reaches only through an old key.
+    const artistRows = await tx
       .selectFrom('artists')
-      .select(['id', 'name_key', 'mbid', 'created_at'])
+      .select(['id', 'name_key', 'mbid', 'created_at', sql<string | null>`null::text`.as('alias_key')])
       .where((eb) => eb.or([eb('name_key', 'in', artistKeys), ...(artistMbids.length ? [eb('mbid', 'in', artistMbids)] : [])]))
+      .unionAll(
+        tx
+          .selectFrom('catalog_aliases as a')
+          .innerJoin('artists', 'artists.id', 'a.survivor_id')
+          .select(['artists.id', 'artists.name_key', 'artists.mbid', 'artists.created_at', 'a.name_key as alias_key'])
+          .where('a.kind', '=', 'artist')
+          .where('a.name_key', 'in', artistKeys),
+      )
       .execute();
-    const aliasedArtists = await tx
-      .selectFrom('catalog_aliases as a')
-      .innerJoin('artists', 'artists.id', 'a.survivor_id')
-      .select(['a.name_key as alias_key', 'artists.id', 'artists.name_key', 'artists.mbid', 'artists.created_at'])
-      .where('a.kind', '=', 'artist')
-      .where('a.name_key', 'in', artistKeys)
-      .execute();
-    const artistIds = unique([...artists, ...aliasedArtists].map((row) => row.id));
-    const named = artistIds.length ? await tracks().where('tracks.artist_id', 'in', artistIds).where('tracks.title_key', 'in', titleKeys).execute() : [];
-    const aliasedTracks = artistIds.length
+    for (const { alias_key, ...artist } of artistRows) {
+      if (alias_key === null) snapshot.addArtist(artist);
+      else addTo(snapshot.artistAliases, alias_key, artist);
+    }
+    // Only the (artist, title) pairs the listens name: lists of all their artists and all their
+    // titles would cross into every title of every artist. A track found through an old key of
+    // its title (alias_key set) is indexed under that key.
+    const pairs = uniquePairs(items.flatMap((item) => snapshot.candidateArtists(item).map((artist) => ({ a: artist.id, t: titleKey(item.title) }))));
+    const named = sql`(select a, t from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as p(a uuid, t text))`;
+    const trackRows = pairs.length
       ? await tracks()
-          .innerJoin('catalog_aliases as a', 'a.survivor_id', 'tracks.id')
-          .select(['a.artist_id as alias_artist', 'a.name_key as alias_key'])
-          .where('a.kind', '=', 'song')
-          .where('a.artist_id', 'in', artistIds)
-          .where('a.name_key', 'in', titleKeys)
+          .select([sql<string | null>`null::uuid`.as('alias_artist'), sql<string | null>`null::text`.as('alias_key')])
+          .where(sql<boolean>`(tracks.artist_id, tracks.title_key) in ${named}`)
+          .unionAll(
+            tracks()
+              .innerJoin('catalog_aliases as a', 'a.survivor_id', 'tracks.id')
+              .select(['a.artist_id as alias_artist', 'a.name_key as alias_key'])
+              .where('a.kind', '=', 'song')
+              .where(sql<boolean>`(a.artist_id, a.name_key) in ${named}`),
+          )
           .execute()
       : [];
-    for (const artist of artists) snapshot.addArtist(artist);
-    for (const { alias_key, ...artist } of aliasedArtists) addTo(snapshot.artistAliases, alias_key, artist);
-    for (const track of [...identified, ...named]) snapshot.addTrack(track);
-    for (const { alias_artist, alias_key, ...track } of aliasedTracks) {
-      if (alias_artist && alias_key) addTo(snapshot.trackAliases, nameMatchKey(alias_artist, alias_key), track);
+    for (const track of identified) snapshot.addTrack(track);
+    for (const { alias_artist, alias_key, ...track } of trackRows) {
+      if (alias_artist === null) snapshot.addTrack(track);
+      else if (alias_key) addTo(snapshot.trackAliases, nameMatchKey(alias_artist, alias_key), track);
     }
     return snapshot;
   }
@@ -258,6 +271,15 @@ class CatalogSnapshot {
   /** Artists a listen's artist name reaches only through an old key (a merged-away or renamed artist's). */
   aliasedArtists(name: string): ArtistRow[] {
     return this.artistAliases.get(artistKey(name)) ?? [];
+  }
+
+  /** Every artist a listen may be matched under (match picks one of these), to load their tracks of its title. */
+  candidateArtists(metadata: TrackMetadata): ArtistRow[] {
+    return [
+      ...(metadata.artistMbid ? (this.artistsByMbid.get(metadata.artistMbid) ?? []) : []),
+      ...(this.artistsByKey.get(artistKey(metadata.artist)) ?? []),
+      ...this.aliasedArtists(metadata.artist),
+    ];
   }
 
   artistsWithMbid(mbid: string | undefined): ArtistRow[] {

@@ -269,9 +269,6 @@ export async function previewListens(
   });
 }
 
-/** Rows per INSERT: well under PostgreSQL's 65535 bind parameters. */
-const INSERT_CHUNK = 1000;
-
 type MatchedPlay = Play & { track: ResolvedTrack };
 
 /** Rows in the order of the scrobbles_once key (user, track, time), the one order every writer inserts in. */
@@ -283,8 +280,27 @@ function inKeyOrder(rows: readonly MatchedPlay[]): MatchedPlay[] {
 }
 
 /**
- * Inserts the scrobbles set-based (one statement per chunk instead of one per
- * listen) and finds the ids of those already stored, keyed by playKey.
+ * Whether any of these users has a relay target or a webhook: most have neither, and then the
+ * outbox statements are skipped. Asked in the storing transaction, so a target or hook another
+ * process adds meanwhile is seen as it would be by the outbox statements themselves.
+ */
+async function outboxesOf(tx: Tx, userIds: readonly string[]): Promise<{ relay: boolean; webhooks: boolean }> {
+  const ids = `{${userIds.join(',')}}`;
+  const { rows } = await sql<{ relay: boolean; webhooks: boolean }>`select
+    exists (select 1 from relay_targets where user_id = any (${ids}::uuid[])) as relay,
+    exists (select 1 from webhooks where user_id = any (${ids}::uuid[])) as webhooks`.execute(tx);
+  return rows[0]!;
+}
+
+/** Stored plays per outbox statement: one bind parameter each, well under PostgreSQL's 65535. */
+const OUTBOX_CHUNK = 1000;
+
+/** The columns of a scrobble as the insert reads them from one JSON array (jsonb_to_recordset). */
+const SCROBBLE_ROW = sql.raw('user_id uuid, track_id uuid, listened_at timestamptz, played_ms integer, submitted jsonb, source text, origin_target uuid');
+
+/**
+ * Inserts the scrobbles set-based, in one statement whatever their number (the rows travel as
+ * one JSON parameter), and finds the ids of those already stored, keyed by playKey.
  * Rows go in key order: two writers inserting the same listens (a user's two
  * clients) then wait on each other's rows in one order and cannot deadlock.
  *
@@ -298,36 +314,31 @@ function inKeyOrder(rows: readonly MatchedPlay[]): MatchedPlay[] {
  */
 async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
   const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();
-  const ordered = inKeyOrder(rows);
-  for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
-    const chunk = ordered.slice(start, start + INSERT_CHUNK);
-    const inserted = await tx
-      .insertInto('scrobbles')
-      .values(
-        chunk.map(({ userId, listen, track, source, originTarget }) => ({
-          user_id: userId,
-          track_id: track.trackId,
-          listened_at: listen.listenedAt,
-          played_ms: listen.playedMs ?? null,
-          submitted: JSON.stringify(listen.submitted ?? {}),
-          source,
-          origin_target: originTarget ?? null,
-        })),
-      )
-      .onConflict((oc) => oc.constraint('scrobbles_once').doNothing())
-      .returning(['id', 'user_id', 'track_id', 'listened_at'])
-      .execute();
-    for (const row of inserted) ids.set(playKey(row.user_id, row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
+  if (rows.length === 0) return ids;
+  const values = inKeyOrder(rows).map(({ userId, listen, track, source, originTarget }) => ({
+    user_id: userId,
+    track_id: track.trackId,
+    listened_at: listen.listenedAt,
+    played_ms: listen.playedMs ?? null,
+    submitted: listen.submitted ?? {},
+    source,
+    origin_target: originTarget ?? null,
+  }));
+  // jsonb_to_recordset yields the rows in array order, so they are inserted in key order.
+  const { rows: inserted } = await sql<{ id: string; user_id: string; track_id: string; listened_at: Date }>`
+    insert into scrobbles (user_id, track_id, listened_at, played_ms, submitted, source, origin_target)
+    select user_id, track_id, listened_at, played_ms, submitted, source, origin_target
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as r(${SCROBBLE_ROW})
+    on conflict on constraint scrobbles_once do nothing
+    returning id, user_id, track_id, listened_at`.execute(tx);
+  for (const row of inserted) ids.set(playKey(row.user_id, row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
+  const outboxes = inserted.length > 0 ? await outboxesOf(tx, [...new Set(inserted.map((row) => row.user_id))]) : { relay: false, webhooks: false };
+  for (let start = 0; (outboxes.relay || outboxes.webhooks) && start < inserted.length; start += OUTBOX_CHUNK) {
+    const storedIds = inserted.slice(start, start + OUTBOX_CHUNK).map((row) => row.id);
     // Relaying out (core/relay): the stored plays join the outbox in this same transaction.
-    await enqueueRelayPlays(
-      tx,
-      inserted.map((row) => row.id),
-    );
+    if (outboxes.relay) await enqueueRelayPlays(tx, storedIds);
     // Webhooks (core/webhooks): the stored plays' deliveries, in this same transaction.
-    await enqueueWebhookScrobbles(
-      tx,
-      inserted.map((row) => row.id),
-    );
+    if (outboxes.webhooks) await enqueueWebhookScrobbles(tx, storedIds);
   }
   const missing = rows.filter(({ userId, listen, track }) => !ids.has(playKey(userId, track.trackId, listen.listenedAt)));
   if (missing.length === 0) return ids;
