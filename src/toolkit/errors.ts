@@ -71,6 +71,18 @@ export class XrpcError extends Refusal {
 }
 
 export const invalidRequest = (message: string) => new XrpcError(400, 'InvalidRequest', message);
+
+/** `raw` as an http: or https: URL, or a 400 naming `field` (a URL the server will call: a target, a source, a webhook). */
+export function httpUrlParam(field: string, raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidRequest(`${field} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidRequest(`${field} must be an http(s) URL, got "${raw}"`);
+  return url;
+}
 export const authMissing = (message = 'Authentication required') => new XrpcError(401, 'AuthMissing', message);
 export const invalidToken = (message = 'Token is invalid, expired or revoked') => new XrpcError(401, 'InvalidToken', message);
 export const expiredToken = (message = 'Token has expired') => new XrpcError(401, 'ExpiredToken', message);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../toolkit/db/index.ts';
 import type { RelayTargetKind } from '../../toolkit/db/schema.ts';
-import { invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
+import { httpUrlParam, invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
 import { openOrNull, seal } from '../auth/encryption.ts';
 import type { AppContext } from '../context.ts';
 
@@ -68,13 +68,7 @@ function checkedBaseUrl(kind: RelayTargetKind, raw: string | undefined): string 
     return null;
   }
   if (!raw) throw invalidRequest(`A ${kind} target needs the server's baseUrl`);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidRequest(`baseUrl must be an http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidRequest(`baseUrl must be an http(s) URL, got "${raw}"`);
+  httpUrlParam('baseUrl', raw);
   return raw.replace(/\/+$/, '');
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { runDetached } from '../../toolkit/background.ts';
 import { inTransaction } from '../../toolkit/db/index.ts';
 import type { SyncSourceKind } from '../../toolkit/db/schema.ts';
-import { invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
+import { httpUrlParam, invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
 import type { AppContext } from '../context.ts';
 import { listenbrainzRoot } from '../providers/listenbrainz/client.ts';
 import type { SourceRow } from './pages.ts';
@@ -76,13 +76,7 @@ function checkedBaseUrl(ctx: AppContext, source: NewSource): string | null {
     return null;
   }
   const raw = source.baseUrl ?? ctx.config.sync.listenbrainzUrl;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidRequest(`baseUrl must be an http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidRequest(`baseUrl must be an http(s) URL, got "${raw}"`);
+  httpUrlParam('baseUrl', raw);
   return listenbrainzRoot(raw);
 }
 

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import dns from 'node:dns/promises';
 import { inTransaction } from '../../toolkit/db/index.ts';
 import type { WebhookDeliveryState, WebhookEvent } from '../../toolkit/db/index.ts';
-import { invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
+import { httpUrlParam, invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
 import { isPublicAddress, literalHostProblem } from '../../toolkit/public-address.ts';
 import { openOrNull, seal } from '../auth/encryption.ts';
 import type { AppContext } from '../context.ts';
@@ -48,13 +48,7 @@ export const openHookSecret = (ctx: AppContext, userId: string, hookId: string, 
  * connection (a name's addresses may change); this check only answers the user at once.
  */
 async function checkedUrl(ctx: AppContext, raw: string): Promise<string> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidRequest(`url must be an http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidRequest(`url must be an http(s) URL, got "${raw}"`);
+  const url = httpUrlParam('url', raw);
   if (url.username || url.password) throw invalidRequest('url must not carry a user name or password: put a token in its path or query');
   const allowPrivate = ctx.config.webhooks.allowPrivate;
   const literal = literalHostProblem(url, allowPrivate);
