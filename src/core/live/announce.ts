@@ -6,15 +6,16 @@
 import { runDetached } from '../../toolkit/background.ts';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import type { AppContext } from '../context.ts';
+import { isHistorySource } from '../history-sources.ts';
 import { enqueueWebhookEvent } from '../webhooks/outbox.ts';
 import { liveBusOf } from './bus.ts';
 
 /** Plays of one call told live: a bulk submission is news once, not a thousand times; clients read the feed for the rest. */
 const PLAYS_ANNOUNCED = 20;
 
-/** Newly stored plays (not duplicates) by scrobble id, the newest PLAYS_ANNOUNCED; an import's are history, not news. */
+/** Newly stored plays (not duplicates) by scrobble id, the newest PLAYS_ANNOUNCED; imported or synced-in ones are history, not news (history-sources.ts). */
 export function announcePlays(ctx: AppContext, source: string, scrobbleIds: readonly string[]): void {
-  if (scrobbleIds.length === 0 || source.startsWith('import:')) return;
+  if (scrobbleIds.length === 0 || isHistorySource(source)) return;
   runDetached('Live plays', async () => {
     const rows = await ctx.db
       .selectFrom('scrobbles as s')

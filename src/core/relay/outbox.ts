@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../toolkit/db/index.ts';
+import { historySourceSql } from '../history-sources.ts';
 
 /**
  * Queues freshly stored plays for each of the user's relay targets, in the transaction that
@@ -24,7 +25,7 @@ export async function enqueueRelayPlays(tx: Transaction<DB>, scrobbleIds: readon
     where s.id in (${sql.join(scrobbleIds)})
       and t.secret_sealed is not null
       and (s.origin_target is null or s.origin_target <> t.id)
-      and ((s.source not like 'import:%' and s.source not like 'sync:%') or (t.relay_imports
+      and (not ${historySourceSql(sql.ref('s.source'))} or (t.relay_imports
         and (t.imports_from is null or s.listened_at >= t.imports_from)
         and (t.imports_until is null or s.listened_at < t.imports_until)))
     on conflict on constraint relay_outbox_once do nothing`.execute(tx);

@@ -5,12 +5,13 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database, DB } from '../../toolkit/db/index.ts';
+import { historySourceSql } from '../history-sources.ts';
 
 /** The song part of every event: as the catalog names it. */
 const track = sql`jsonb_build_object('trackId', tr.id, 'artist', tr.artist, 'title', tr.title, 'album', tr.album, 'durationMs', tr.duration, 'mbid', tr.mbid)`;
 const user = sql`jsonb_build_object('did', u.did, 'handle', u.handle)`;
 
-/** Freshly stored plays of any users (a group commit's), for the hooks that take scrobbles. Imported plays are not sent: an import is history, not news. */
+/** Freshly stored plays of any users (a group commit's), for the hooks that take scrobbles. Imported and synced-in plays are not sent: they are history, not news (history-sources.ts). */
 export async function enqueueWebhookScrobbles(tx: Transaction<DB>, scrobbleIds: readonly string[]): Promise<void> {
   if (scrobbleIds.length === 0) return;
   await sql`
@@ -21,7 +22,7 @@ export async function enqueueWebhookScrobbles(tx: Transaction<DB>, scrobbleIds: 
     join scrobbles s on s.user_id = h.user_id
     join tracks tr on tr.id = s.track_id
     join users u on u.id = s.user_id
-    where s.id in (${sql.join(scrobbleIds)}) and 'scrobble' = any (h.events) and s.source not like 'import:%'`.execute(tx);
+    where s.id in (${sql.join(scrobbleIds)}) and 'scrobble' = any (h.events) and not ${historySourceSql(sql.ref('s.source'))}`.execute(tx);
 }
 
 /** A now-playing or a change of a song's love, for the user's hooks that take it. */

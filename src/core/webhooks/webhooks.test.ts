@@ -6,6 +6,8 @@ import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
 import { settleDetached } from '../../toolkit/background.ts';
+import { inTransaction } from '../../toolkit/db/index.ts';
+import { resolveListenTracks, storeListens } from '../scrobbling/ingest.ts';
 import { deliverDueWebhooks, DELIVERY_LOG_SIZE, type WebhookSenderOptions } from './sender.ts';
 import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './webhooks-testing.ts';
 
@@ -73,6 +75,18 @@ describeWithApp(
       assert.equal(verifySignature('s', header('s', now), `${body} `), false);
       assert.equal(verifySignature('other', header('s', now), body), false);
       assert.equal(verifySignature('s', header('s', now - 600), body), false);
+    });
+
+    test('imported and synced-in plays are history, not news: no delivery is queued for them', async () => {
+      const { ctx } = app();
+      for (const [i, source] of ['import:listenbrainz', 'sync:lastfm'].entries()) {
+        const listens = [{ artist: 'Hook Artist', title: `History ${i}`, listenedAt: new Date(Date.UTC(2020, 0, 1 + i)) }];
+        const tracks = await resolveListenTracks(ctx.db, ctx.config, listens);
+        const [outcome] = await inTransaction(ctx.db, (tx) => storeListens(tx, alice.userId, listens, tracks, source));
+        assert.equal(outcome?.status, 'stored', source);
+      }
+      assert.equal(await deliverDueWebhooks(ctx, FAST), 0);
+      assert.deepEqual(receiver.received, []);
     });
 
     test('a failed delivery is retried after a backoff, honouring Retry-After, with the same delivery id', async () => {
