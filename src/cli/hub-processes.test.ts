@@ -334,15 +334,17 @@ describe('the hub across real processes', { concurrency: true }, () => {
       );
       const count = await jsonRequest<any>(`${a1.scrobbler}/1/user/syncer/listen-count`, 'GET');
       assert.equal(count.body.payload.count, HISTORY);
-      // Resumed at the page it was killed on: the first page was fetched once, the second again after
-      // the restart (a page asked for while the machine is slow may be asked for once more: a retry,
-      // not a restart from the beginning).
+      // Resumed at the page it was killed on: the committed first page was not stored again (no
+      // duplicate above, and fetched is the history once), and the interrupted page was asked for
+      // again after the restart. How often a page is asked for is not a measure of it: a runner that
+      // loses its lease (the source's first run, started by addSource, beside the job's) asks for a
+      // page and lets it go uncommitted.
       const pageRequests = proxy.seen
         .filter(({ line }) => line.includes('/listens?'))
         .map(({ line }) => new URL(line.split(' ')[1]!, 'http://b').searchParams.get('max_ts'));
       assert.equal(new Set(pageRequests).size, PAGES);
-      assert.equal(pageRequests.filter((page) => page === pageRequests[0]).length, 1, 'the first page, committed before the kill, is not fetched again');
-      assert.ok(pageRequests.filter((page) => page === pageRequests[1]).length >= 2, 'the page the kill interrupted is fetched again');
+      const interrupted = pageRequests.find((page) => page !== pageRequests[0]);
+      assert.ok(pageRequests.filter((page) => page === interrupted).length >= 2, 'the page the kill interrupted is fetched again');
     });
   });
 });
