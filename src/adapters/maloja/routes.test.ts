@@ -208,6 +208,54 @@ describeWithApp('Maloja API (mlj_1)', (app) => {
     assert.equal(result.body.status, 'error');
     assert.equal(result.body.error.type, 'not_found');
   });
+
+  test("delete_scrobble: the key owner's plays at that second go, whatever the song; another account's stay; a time without one is a success too", async () => {
+    const [eve, fay] = [await createClientAccount(app(), 'mlj-del-eve'), await createClientAccount(app(), 'mlj-del-fay')];
+    const at = 1_700_100_000;
+    for (const [account, title, time] of [
+      [eve, 'Cherry Blossom Girl', at],
+      [eve, 'Remember', at],
+      [eve, 'Kelly Watch the Stars', at + 60],
+      [fay, 'Cherry Blossom Girl', at],
+    ] as const) {
+      assert.equal((await newscrobble(app(), { artist: 'Air', title, time, key: account.key })).status, 200);
+    }
+    const deleted = await mlj(app(), 'POST', '/delete_scrobble', { body: { key: eve.key, timestamp: at } });
+    assert.deepEqual([deleted.status, deleted.body], [200, { status: 'success', desc: 'Scrobble was deleted!' }]);
+    assert.deepEqual(
+      (await plays(app(), eve)).map((play) => play.title),
+      ['Kelly Watch the Stars'],
+    );
+    assert.equal((await plays(app(), fay)).length, 1, "another account's play at that second stays");
+    const listed = await mlj(app(), 'GET', `/scrobbles?key=${eve.key}`);
+    assert.deepEqual(
+      listed.body.list.map((scrobble: { time: number }) => scrobble.time),
+      [at + 60],
+    );
+    // As a form, with the key in the query; nothing at that time: Maloja's success all the same.
+    const nothing = await mlj(app(), 'POST', `/delete_scrobble?key=${eve.key}`, {
+      body: `timestamp=${at + 1}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.deepEqual([nothing.status, nothing.body.status], [200, 'success']);
+    assert.equal((await plays(app(), eve)).length, 1);
+  });
+
+  test("delete_scrobble: a wrong or missing key is 403 authentication_fail, a missing or malformed timestamp 400 malformed_request, in Maloja's shape", async () => {
+    const eve = await createClientAccount(app(), 'mlj-del-bad');
+    assert.equal((await newscrobble(app(), { artist: 'Air', title: 'Venus', time: 1_700_200_000, key: eve.key })).status, 200);
+    const refused = { status: 'failure', error: { type: 'authentication_fail', value: null, desc: 'Invalid or missing authentication' } };
+    for (const key of ['0'.repeat(32), undefined]) {
+      const result = await mlj(app(), 'POST', '/delete_scrobble', { body: { key, timestamp: 1_700_200_000 } });
+      assert.deepEqual([result.status, result.body], [403, refused]);
+    }
+    for (const timestamp of [undefined, 'yesterday', '-5', 1.5, '', [1_700_200_000, 1], '1'.repeat(13)]) {
+      const result = await mlj(app(), 'POST', '/delete_scrobble', { body: { key: eve.key, timestamp } });
+      assert.equal(result.status, 400, JSON.stringify(timestamp));
+      assert.deepEqual([result.body.status, result.body.error.type], ['error', 'malformed_request']);
+    }
+    assert.equal((await plays(app(), eve)).length, 1, 'nothing was deleted');
+  });
 });
 
 describe("Maloja submissions spend the account's submission budget", () => {

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateApiKey, type ApiKeyOwner } from '../../core/auth/api-keys.ts';
 import type { AppContext } from '../../core/context.ts';
 import { readiness } from '../../core/ops/readiness.ts';
+import { deletePlaysAt } from '../../core/scrobbling/corrections.ts';
 import { ingestListens, type ListenOutcome } from '../../core/scrobbling/ingest.ts';
-import { authenticationFailed, MALOJA, MalojaError } from './errors.ts';
+import { authenticationFailed, MALOJA, MalojaError, malformedRequest } from './errors.ts';
 import type { AnyEndpoint, CredentialCheck, Endpoint } from '../http/endpoint.ts';
 import { registerEndpoints, setProtocolErrorPath } from '../http/register.ts';
 import { acceptMalojaBodies, MALOJA_BODY_LIMIT, malojaKey, requestFields, type Fields } from './fields.ts';
@@ -65,6 +66,14 @@ const KEY_PARAMETERS = ['key', 'apikey'].map((name) => ({
   schema: { type: 'string' },
 }));
 
+/** delete_scrobble's `timestamp`: whole UNIX seconds, as a number (JSON) or text (query, form). */
+function scrobbleTimestamp(fields: Fields): number {
+  const value = fields.get('timestamp');
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^\d{1,12}$/.test(text.trim())) throw malformedRequest("timestamp must be the scrobble's UNIX time in whole seconds");
+  return Number(text);
+}
+
 type Declaration<C> = Omit<Endpoint<C>, 'host' | 'protocol'>;
 
 /** A Maloja endpoint on the scrobbler host, tagged and answering errors in Maloja's shape. */
@@ -119,6 +128,29 @@ export const malojaEndpoints: readonly AnyEndpoint[] = [
       const scrobble = parseScrobble(requestFields(request));
       const [outcome] = await ingestListens(ctx, credentials.userId, [scrobble.listen], 'maloja');
       return answer(scrobble, outcome!);
+    },
+  }),
+  // Maloja names a scrobble by its time (its primary key), so every play of the key owner's in that
+  // second goes, through the core's deletion as any other (statistics, relay). As Maloja does, a
+  // time with no scrobble is a success too: the scrobble is not there.
+  malojaEndpoint({
+    method: 'POST',
+    path: '/apis/mlj_1/delete_scrobble',
+    summary: 'Deletes the scrobble at a time',
+    credentials: MALOJA_KEY,
+    route: { bodyLimit: MALOJA_BODY_LIMIT },
+    openapi: {
+      operationId: 'malojaDeleteScrobble',
+      description: `Credentials: ${MALOJA_KEY.description}.`,
+      parameters: [
+        ...KEY_PARAMETERS,
+        { name: 'timestamp', in: 'query', required: false, description: "the scrobble's UNIX time (also in the body)", schema: { type: 'integer' } },
+      ],
+      responses: { '200': JSON_ANSWER('{ status: "success", desc }'), '403': ERROR_ANSWER('authentication_fail') },
+    },
+    handler: async ({ request, ctx, credentials }) => {
+      await deletePlaysAt(ctx.db, credentials.userId, scrobbleTimestamp(requestFields(request)));
+      return { status: 'success', desc: 'Scrobble was deleted!' };
     },
   }),
   // Without a key this only pings the server, as Maloja's does; with one it says whether the key is

@@ -24,11 +24,12 @@ const TargetView = Type.Object({
   lastSuccessAt: Nullable(DateTime()),
   lastError: Nullable(Type.String()),
   lastErrorAt: Nullable(DateTime()),
-  queued: Type.Integer({ description: 'plays waiting to be delivered' }),
-  deadLetterCount: Type.Integer({ description: 'plays the target refused or that ran out of tries' }),
+  queued: Type.Integer({ description: 'plays, and deletions of plays, waiting to be delivered' }),
+  deadLetterCount: Type.Integer({ description: 'plays (or deletions) the target refused or that ran out of tries' }),
   deadLetters: Type.Array(
     Type.Object({
       scrobbleId: Uuid(),
+      action: Type.Union([Type.Literal('scrobble'), Type.Literal('delete')], { description: 'the play, or its deletion' }),
       artist: Type.String(),
       title: Type.String(),
       listenedAt: Type.String(),

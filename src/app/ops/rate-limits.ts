@@ -64,6 +64,8 @@ const lastfmCredentialOf = (request: FastifyRequest): SubmissionCredential | und
 const isLastfmSignIn = (request: FastifyRequest) => requestParams(request).get('method')?.toLowerCase() === 'auth.getmobilesession';
 const lastfmAccountOf = (request: FastifyRequest) => (isLastfmSignIn(request) ? requestParams(request).get('username') : undefined);
 /** Operations that confirm the caller's password: a stolen token must not buy unlimited guesses at it. */
+/** Maloja's writes with the key: a scrobble, a deletion. */
+const MALOJA_WRITES = new Set(['/apis/mlj_1/newscrobble', '/apis/mlj_1/delete_scrobble']);
 const PASSWORD_CONFIRMATIONS = new Set(['/xrpc/app.svc.actor.changePassword', '/xrpc/app.svc.actor.deleteAccount']);
 const callerOf = async (request: FastifyRequest, accountOf: AccountOf) => {
   const credential = authorizationOf(request);
@@ -99,7 +101,7 @@ function planFor(route: RouteOptions): RoutePlan | null {
     return { protocol, spend: 'submission', credential: authorizationOf };
   }
   if (post && protocol === 'audioscrobbler') return { protocol, spend: 'submission', credential: audioscrobblerSessionOf };
-  if (post && url === '/apis/mlj_1/newscrobble') return { protocol, spend: 'submission', credential: malojaCredentialOf };
+  if (post && MALOJA_WRITES.has(url)) return { protocol, spend: 'submission', credential: malojaCredentialOf };
   // A media server's webhooks (in XRPC's error shape) spend the key owner's submissions like a scrobbler's.
   if (post && url.startsWith(`${MEDIA_SERVERS_PREFIX}/`)) return { protocol, spend: 'submission', credential: mediaServerCredentialOf };
   if (protocol === 'subsonic') return { protocol, spend: 'read', account: subsonicAccountOf };

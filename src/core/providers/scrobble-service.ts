@@ -28,4 +28,10 @@ export interface ScrobbleService {
   nowPlaying?(play: Omit<RelayPlay, 'listenedAt'>): Promise<void>;
   /** Absent when the protocol has no love (Maloja). */
   love?(play: Omit<RelayPlay, 'listenedAt'>, loved: boolean): Promise<void>;
+  /**
+   * Deletes a play sent before (as it was sent). Null when it is gone, whether this deleted it or
+   * the service had it no more, else the service's reason for refusing. Absent when the protocol
+   * deletes nothing (Last.fm).
+   */
+  deleteScrobble?(play: RelayPlay): Promise<string | null>;
 }

@@ -8,6 +8,9 @@ import { historySourceSql } from '../history-sources.ts';
  * number of plays or targets; for a user without targets it finds nothing to write. Skipped: a
  * target the play came from (origin_target), a Last.fm target not linked yet, and imported (or
  * synced-in) plays unless the target relays imports and the play falls inside its window.
+ * Deletions are queued by the database itself, whatever deletes a play: the trigger
+ * scrobbles_relay_deleted (migration 0028) queues the deletion of each deleted play a target was
+ * sent, and drops those not sent yet, in the deleting transaction; sender.ts delivers both.
  */
 export async function enqueueRelayPlays(tx: Transaction<DB>, scrobbleIds: readonly string[]): Promise<void> {
   if (scrobbleIds.length === 0) return;

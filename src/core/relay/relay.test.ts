@@ -7,7 +7,8 @@ import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/l
 import { openDatabase } from '../../toolkit/db/database.ts';
 import { loadConfig } from '../../toolkit/config.ts';
 import type { AppContext } from '../context.ts';
-import { claimBatch, deliverDue, type SenderOptions } from './sender.ts';
+import { claimBatch, deliverBatch, deliverDue, type SenderOptions } from './sender.ts';
+import { deleteUser } from '../auth/users.ts';
 import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
 import { settleDetached } from '../../toolkit/background.ts';
 import { approveLastfmLink, openLastfmCallback, startRelayProxy, type RelayProxy } from './relay-testing.ts';
@@ -248,6 +249,184 @@ for (const backend of testBackends()) {
         await removeTarget(id);
       });
     }
+
+    /** A's play of the song: its id and unix second. */
+    async function playOnAOf(title: string): Promise<{ id: string; trackId: string; seconds: number }> {
+      const row = await a.ctx.db
+        .selectFrom('scrobbles')
+        .innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
+        .select(['scrobbles.id', 'scrobbles.track_id', 'scrobbles.listened_at'])
+        .where('scrobbles.user_id', '=', alice.userId)
+        .where('tracks.title', '=', title)
+        .executeTakeFirstOrThrow();
+      return { id: row.id, trackId: row.track_id, seconds: Math.floor(row.listened_at.getTime() / 1000) };
+    }
+
+    /** Every way a play is deleted on A: the API, ListenBrainz delete-listen, Maloja delete_scrobble. */
+    const deleteOnA = {
+      async xrpc(title: string) {
+        const deleted = await a.procedure('app.svc.scrobble.deleteScrobble', { id: (await playOnAOf(title)).id }, alice.token);
+        assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      },
+      async listenbrainz(title: string) {
+        const play = await playOnAOf(title);
+        const deleted = await jsonRequest(`${a.scrobblerUrl}/1/delete-listen`, 'POST', {
+          headers: { authorization: `Token ${alice.key}` },
+          body: { listened_at: play.seconds, recording_msid: play.trackId },
+        });
+        assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      },
+      async maloja(title: string) {
+        const play = await playOnAOf(title);
+        const deleted = await jsonRequest(`${a.scrobblerUrl}/apis/mlj_1/delete_scrobble`, 'POST', { body: { key: alice.key, timestamp: play.seconds } });
+        assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      },
+    };
+
+    /** Requests that asked B to delete something, and that looked for a listen to delete. */
+    const deletions = () => proxy.seen.filter(({ line }) => /^POST \/(1\/delete-listen|apis\/mlj_1\/delete_scrobble)/.test(line)).length;
+    const lookups = () => proxy.seen.filter(({ line }) => line.startsWith('GET /1/user/bob/listens?')).length;
+
+    for (const [kind, path] of [
+      ['listenbrainz', 'xrpc'],
+      ['earshot', 'listenbrainz'],
+      ['maloja', 'maloja'],
+    ] as const) {
+      test(`${kind}: a play relayed to B and deleted on A (${path}) is deleted at B, once`, async () => {
+        const id = await addTarget({ kind, name: `B over ${kind}`, baseUrl: proxy.url, secret: bob.key });
+        const title = await playOnA();
+        const kept = await playOnA();
+        assert.equal(await deliverDue(a.ctx, FAST), 2);
+        assert.equal(await playsOnB(title), 1);
+        const [deletionsBefore, lookupsBefore] = [deletions(), lookups()];
+
+        await deleteOnA[path](title);
+        assert.equal((await status(id)).queued, 1, 'the deletion is queued with the deletion of the play');
+        assert.equal(await deliverDue(a.ctx, FAST), 1);
+        assert.equal(await deliverDue(a.ctx, FAST), 0);
+        assert.equal(await playsOnB(title), 0);
+        assert.equal(await playsOnB(kept), 1, 'the play at the next minute stays');
+        assert.equal(deletions() - deletionsBefore, 1);
+        // ListenBrainz names a listen by its msid: it is looked up among bob's listens first.
+        assert.equal(lookups() - lookupsBefore, kind === 'maloja' ? 0 : 1);
+        const after = await status(id);
+        assert.deepEqual([after.queued, after.deadLetterCount], [0, 0]);
+        await removeTarget(id);
+      });
+    }
+
+    test('listenbrainz: a play already gone from B is a deletion done, without a delete-listen', async () => {
+      const id = await targetAtB('listenbrainz');
+      const title = await playOnA();
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      await b.ctx.db
+        .deleteFrom('scrobbles')
+        .where('user_id', '=', bob.userId)
+        .where(
+          'id',
+          'in',
+          b.ctx.db.selectFrom('scrobbles').innerJoin('tracks', 'tracks.id', 'scrobbles.track_id').select('scrobbles.id').where('tracks.title', '=', title),
+        )
+        .execute();
+      const before = deletions();
+      await deleteOnA.xrpc(title);
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      assert.equal(deletions(), before);
+      assert.deepEqual([(await status(id)).queued, (await status(id)).deadLetterCount], [0, 0]);
+      await removeTarget(id);
+    });
+
+    for (const kind of ['listenbrainz', 'maloja', 'lastfm'] as const) {
+      test(`${kind}: a play deleted on A while still queued is never sent, and no deletion either`, async () => {
+        const id = await targetAtB(kind);
+        const title = await playOnA();
+        assert.equal((await status(id)).queued, 1);
+        const before = deletions();
+        await deleteOnA.xrpc(title);
+        assert.equal((await status(id)).queued, 0);
+        assert.equal(await deliverDue(a.ctx, FAST), 0);
+        assert.equal(sends(title), 0);
+        assert.equal(deletions(), before);
+        await removeTarget(id);
+      });
+    }
+
+    test('lastfm: a relayed play deleted on A stays at B (Last.fm has no deletion), and nothing is queued', async () => {
+      const id = await targetAtB('lastfm');
+      const title = await playOnA();
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      const requests = proxy.seen.length;
+      await deleteOnA.xrpc(title);
+      assert.equal((await status(id)).queued, 0);
+      assert.equal(await deliverDue(a.ctx, FAST), 0);
+      assert.equal(proxy.seen.length, requests);
+      assert.equal(await playsOnB(title), 1);
+      await removeTarget(id);
+    });
+
+    test('maloja: a play deleted while it is being sent is deleted at B once the send is settled', async () => {
+      const id = await targetAtB('maloja');
+      const title = await playOnA();
+      const inFlight = await claimBatch(a.ctx, FAST);
+      assert.equal(inFlight?.rows.length, 1);
+      await deleteOnA.xrpc(title);
+      // The deletion waits for the send: not due while the send's lease lasts.
+      assert.equal(await deliverDue(a.ctx, FAST), 0);
+      assert.equal(await deliverBatch(a.ctx, inFlight!, FAST), 1);
+      assert.equal(await playsOnB(title), 1);
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      assert.equal(await playsOnB(title), 0);
+      assert.equal((await status(id)).queued, 0);
+      await removeTarget(id);
+    });
+
+    test('maloja: a deletion B fails is retried with backoff; once B refuses it, it is a dead letter marked as a deletion', async () => {
+      const id = await targetAtB('maloja');
+      const title = await playOnA();
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      await deleteOnA.xrpc(title);
+      proxy.down = true;
+      try {
+        assert.equal(await deliverDue(a.ctx, FAST), 0);
+        assert.match((await status(id)).lastError, /could not be reached/);
+      } finally {
+        proxy.down = false;
+      }
+      await sleep(FAST.backoffMaxMs + 50);
+      const key = await b.ctx.db.selectFrom('api_keys').select(['id', 'key_hash']).where('user_id', '=', bob.userId).executeTakeFirstOrThrow();
+      await b.ctx.db.updateTable('api_keys').set({ key_hash: 'revoked' }).where('id', '=', key.id).execute();
+      try {
+        assert.equal(await deliverDue(a.ctx, FAST), 0);
+      } finally {
+        await b.ctx.db.updateTable('api_keys').set({ key_hash: key.key_hash }).where('id', '=', key.id).execute();
+      }
+      const refused = await status(id);
+      assert.deepEqual(
+        refused.deadLetters.map((letter: { action: string; title: string; state: string }) => [letter.action, letter.title, letter.state]),
+        [['delete', title, 'refused']],
+      );
+      assert.equal(await playsOnB(title), 1);
+      assert.deepEqual((await a.procedure('app.svc.relay.retryDeadLetters', { id }, alice.token)).body, { requeued: 1 });
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      assert.equal(await playsOnB(title), 0);
+      await removeTarget(id);
+    });
+
+    test('deleting an account whose plays were relayed deletes nothing at its targets (they go with it)', async () => {
+      const dave = await createClientAccount(a, 'dave');
+      const added = await a.procedure('app.svc.relay.addTarget', { kind: 'maloja', name: 'B', baseUrl: proxy.url, secret: bob.key }, dave.token);
+      assert.equal(added.status, 200);
+      const title = `Dave's ${++songs}`;
+      const stored = await jsonRequest(`${a.scrobblerUrl}/apis/mlj_1/newscrobble`, 'POST', {
+        body: { key: dave.key, artist: 'Relay Artist', title, time: 1_750_000_000 },
+      });
+      assert.equal(stored.status, 200);
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      await deleteUser(a.ctx.db, dave.userId);
+      assert.equal((await a.ctx.db.selectFrom('relay_outbox').select('id').where('user_id', '=', dave.userId).execute()).length, 0);
+      assert.equal(await deliverDue(a.ctx, FAST), 0);
+      assert.equal(await playsOnB(title), 1);
+    });
 
     test('now playing is forwarded best-effort, without the outbox', async () => {
       const id = await targetAtB('listenbrainz');

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../toolkit/db/index.ts';
-import type { RelayTargetKind } from '../../toolkit/db/schema.ts';
+import type { RelayOutboxOp, RelayTargetKind } from '../../toolkit/db/schema.ts';
 import { httpUrlParam, invalidRequest, notFound, XrpcError } from '../../toolkit/errors.ts';
 import { openOrNull, seal } from '../auth/encryption.ts';
 import type { AppContext } from '../context.ts';
@@ -34,7 +34,7 @@ export interface TargetStatus {
   lastSuccessAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
-  /** Plays waiting to be delivered. */
+  /** Plays, and deletions of plays, waiting to be delivered. */
   queued: number;
   /** Refused or out of tries: re-sent only by retryDeadLetters. */
   deadLetters: DeadLetter[];
@@ -43,6 +43,8 @@ export interface TargetStatus {
 
 export interface DeadLetter {
   scrobbleId: string;
+  /** A play that was not delivered, or the deletion of a play delivered before. */
+  action: RelayOutboxOp;
   artist: string;
   title: string;
   listenedAt: string;
@@ -160,7 +162,7 @@ export async function getTargetStatus(ctx: AppContext, userId: string, targetId:
   const count = (state: string) => Number(counts.find((row) => row.state === state)?.count ?? 0);
   const dead = await ctx.db
     .selectFrom('relay_outbox')
-    .select(['scrobble_id', 'payload', 'state', 'last_error'])
+    .select(['scrobble_id', 'op', 'payload', 'state', 'last_error'])
     .where('user_id', '=', userId)
     .where('target_id', '=', targetId)
     .where('state', 'in', ['refused', 'dead'])
@@ -184,6 +186,7 @@ export async function getTargetStatus(ctx: AppContext, userId: string, targetId:
     deadLetterCount: count('refused') + count('dead'),
     deadLetters: dead.map((row) => ({
       scrobbleId: row.scrobble_id,
+      action: row.op,
       artist: String(row.payload.artist),
       title: String(row.payload.title),
       listenedAt: String(row.payload.listenedAt),

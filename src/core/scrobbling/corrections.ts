@@ -46,9 +46,10 @@ function isPlayOf(eb: ExpressionBuilder<DB, 'scrobbles'>, song: PlayedSong) {
  * Deletes the user's plays of `song` within the whole second `seconds`, as the
  * protocols name a listen (their times are whole seconds, ours may carry
  * milliseconds), so a client may use the time and names it scrobbled with.
- * Returns how many went.
+ * Without a song, every play in that second goes: Maloja names a scrobble by
+ * its time alone (its primary key). Returns how many went.
  */
-export async function deletePlaysAt(db: Database, userId: string, seconds: number, song: PlayedSong): Promise<number> {
+export async function deletePlaysAt(db: Database, userId: string, seconds: number, song?: PlayedSong): Promise<number> {
   // Nothing can be stored outside these bounds, and such a time would only make the database fail.
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_UNIX_SECONDS) return 0;
   const result = await db
@@ -56,7 +57,7 @@ export async function deletePlaysAt(db: Database, userId: string, seconds: numbe
     .where('user_id', '=', userId)
     .where('listened_at', '>=', new Date(seconds * 1000))
     .where('listened_at', '<', new Date((seconds + 1) * 1000))
-    .where((eb) => isPlayOf(eb, song))
+    .$if(song !== undefined, (query) => query.where((eb) => isPlayOf(eb, song!)))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -546,13 +546,17 @@ export interface RelayTargetsTable {
 
 export type RelayOutboxState = 'queued' | 'delivered' | 'refused' | 'dead';
 
-/** A play to deliver to one relay target, written with the play (migration 0024). */
+/** What an outbox row asks of its target: to store the play, or to delete it (migration 0028). */
+export type RelayOutboxOp = 'scrobble' | 'delete';
+
+/** A play, or its deletion, to deliver to one relay target, written with the play or the deletion (migrations 0024, 0028). */
 export interface RelayOutboxTable {
   user_id: string;
   /** bigint: read as a string. */
   id: ColumnType<string, never, never>;
   target_id: string;
   scrobble_id: string;
+  op: ColumnType<RelayOutboxOp, RelayOutboxOp | undefined, RelayOutboxOp>;
   payload: Json;
   state: ColumnType<RelayOutboxState, RelayOutboxState | undefined, RelayOutboxState>;
   attempts: Generated<number>;

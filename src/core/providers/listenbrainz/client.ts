@@ -56,7 +56,52 @@ export function listenbrainzService(baseUrl: string, token: string): ScrobbleSer
       });
       await response.body?.cancel();
     },
+    async deleteScrobble(play) {
+      // delete-listen names a listen by its time and recording_msid, the server's own id, which a
+      // submission does not answer: the listen is looked up among the token's user's listens.
+      const user = await listenbrainzTokenUser(root, token);
+      if (user === null) throw new ProviderError('Refused', 'listenbrainz', 'ListenBrainz says the token is not valid');
+      const listenedAt = Math.floor(play.listenedAt.getTime() / 1000);
+      const msid = await recordingMsid(root, user, listenedAt, play);
+      if (msid === null) return null;
+      const response = await providerFetch('listenbrainz', `${root}/1/delete-listen`, {
+        method: 'POST',
+        headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ listened_at: listenedAt, recording_msid: msid }),
+      });
+      await response.body?.cancel();
+      return null;
+    },
   };
+}
+
+/** How many listens at or before a time are read to find one: more than anyone plays in one second. */
+const LISTENS_AT_ONE_TIME = 25;
+
+/** A listen as the server lists it; checked field by field, as any server may send anything. */
+interface Listed {
+  listened_at?: unknown;
+  recording_msid?: unknown;
+  track_metadata?: { artist_name?: unknown; track_name?: unknown; additional_info?: { recording_msid?: unknown } | null } | null;
+}
+
+const sameName = (a: unknown, b: string) => typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * The recording_msid of the user's listen of `play` at `listenedAt` (unix seconds), or null when
+ * there is none (deleted there already). The server lists it on the listen, and in
+ * track_metadata.additional_info. Listens at that second come first before max_ts one second later.
+ */
+async function recordingMsid(root: string, user: string, listenedAt: number, play: RelayPlay): Promise<string | null> {
+  const { listens } = await listenbrainzListens(root, user, listenedAt + 1, LISTENS_AT_ONE_TIME);
+  for (const listen of listens as (Listed | null)[]) {
+    if (typeof listen !== 'object' || listen === null) continue;
+    const metadata = listen.track_metadata ?? {};
+    if (listen.listened_at !== listenedAt || !sameName(metadata.artist_name, play.artist) || !sameName(metadata.track_name, play.title)) continue;
+    const msid = listen.recording_msid ?? metadata.additional_info?.recording_msid;
+    if (typeof msid === 'string' && msid !== '') return msid;
+  }
+  return null;
 }
 
 /** One page of a user's listens, newest first, as the server sends them (each is read by the import's ListenBrainz reader). */

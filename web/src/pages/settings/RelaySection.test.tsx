@@ -26,6 +26,7 @@ const target = {
   deadLetters: [
     {
       scrobbleId: '00000000-0000-4000-8000-000000000002',
+      action: 'scrobble' as const,
       artist: 'Artist',
       title: 'Song',
       listenedAt: '2026-11-27T09:00:00.000Z',

@@ -125,7 +125,8 @@ export function RelaySection() {
                   <summary>Dead letters</summary>
                   <ul className="small">
                     {target.deadLetters.map((letter) => (
-                      <li key={letter.scrobbleId}>
+                      <li key={`${letter.action} ${letter.scrobbleId}`}>
+                        {letter.action === 'delete' && 'Deleting '}
                         {letter.artist} – {letter.title} ({formatDate(letter.listenedAt)}): {letter.error ?? letter.state}
                       </li>
                     ))}
