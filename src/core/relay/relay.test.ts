@@ -370,8 +370,16 @@ for (const backend of testBackends()) {
       const inFlight = await claimBatch(a.ctx, FAST);
       assert.equal(inFlight?.rows.length, 1);
       await deleteOnA.xrpc(title);
-      // The deletion waits for the send: not due while the send's lease lasts.
+      // The deletion waits for the send: held back while the send's lease lasts, no try spent.
       assert.equal(await deliverDue(a.ctx, FAST), 0);
+      const held = await a.ctx.db
+        .selectFrom('relay_outbox')
+        .select(['attempts', 'next_attempt_at'])
+        .where('target_id', '=', id)
+        .where('op', '=', 'delete')
+        .executeTakeFirstOrThrow();
+      assert.equal(held.attempts, 0);
+      assert.ok(held.next_attempt_at > new Date(), 'due when the lease ends');
       assert.equal(await deliverBatch(a.ctx, inFlight!, FAST), 1);
       assert.equal(await playsOnB(title), 1);
       assert.equal(await deliverDue(a.ctx, FAST), 1);

@@ -193,13 +193,22 @@ async function dropDeletedPlays(tx: Transaction<DB>, batch: ClaimedBatch, ids: r
     .where('user_id', '=', batch.target.user_id)
     .where('lease_token', '=', batch.token)
     .where('id', 'in', ids)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('scrobbles').select('id').whereRef('scrobbles.id', '=', 'relay_outbox.scrobble_id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('scrobbles')
+            .select('id')
+            .whereRef('scrobbles.user_id', '=', 'relay_outbox.user_id')
+            .whereRef('scrobbles.id', '=', 'relay_outbox.scrobble_id'),
+        ),
+      ),
+    )
     .returning('id')
     .execute();
   return new Set(dropped.map((row) => row.id));
 }
 
-/** Deletions of plays deleted while they were being sent waited for the send (migration 0028): now it is settled, they are due. */
+/** Deletions of plays deleted while they were being sent were held back until the send was settled (sendDeletion): now they are due. */
 async function deletionsDueNow(tx: Transaction<DB>, batch: ClaimedBatch, delivered: readonly string[]): Promise<void> {
   const ids = new Set(delivered);
   await tx

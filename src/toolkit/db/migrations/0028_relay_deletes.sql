@@ -12,16 +12,21 @@ alter table relay_outbox drop constraint relay_outbox_once;
 alter table relay_outbox add constraint relay_outbox_once unique (user_id, scrobble_id, target_id, op);
 
 -- For each deleted play and target:
---   * sent (delivered), or being sent now (queued under a live lease): a deletion is queued with
---     what was sent, due when that lease ends; the sender waits for a send in flight to settle.
---     Not for Last.fm, whose API deletes nothing.
 --   * not sent (queued, refused, dead): the row goes, and nothing is sent, deletion or play.
+--   * sent (delivered), or being sent now (queued under a live lease): a deletion is queued with
+--     what was sent (the sender holds it back until a send in flight is settled). Not for
+--     Last.fm, whose API deletes nothing.
+-- In this order: the first statement waits for a sender claiming one of the rows at that moment,
+-- and then leaves it to that sender, so the second, which sees the claim, queues its deletion.
 -- Not when the account itself is being deleted (its user row is gone before its plays, and its
 -- targets and outbox go with it).
 create function relay_outbox_plays_deleted() returns trigger language plpgsql as $$
 begin
-  insert into relay_outbox (user_id, target_id, scrobble_id, op, payload, next_attempt_at)
-    select o.user_id, o.target_id, o.scrobble_id, 'delete', o.payload, greatest(now(), o.lease_until)
+  delete from relay_outbox o using old_rows d
+    where o.user_id = d.user_id and o.scrobble_id = d.id and o.op = 'scrobble'
+      and o.state <> 'delivered' and not (o.state = 'queued' and coalesce(o.lease_until > now(), false));
+  insert into relay_outbox (user_id, target_id, scrobble_id, op, payload)
+    select o.user_id, o.target_id, o.scrobble_id, 'delete', o.payload
     from old_rows d
     join relay_outbox o on o.user_id = d.user_id and o.scrobble_id = d.id and o.op = 'scrobble'
     join relay_targets t on t.user_id = o.user_id and t.id = o.target_id
@@ -29,9 +34,6 @@ begin
       and (o.state = 'delivered' or (o.state = 'queued' and coalesce(o.lease_until > now(), false)))
       and exists (select 1 from users u where u.id = d.user_id)
     on conflict on constraint relay_outbox_once do nothing;
-  delete from relay_outbox o using old_rows d
-    where o.user_id = d.user_id and o.scrobble_id = d.id and o.op = 'scrobble'
-      and o.state <> 'delivered' and not (o.state = 'queued' and coalesce(o.lease_until > now(), false));
   return null;
 end $$;
 
