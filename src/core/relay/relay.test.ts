@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { jsonRequest, startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { openDatabase } from '../../toolkit/db/database.ts';
+import { inTransaction } from '../../toolkit/db/index.ts';
 import { loadConfig } from '../../toolkit/config.ts';
 import type { AppContext } from '../context.ts';
 import { claimBatch, deliverBatch, deliverDue, type SenderOptions } from './sender.ts';
@@ -418,6 +419,28 @@ for (const backend of testBackends()) {
       assert.equal(await deliverDue(a.ctx, FAST), 1);
       assert.equal(await playsOnB(title), 0);
       await removeTarget(id);
+    });
+
+    test('a play synced in from a target is deleted at the other targets that took it, never at its origin', async () => {
+      const origin = await addTarget({ kind: 'maloja', name: 'B, the origin', baseUrl: proxy.url, secret: bob.key, relayImports: true });
+      const other = await addTarget({ kind: 'earshot', name: 'B, another', baseUrl: proxy.url, secret: bob.key, relayImports: true });
+      const title = `Synced ${++songs}`;
+      const listen = { artist: 'Relay Artist', title, listenedAt: new Date(Date.UTC(2025, 6, 1)) };
+      const { resolveListenTracks, storeListens } = await import('../scrobbling/ingest.ts');
+      const tracks = await resolveListenTracks(a.ctx.db, a.ctx.config, [listen]);
+      await inTransaction(a.ctx.db, (tx) => storeListens(tx, alice.userId, [listen], tracks, 'sync:listenbrainz', origin));
+      assert.deepEqual([(await status(origin)).queued, (await status(other)).queued], [0, 1]);
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      const malojaDeletions = () => proxy.seen.filter(({ line }) => line.startsWith('POST /apis/mlj_1/delete_scrobble')).length;
+      const [before, malojaBefore] = [deletions(), malojaDeletions()];
+      await deleteOnA.xrpc(title);
+      assert.deepEqual([(await status(origin)).queued, (await status(other)).queued], [0, 1]);
+      assert.equal(await deliverDue(a.ctx, FAST), 1);
+      assert.equal(deletions() - before, 1);
+      assert.equal(malojaDeletions(), malojaBefore, 'nothing is sent to the origin');
+      assert.equal(await playsOnB(title), 0);
+      await removeTarget(origin);
+      await removeTarget(other);
     });
 
     test('deleting an account whose plays were relayed deletes nothing at its targets (they go with it)', async () => {
