@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { jsonRequest, type TestApp } from '../../app/testing.ts';
+import type { AppContext } from '../context.ts';
 import { LASTFM_BINDING_COOKIE } from './lastfm-link.ts';
 
 export interface RelayProxy {
@@ -108,3 +110,15 @@ export async function approveLastfmLink(
 
 /** The callback opened by a browser holding `cookie` (none: another browser). */
 export const openLastfmCallback = (callback: string, cookie?: string) => jsonRequest<any>(callback, 'GET', cookie ? { headers: { cookie } } : {});
+
+/**
+ * Moves the relay's clock on past every wait: each queued row's backoff, each target's hold and each
+ * lease end now. Tests wait this way rather than sleeping past short backoffs, which on a loaded
+ * machine run out between two statements of one delivery pass and let it retry more than the test meant.
+ */
+export async function timePasses(ctx: AppContext): Promise<void> {
+  await sql`update relay_outbox set next_attempt_at = least(next_attempt_at, now()), lease_until = case when lease_until is null then null else now() - interval '1 millisecond' end where state = 'queued'`.execute(
+    ctx.db,
+  );
+  await sql`update relay_targets set hold_until = null where hold_until is not null`.execute(ctx.db);
+}

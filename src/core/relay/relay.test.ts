@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { jsonRequest, startTestApp, testBackends, type TestApp } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
@@ -12,10 +11,11 @@ import { claimBatch, deliverBatch, deliverDue, type SenderOptions } from './send
 import { deleteUser } from '../auth/users.ts';
 import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
 import { settleDetached } from '../../toolkit/background.ts';
-import { approveLastfmLink, openLastfmCallback, startRelayProxy, type RelayProxy } from './relay-testing.ts';
+import { approveLastfmLink, openLastfmCallback, startRelayProxy, timePasses, type RelayProxy } from './relay-testing.ts';
 
 /** Retries come quickly here; the lease is short enough to watch it run out. */
-const FAST: SenderOptions = { leaseMs: 60_000, maxAttempts: 3, backoffBaseMs: 50, backoffMaxMs: 200 };
+// Backoffs and leases far longer than any test: a wait is ended by timePasses, never by the clock.
+const FAST: SenderOptions = { leaseMs: 600_000, maxAttempts: 3, backoffBaseMs: 600_000, backoffMaxMs: 600_000 };
 
 for (const backend of testBackends()) {
   describe(`relaying plays from one Earshot to another [${backend.name}]`, () => {
@@ -207,7 +207,7 @@ for (const backend of testBackends()) {
         } finally {
           proxy.down = false;
         }
-        await sleep(FAST.backoffMaxMs + 50);
+        await timePasses(a.ctx);
         assert.equal(await deliverDue(a.ctx, FAST), 1);
         assert.equal(await playsOnB(title), 1);
         assert.equal(sends(title), 1);
@@ -218,11 +218,11 @@ for (const backend of testBackends()) {
       test(`${kind}: a sender that dies mid-batch holds its lease until it runs out; then another delivers the play once`, async () => {
         const id = await targetAtB(kind);
         const title = await playOnA();
-        const abandoned = await claimBatch(a.ctx, { ...FAST, leaseMs: 300 });
+        const abandoned = await claimBatch(a.ctx, FAST);
         assert.equal(abandoned?.rows.length, 1);
         // The dead sender's lease holds: nobody else takes the play.
         assert.equal(await deliverDue(a.ctx, FAST), 0);
-        await sleep(350);
+        await timePasses(a.ctx);
         assert.equal(await deliverDue(a.ctx, FAST), 1);
         assert.equal(await playsOnB(title), 1);
         assert.equal(sends(title), 1);
@@ -401,7 +401,7 @@ for (const backend of testBackends()) {
       } finally {
         proxy.down = false;
       }
-      await sleep(FAST.backoffMaxMs + 50);
+      await timePasses(a.ctx);
       const key = await b.ctx.db.selectFrom('api_keys').select(['id', 'key_hash']).where('user_id', '=', bob.userId).executeTakeFirstOrThrow();
       await b.ctx.db.updateTable('api_keys').set({ key_hash: 'revoked' }).where('id', '=', key.id).execute();
       try {
@@ -466,10 +466,8 @@ for (const backend of testBackends()) {
         body: { listen_type: 'playing_now', payload: [{ track_metadata: { artist_name: 'Relay Artist', track_name: 'Playing Now' } }] },
       });
       assert.equal(playing.status, 200);
-      let forwarded = false;
-      for (let i = 0; i < 50 && !forwarded; i++, await sleep(20)) {
-        forwarded = (await b.ctx.db.selectFrom('now_playing').select('user_id').where('user_id', '=', bob.userId).executeTakeFirst()) !== undefined;
-      }
+      await settleDetached();
+      const forwarded = await b.ctx.db.selectFrom('now_playing').select('user_id').where('user_id', '=', bob.userId).executeTakeFirst();
       assert.ok(forwarded, "bob's now playing at B");
       assert.equal((await status(id)).queued, 0);
       await removeTarget(id);

@@ -6,6 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import type { AppContext } from '../context.ts';
 
 export interface ReceivedDelivery {
   headers: http.IncomingHttpHeaders;
@@ -64,4 +66,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       server.closeAllConnections();
     });
   return receiver;
+}
+
+/**
+ * Moves the webhook sender's clock on past every wait (each queued delivery's backoff and lease end
+ * now), so tests never sleep past short backoffs, which a loaded machine can outrun within one pass.
+ */
+export async function timePasses(ctx: AppContext): Promise<void> {
+  await sql`update webhook_deliveries set next_attempt_at = least(next_attempt_at, now()), lease_until = case when lease_until is null then null else now() - interval '1 millisecond' end where state = 'queued'`.execute(
+    ctx.db,
+  );
 }

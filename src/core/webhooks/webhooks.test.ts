@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { describeWithApp, jsonRequest } from '../../app/testing.ts';
 import { createClientAccount, type ClientAccount } from '../../adapters/lastfm/lastfm-testing.ts';
 import { subsonicClient } from '../../adapters/subsonic/client-testing.ts';
@@ -9,10 +9,10 @@ import { settleDetached } from '../../toolkit/background.ts';
 import { inTransaction } from '../../toolkit/db/index.ts';
 import { resolveListenTracks, storeListens } from '../scrobbling/ingest.ts';
 import { deliverDueWebhooks, DELIVERY_LOG_SIZE, type WebhookSenderOptions } from './sender.ts';
-import { startWebhookReceiver, verifySignature, type WebhookReceiver } from './webhooks-testing.ts';
+import { startWebhookReceiver, timePasses, verifySignature, type WebhookReceiver } from './webhooks-testing.ts';
 
-/** Retries come quickly here. */
-const FAST: WebhookSenderOptions = { leaseMs: 60_000, maxAttempts: 4, backoffBaseMs: 50, backoffMaxMs: 100 };
+/** Backoffs far longer than any test, but shorter than the Retry-After the receiver asks for: a wait is ended by timePasses, never by the clock. */
+const FAST: WebhookSenderOptions = { leaseMs: 600_000, maxAttempts: 4, backoffBaseMs: 60_000, backoffMaxMs: 60_000 };
 
 describeWithApp(
   'webhooks',
@@ -90,20 +90,23 @@ describeWithApp(
     });
 
     test('a failed delivery is retried after a backoff, honouring Retry-After, with the same delivery id', async () => {
-      receiver.script.push({ status: 500, body: 'boom' }, { status: 503, headers: { 'retry-after': '1' }, body: 'busy' });
+      receiver.script.push({ status: 500, body: 'boom' }, { status: 503, headers: { 'retry-after': '600' }, body: 'busy' });
       await play('Hooked 2');
       assert.equal(await deliverDueWebhooks(app().ctx, FAST), 0);
       let [logged] = await deliveries();
       assert.deepEqual([logged.state, logged.status, logged.response, logged.attempts], ['queued', 500, 'boom', 1]);
-      await sleep(150);
+      assert.equal(await deliverDueWebhooks(app().ctx, FAST), 0, 'held for its backoff');
+      assert.equal(receiver.received.length, 1);
+      await timePasses(app().ctx);
       assert.equal(await deliverDueWebhooks(app().ctx, FAST), 0);
       [logged] = await deliveries();
       assert.deepEqual([logged.state, logged.status, logged.attempts], ['queued', 503, 2]);
-      // The receiver asked for a second: a backoff of at most 100 ms does not come before it.
-      await sleep(300);
-      assert.equal(await deliverDueWebhooks(app().ctx, FAST), 0);
-      assert.equal(receiver.received.length, 2);
-      await sleep(900);
+      // The receiver asked for ten minutes: more than the one-minute backoff, so its wait is the one kept.
+      const { rows } = await sql<{
+        waits: boolean;
+      }>`select bool_and(next_attempt_at > now() + interval '5 minutes') as waits from webhook_deliveries where state = 'queued'`.execute(app().ctx.db);
+      assert.equal(rows[0]?.waits, true);
+      await timePasses(app().ctx);
       assert.equal(await deliverDueWebhooks(app().ctx, FAST), 1);
       [logged] = await deliveries();
       assert.deepEqual([logged.state, logged.status, logged.attempts], ['delivered', 200, 3]);
@@ -116,7 +119,7 @@ describeWithApp(
       await play('Hooked 3');
       for (let i = 0; i < FAST.maxAttempts; i++) {
         await deliverDueWebhooks(app().ctx, FAST);
-        await sleep(120);
+        await timePasses(app().ctx);
       }
       const [logged] = await deliveries();
       assert.deepEqual([logged.state, logged.attempts], ['dead', FAST.maxAttempts]);
