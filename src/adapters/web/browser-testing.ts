@@ -85,3 +85,14 @@ export async function signOutIfSignedIn(page: Page): Promise<void> {
   await account.click();
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
 }
+
+/** Reads until `done` holds of what was read, polled from the test (what the server stores after the page acts); fails after `timeoutMs`. */
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -181,7 +181,8 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   /** A reading of the element for this play's listening time; the one that makes the play count records it. */
   const read = (element: HTMLAudioElement) => {
     const { listening: play, startedAt } = run.current;
-    const counts = play.tracker.update(element.currentTime, !element.paused && !element.seeking && !element.ended, performance.now(), duration(element));
+    const playing = !element.paused && !element.seeking && !element.ended;
+    const counts = play.tracker.update(element.currentTime, playing, performance.now(), duration(element), element.playbackRate);
     if (counts && startedAt) scrobble.mutate({ input: [song, startedAt, duration(element)], play });
   };
 

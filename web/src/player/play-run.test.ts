@@ -26,7 +26,7 @@ describe('PlayRun', () => {
     expect(sent).toEqual([['play-1', 120_100]]);
   });
 
-  test('an end before the play is stored sends once the id arrives; a play never recorded sends nothing', () => {
+  test('an end before the play is stored sends once the id arrives; the rate counts; a play never recorded sends nothing', () => {
     const late = run();
     late.play.tracker.update(0, true, 0, 200);
     late.play.tracker.update(150, true, 150_000, 200);
@@ -34,6 +34,14 @@ describe('PlayRun', () => {
     late.play.tracker.update(190, true, 190_000, 200); // after the end: not counted
     late.play.recorded('play-2');
     expect(late.sent).toEqual([['play-2', 150_000]]);
+
+    // At twice the speed, a minute of the song is heard in half a minute.
+    const fast = run();
+    fast.play.tracker.update(0, true, 0, 200, 2);
+    fast.play.tracker.update(60, true, 30_000, 200, 2);
+    fast.play.recorded('play-3');
+    fast.play.end();
+    expect(fast.sent).toEqual([['play-3', 60_000]]);
 
     const skipped = run();
     skipped.play.tracker.update(0, true, 0, 200);

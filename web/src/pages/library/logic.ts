@@ -15,11 +15,12 @@ export class PlayTracker {
   private counted = false;
 
   /**
-   * Feeds a reading of the audio element: its position in seconds, whether it is playing, and
-   * when, in milliseconds on the page's clock; true exactly once, on the reading that makes the play count.
+   * Feeds a reading of the audio element: its position in seconds, whether it is playing, when, in
+   * milliseconds on the page's clock, and its playback rate; true exactly once, on the reading that
+   * makes the play count.
    */
-  update(positionSeconds: number, playing: boolean, atMs: number, durationSeconds: number | undefined): boolean {
-    const reading = { playing, positionMs: positionSeconds * 1000, atMs };
+  update(positionSeconds: number, playing: boolean, atMs: number, durationSeconds: number | undefined, rate = 1): boolean {
+    const reading = { playing, positionMs: positionSeconds * 1000, atMs, rate };
     this.clock = this.clock ? advanceClock(this.clock, reading) : startClock(reading);
     if (this.counted || !playCounts(this.playedMs, knownLength(durationSeconds))) return false;
     this.counted = true;
