@@ -82,7 +82,7 @@ describeWithApp('Subsonic REST: reportPlayback (OpenSubsonic playbackReport) rec
     assert.deepEqual(await plays(), []);
   });
 
-  test('a new song ends the session before it; the playback rate is the time listened per second', async () => {
+  test('a new song ends the session before it, run on to its end, unless abandoned; the playback rate is the time listened per second', async () => {
     const { report, plays, elapse } = await listener('rp-next');
     const [song, other] = ids;
     await report(song!, 'starting', 0, { playbackRate: 2 });
@@ -93,6 +93,13 @@ describeWithApp('Subsonic REST: reportPlayback (OpenSubsonic playbackReport) rec
     await report(other!, 'starting', 0); // the song ran on, at its rate, to its end
     const [play] = await plays();
     assert.deepEqual([play?.track_id, play?.played_ms], [song, 200_000]);
+    // A player gone quiet for hours: its session went no further than its last report, 20 s.
+    await report(other!, 'playing', 0);
+    await elapse(20_000);
+    await report(other!, 'playing', 20_000);
+    await elapse(2 * 3_600_000);
+    await report(song!, 'starting', 0);
+    assert.equal((await plays()).length, 1);
   });
 
   test('a client that also scrobbles gets one play, with the time listened, whichever comes first', async () => {

@@ -66,10 +66,25 @@ const readingOf = (report: Pick<PlaybackReport, 'state' | 'positionMs' | 'rate'>
   rate: report.rate,
 });
 
-/** The clock read now: where a session stands when it ends without a report of its own, its position estimated at its rate. */
+/** How long the session's song has left to play from its last report, at its rate (unknown length: now-playing's usual span). */
+const remainingMs = ({ durationMs, session }: SessionRow) =>
+  durationMs === null ? NOW_PLAYING_FALLBACK_MS : Math.max(0, durationMs - session.positionMs) / session.rate;
+
+/**
+ * How long after a playing session's planned end (its song's end at its rate) it is abandoned: the
+ * player went away without a word, and the session is taken no further than its last report
+ * (OpenSubsonic: servers stop listening 30 minutes after the planned end).
+ */
+const ABANDONED_AFTER_MS = 30 * 60_000;
+
+/**
+ * The clock read now: where a session stands when it ends without a report of its own, its
+ * position estimated at its rate up to the song's end, unless it was abandoned.
+ */
 function estimatedEnd(row: SessionRow, nowMs: number): Session {
   const { session } = row;
-  const estimate = session.positionMs + (session.playing ? (nowMs - session.atMs) * session.rate : 0);
+  const runsOn = session.playing && nowMs <= session.atMs + remainingMs(row) + ABANDONED_AFTER_MS;
+  const estimate = session.positionMs + (runsOn ? (nowMs - session.atMs) * session.rate : 0);
   const positionMs = row.durationMs === null ? estimate : Math.min(estimate, Math.max(row.durationMs, session.positionMs));
   return { ...advanceClock(session, { playing: false, positionMs, atMs: nowMs }), state: 'stopped', ignoreScrobble: session.ignoreScrobble };
 }
@@ -95,11 +110,10 @@ async function lockedSession(tx: Tx, userId: string): Promise<{ row: SessionRow 
 /** Writes the session into its now_playing row; an ended one is no longer now playing. */
 async function storeSession(tx: Tx, userId: string, row: SessionRow, fresh: boolean): Promise<void> {
   const { session } = row;
-  const remainingMs = row.durationMs === null ? NOW_PLAYING_FALLBACK_MS : Math.max(0, row.durationMs - session.positionMs) / session.rate;
   const values = {
     track_id: row.trackId,
     submitted: JSON.stringify({ ...row.submitted, playback: session }),
-    expires_at: session.state === 'stopped' ? sql<Date>`now()` : sql<Date>`now() + ${`${Math.round(remainingMs)} milliseconds`}::interval`,
+    expires_at: session.state === 'stopped' ? sql<Date>`now()` : sql<Date>`now() + ${`${Math.round(remainingMs(row))} milliseconds`}::interval`,
     ...(fresh && { started_at: sql<Date>`now()` }),
   };
   await tx
