@@ -205,18 +205,21 @@ export interface SessionPlay {
 }
 
 /**
- * Where the user's scrobbles of songs fall in their playback session: a scrobble of the session's
- * song timed from a minute before its start to a minute after its end (or any time after the
- * start, while it is open) is the session's play, at the session's time; any other is left as it is.
+ * Where the user's scrobbles of songs fall in their playback session: the first scrobble of the
+ * session's song (of one call) timed from a minute before its start to a minute after its end (or
+ * any time after the start, while it is open) is the session's play, at the session's time; any
+ * other is left as it is.
  */
 export async function sessionPlays(db: Database, userId: string): Promise<(trackId: string, at: Date) => SessionPlay> {
   const found = await db.selectFrom('now_playing').select(['track_id', 'started_at', 'submitted']).where('user_id', '=', userId).executeTakeFirst();
   const session = found?.submitted.playback as Session | undefined;
+  let taken = false;
   return (trackId, at) => {
-    if (!found || !session || trackId !== found.track_id) return { at };
+    if (taken || !found || !session || trackId !== found.track_id) return { at };
     const stopped = session.state === 'stopped';
     const time = at.getTime();
     if (time < found.started_at.getTime() - SCROBBLE_SLACK_MS || (stopped && time > session.atMs + SCROBBLE_SLACK_MS)) return { at };
+    taken = true;
     return { at: playTime(found.started_at), ...(stopped && { playedMs: Math.round(session.playedMs) }) };
   };
 }

@@ -2,8 +2,7 @@ import { invalidParameter, libraryNotFound, missingParameter } from '../../../..
 import { nowPlayingEntries, recordPlays, setNowPlaying } from '../../../../core/library/now-playing.ts';
 import { PLAYBACK_STATES, reportPlayback, type PlaybackState } from '../../../../core/library/playback.ts';
 import { MAX_DURATION_MS } from '../../../../core/catalog/field-rules.ts';
-import type { SubsonicParams } from '../../method.ts';
-import { defineSubsonicMethod } from '../../method.ts';
+import { defineSubsonicMethod, type SubsonicParams } from '../../method.ts';
 import { integers } from './integers.ts';
 
 /** Below this a time cannot be milliseconds of a play (it is 1973-03-03); as seconds it would be the year 5138. */
