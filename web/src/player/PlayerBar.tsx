@@ -178,7 +178,10 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
     if (audio.current) audio.current.currentTime = seconds;
   };
   const duration = (element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : song.duration);
-  /** A reading of the element for this play's listening time; the one that makes the play count records it. */
+  /**
+   * A reading of the element for this play's listening time (a stall needs none: the position stands
+   * still); the one that makes the play count records it.
+   */
   const read = (element: HTMLAudioElement) => {
     const { listening: play, startedAt } = run.current;
     const playing = !element.paused && !element.seeking && !element.ended;
@@ -274,7 +277,6 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
               setPaused(true);
               read(event.currentTarget);
             }}
-            onWaiting={(event) => read(event.currentTarget)}
             onPlaying={(event) => {
               read(event.currentTarget);
               if (run.current.startedAt) return;
