@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testPng, writeTestTrack } from '../../core/library/test-music.ts';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
-import { accountButton, chromiumPath, screenshots, until, VIEWPORTS, launchPage } from './browser-testing.ts';
+import { accountButton, chromiumPath, playedTimesOnceSent, screenshots, until, VIEWPORTS, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -174,20 +174,9 @@ describeWithApp(
       assert.deepEqual(recorded.scrobbles, ['First', 'Second']);
       assert.equal(await scrobbleCount(app(), did), 2);
       // Each ended: its play says how long it was listened to, at 4× the whole song in a quarter of the time.
-      const played = await until(
-        'both played times',
-        async () =>
-          (
-            await app()
-              .ctx.db.selectFrom('scrobbles as s')
-              .innerJoin('users as u', 'u.id', 's.user_id')
-              .select('s.played_ms')
-              .where('u.did', '=', did)
-              .execute()
-          ).map((row) => row.played_ms),
-        (times) => times.every((time) => time !== null),
-      );
-      for (const time of played) assert.ok(time! >= 15_500 && time! <= 31_000, `${time} ms`);
+      const played = await playedTimesOnceSent(app().ctx.db, did);
+      assert.equal(played.length, 2);
+      for (const time of played) assert.ok(time >= 15_500 && time <= 31_000, `${time} ms`);
       assert.deepEqual(errors, []);
     });
   },
