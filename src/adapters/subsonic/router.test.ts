@@ -106,10 +106,10 @@ describeWithApp(
       const client = subsonicClient(app(), { username: user.handle, password: user.key });
       assert.equal((await client.getLicense()).license.valid, true);
       const names = (await client.getOpenSubsonicExtensions()).openSubsonicExtensions.map((extension) => extension.name);
-      assert.deepEqual(names.sort(), ['apiKeyAuthentication', 'formPost', 'indexBasedQueue', 'songLyrics']);
+      assert.deepEqual(names.sort(), ['apiKeyAuthentication', 'formPost', 'indexBasedQueue', 'playbackReport', 'songLyrics']);
       const anonymous = await restJson(app(), 'getOpenSubsonicExtensions', {});
       assert.equal(anonymous.status, 'ok', 'extensions are discoverable before signing in');
-      assert.equal(anonymous.openSubsonicExtensions.length, 4);
+      assert.equal(anonymous.openSubsonicExtensions.length, 5);
       const own = await client.getUser({ username: user.handle });
       assert.equal(own.user.username, user.handle);
       assert.equal(own.user.streamRole, true);

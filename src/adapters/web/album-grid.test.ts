@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { scanLibrary } from '../../core/library/scan/index.ts';
 import { testPng, writeTestTrack } from '../../core/library/test-music.ts';
 import { describeWithApp, scrobbleCount } from '../../app/testing.ts';
-import { accountButton, chromiumPath, screenshots, VIEWPORTS, launchPage } from './browser-testing.ts';
+import { accountButton, chromiumPath, playedTimesOnceSent, screenshots, until, VIEWPORTS, launchPage } from './browser-testing.ts';
 
 const browserPath = chromiumPath();
 const skip = typeof browserPath === 'string' ? false : browserPath.missing;
@@ -51,16 +51,6 @@ const RECORDER = `(() => {
 })()`;
 
 const audioLog = (page: Page) => page.evaluate<AudioEvent[]>('window.audioLog');
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 // What the browser does (the grid, the preloaded next song); recording plays runs on both backends in the player's suites.
 describeWithApp(
@@ -183,6 +173,10 @@ describeWithApp(
       assert.equal(recorded.nowPlaying.length, 2);
       assert.deepEqual(recorded.scrobbles, ['First', 'Second']);
       assert.equal(await scrobbleCount(app(), did), 2);
+      // Each ended: its play says how long it was listened to, at 4× the whole song in a quarter of the time.
+      const played = await playedTimesOnceSent(app().ctx.db, did);
+      assert.equal(played.length, 2);
+      for (const time of played) assert.ok(time >= 15_500 && time <= 31_000, `${time} ms`);
       assert.deepEqual(errors, []);
     });
   },

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Database } from '../../toolkit/db/index.ts';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((candidate): candidate is string => Boolean(candidate));
 
@@ -84,4 +85,28 @@ export async function signOutIfSignedIn(page: Page): Promise<void> {
   if (!(await account.isVisible())) return;
   await account.click();
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+}
+
+/** Reads until `done` holds of what was read, polled from the test (what the server stores after the page acts); fails after `timeoutMs`. */
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** How long each of a user's plays was listened to, once every one says (the player sends it as the play ends). */
+export async function playedTimesOnceSent(db: Database, did: string): Promise<number[]> {
+  const times = await until(
+    'the played times',
+    async () =>
+      (await db.selectFrom('scrobbles as s').innerJoin('users as u', 'u.id', 's.user_id').select('s.played_ms').where('u.did', '=', did).execute()).map(
+        (row) => row.played_ms,
+      ),
+    (played) => played.every((time) => time !== null),
+  );
+  return times as number[];
 }

@@ -15,6 +15,7 @@ import { NameText as Text, Scrobble } from '../../core/scrobbling/schemas.ts';
 // The declared limits are listen-rules' (so the OpenAPI document tells clients); recordPlay
 // then checks what a schema cannot say (lone surrogates, the listen time).
 const Positive = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_INT4, description });
+const PlayedMs = Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: 'how long the play actually lasted, in milliseconds, when known' });
 
 const createScrobble = defineProcedure({
   nsid: 'app.svc.scrobble.createScrobble',
@@ -26,9 +27,7 @@ const createScrobble = defineProcedure({
     album: Type.Optional(Text('album title')),
     albumArtist: Type.Optional(Text('album artist')),
     duration: Type.Optional(Positive('milliseconds')),
-    playedMs: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_DURATION_MS, description: 'how long the play actually lasted, in milliseconds, when known' }),
-    ),
+    playedMs: Type.Optional(PlayedMs),
     trackNumber: Type.Optional(Positive('position on the disc')),
     discNumber: Type.Optional(Positive('disc number')),
     mbid: Type.Optional(Type.String({ pattern: MBID.source, description: 'MusicBrainz recording id' })),
@@ -107,11 +106,12 @@ const deleteScrobble = defineProcedure({
 
 const updateScrobble = defineProcedure({
   nsid: 'app.svc.scrobble.updateScrobble',
-  summary: "Correct one of the caller's plays: its time, or its song (by id, or by corrected names through the matcher)",
+  summary: "Correct one of the caller's plays: its time, or its song (by id, or by corrected names through the matcher); or say how long it lasted",
   auth: 'required',
   input: Type.Object({
     ...ScrobbleRef,
     listenedAt: Type.Optional(DateTime({ description: 'when the play happened; the same limits as a new listen' })),
+    playedMs: Type.Optional(PlayedMs),
     trackId: Type.Optional(Uuid({ description: 'an existing catalog song to re-point the play to' })),
     artist: Type.Optional(Text('corrected artist; the rest of the names are kept from the current song')),
     title: Type.Optional(Text('corrected title')),

@@ -18,6 +18,7 @@ import { saveConnection } from '../../core/providers/connections.ts';
 import { startFakeMusicstream, type FakeMusicstream } from '../../core/providers/musicstream/fake.ts';
 import { openAppContext, type OwnedAppContext } from '../server.ts';
 import { jsonRequest } from '../testing.ts';
+import { elapsePlayback } from '../../core/library/playback-testing.ts';
 import { testRedisReachable, TEST_REDIS_URL } from './redis-testing.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
@@ -231,6 +232,46 @@ describe('two server processes on one PostgreSQL', {
       assert.deepEqual(pair.map((answer) => answer.body.payload.duplicate).sort(), [0, 1]);
     }
     assert.equal(await playCount(), 335);
+  });
+
+  test("a Subsonic player's playback reports alternating between the processes: one session, one play with its listening time", async () => {
+    // A listener of their own: alice's sign-ins are locked out by the test above.
+    const signup = await jsonRequest<any>(`${a().api}/auth/signup`, 'POST', { body: { handle: 'runner', password: 'runner password' } });
+    const created = await jsonRequest<any>(`${b().api}/xrpc/app.svc.apikey.createApikey`, 'POST', { body: { name: 'player' }, token: signup.body.token });
+    const runnerKey: string = created.body.key;
+    const song = {
+      listened_at: 1_735_725_600,
+      track_metadata: { artist_name: 'Relay Runner', track_name: 'Baton', additional_info: { duration_ms: 200_000 } },
+    };
+    const stored = await jsonRequest<any>(`${a().scrobbler}/1/submit-listens`, 'POST', {
+      body: { listen_type: 'single', payload: [song] },
+      headers: { authorization: `Token ${runnerKey}` },
+    });
+    const songId: string = stored.body.payload.listens[0].recording_msid;
+    const user = await ctx.db.selectFrom('users').select('id').where('handle', '=', 'runner').executeTakeFirstOrThrow();
+    const report = async ({ api }: Running, state: string, positionMs: number) => {
+      const query = new URLSearchParams({
+        u: 'runner',
+        p: runnerKey,
+        c: 'two-doors',
+        f: 'json',
+        mediaId: songId,
+        mediaType: 'song',
+        positionMs: String(positionMs),
+        state,
+      });
+      const answer = await jsonRequest<any>(`${api}/rest/reportPlayback?${query}`, 'GET');
+      assert.equal(answer.body['subsonic-response'].status, 'ok', JSON.stringify(answer.body));
+    };
+    await report(a(), 'starting', 0);
+    await report(b(), 'playing', 0);
+    await elapsePlayback(ctx.db, user.id, 80_000);
+    await report(a(), 'paused', 80_000);
+    await report(b(), 'playing', 80_000);
+    await elapsePlayback(ctx.db, user.id, 40_000);
+    await report(a(), 'stopped', 120_000);
+    const plays = await ctx.db.selectFrom('scrobbles').select('played_ms').where('user_id', '=', user.id).where('source', '=', 'subsonic').execute();
+    assert.deepEqual(plays, [{ played_ms: 120_000 }]);
   });
 
   async function rows(table: 'scrobbles' | 'stats_queue'): Promise<number> {

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../../toolkit/db/index.ts';
-import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { ingestListens, updateNowPlaying } from '../scrobbling/ingest.ts';
+import { catalogMetadata } from './catalog-metadata.ts';
 import { invalidParameter } from './errors.ts';
 import { knownSongs } from './known-ids.ts';
+import { keepsSession, sessionPlays } from './playback.ts';
 import { songViews, type SongView } from './views.ts';
 
 /**
@@ -13,52 +14,11 @@ import { songViews, type SongView } from './views.ts';
  * matches that same song, exactly as a scrobble of it from any other protocol would.
  */
 
-const opt = <T>(value: T | null): T | undefined => value ?? undefined;
-
-/** The catalog's metadata of each song, in the order of `trackIds` (which must exist). */
-async function catalogMetadata(db: Database, trackIds: readonly string[]): Promise<TrackMetadata[]> {
-  const rows = await db
-    .selectFrom('tracks as t')
-    .leftJoin('artists as ar', 'ar.id', 't.artist_id')
-    .leftJoin('albums as al', 'al.id', 't.album_id')
-    .select([
-      't.id',
-      't.title',
-      't.artist',
-      't.album',
-      't.album_artist',
-      't.duration',
-      't.track_number',
-      't.disc_number',
-      't.mbid',
-      't.isrc',
-      'ar.mbid as artist_mbid',
-      'al.mbid as album_mbid',
-    ])
-    .where('t.id', 'in', [...new Set(trackIds)])
-    .execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return trackIds.map((id) => {
-    const row = byId.get(id)!;
-    return {
-      artist: row.artist,
-      title: row.title,
-      album: opt(row.album),
-      albumArtist: opt(row.album_artist),
-      durationMs: opt(row.duration),
-      trackNumber: opt(row.track_number),
-      discNumber: opt(row.disc_number),
-      mbid: opt(row.mbid),
-      artistMbid: opt(row.artist_mbid),
-      albumMbid: opt(row.album_mbid),
-      isrc: opt(row.isrc),
-    };
-  });
-}
-
 /** Sets the song the user is playing now. */
 export async function setNowPlaying(ctx: AppContext, userId: string, songId: string, client: string): Promise<void> {
   const [id] = await knownSongs(ctx.db, [songId]);
+  // A client reporting playback (playback.ts) may also say now playing the old way: its session goes on.
+  if (await keepsSession(ctx, userId, id!)) return;
   const [metadata] = await catalogMetadata(ctx.db, [id!]);
   const outcome = await updateNowPlaying(ctx, userId, { ...metadata!, submitted: { id, client } });
   if (outcome.status === 'ignored') throw invalidParameter(outcome.reason);
@@ -72,7 +32,8 @@ export interface LibraryPlay {
 
 /**
  * Stores plays of songs, as Subsonic's scrobble with submission=true does: through the one
- * ingest service, so a play sent twice (same song, same time) is stored once. A play the
+ * ingest service, so a play sent twice (same song, same time) is stored once. A play of the song
+ * of the user's playback session is that session's play (playback.ts), at its time. A play the
  * ingest rules refuse (a time more than a day ahead) fails the call with their reason.
  */
 export async function recordPlays(ctx: AppContext, userId: string, plays: readonly LibraryPlay[], client: string): Promise<void> {
@@ -81,8 +42,12 @@ export async function recordPlays(ctx: AppContext, userId: string, plays: readon
     plays.map((play) => play.songId),
   );
   const metadata = await catalogMetadata(ctx.db, ids);
+  const inSession = await sessionPlays(ctx.db, userId);
   const now = new Date();
-  const listens = plays.map((play, i) => ({ ...metadata[i]!, listenedAt: play.at ?? now, submitted: { id: ids[i], client } }));
+  const listens = plays.map((play, i) => {
+    const { at, playedMs } = inSession(ids[i]!, play.at ?? now);
+    return { ...metadata[i]!, listenedAt: at, playedMs, submitted: { id: ids[i], client } };
+  });
   const refused = (await ingestListens(ctx, userId, listens, 'subsonic')).find((outcome) => outcome.status === 'ignored');
   if (refused?.status === 'ignored') throw invalidParameter(refused.reason);
 }

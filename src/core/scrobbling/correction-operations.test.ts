@@ -112,6 +112,20 @@ describeWithApp('deleting and correcting plays (XRPC)', (app) => {
     assert.ok(play!.edited_at instanceof Date);
   });
 
+  test("updateScrobble's playedMs: a player says how long the play lasted; only on one's own play, and not an edit", async () => {
+    const fay = await listenerWithHistory(app(), 'upd-fay', [{ at: at(6), artist: 'Slowdive', title: 'Alison' }]);
+    const mallory = await listenerWithHistory(app(), 'upd-mallory');
+    const id = fay.scrobbleIds[0]!;
+    const result = await app().procedure(UPDATE, { id, playedMs: 183_250 }, fay.token);
+    assert.equal(result.status, 200, JSON.stringify(result.body));
+    assert.deepEqual([result.body.scrobble.playedMs, result.body.scrobble.editedAt], [183_250, undefined]);
+    assert.equal((await app().procedure(UPDATE, { id, playedMs: 1 }, mallory.token)).status, 404);
+    assert.equal((await app().procedure(UPDATE, { id, playedMs: -1 }, fay.token)).status, 400);
+    const [play] = await storedPlays(app(), fay);
+    assert.deepEqual([play!.listened_at.toISOString(), play!.edited_at], [at(6), null]);
+    assert.equal((await app().query(GET, { id }, fay.token)).body.scrobble.playedMs, 183_250);
+  });
+
   test('updateScrobble refuses bad input with 400 and changes nothing', async () => {
     const cal = await listenerWithHistory(app(), 'upd-cal', [{ at: at(8), artist: 'Slowdive', title: 'Alison' }]);
     const id = cal.scrobbleIds[0]!;

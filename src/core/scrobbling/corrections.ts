@@ -62,9 +62,14 @@ export async function deletePlaysAt(db: Database, userId: string, seconds: numbe
   return Number(result.numDeletedRows);
 }
 
-/** What updateScrobble may change: the time, and the song by id or by corrected names (not both). */
+/**
+ * What updateScrobble may change: the time, the song by id or by corrected names (not both), and
+ * how long the play lasted (a player says so when the play ends: not a correction, so the play is
+ * not marked edited for it).
+ */
 export interface PlayCorrection {
   listenedAt?: Date | undefined;
+  playedMs?: number | undefined;
   trackId?: string | undefined;
   artist?: string | undefined;
   title?: string | undefined;
@@ -95,8 +100,8 @@ async function ownPlay(db: Database, userId: string, scrobbleId: string): Promis
 function requireCorrection(change: PlayCorrection): void {
   const renames = change.artist !== undefined || change.title !== undefined || change.album !== undefined;
   if (change.trackId !== undefined && renames) throw invalidRequest('give either trackId or corrected artist/title/album, not both');
-  if (change.listenedAt === undefined && change.trackId === undefined && !renames) {
-    throw invalidRequest('nothing to change: give listenedAt, trackId, or a corrected artist, title or album');
+  if (change.listenedAt === undefined && change.trackId === undefined && change.playedMs === undefined && !renames) {
+    throw invalidRequest('nothing to change: give listenedAt, trackId, a corrected artist, title or album, or playedMs');
   }
   const problem = change.listenedAt && listenedAtProblem(change.listenedAt);
   if (problem) throw invalidRequest(problem);
@@ -142,12 +147,16 @@ export async function correctOwnScrobble(ctx: AppContext, userId: string, scrobb
   const renamed = change.artist !== undefined || change.title !== undefined || change.album !== undefined;
   const trackId =
     change.trackId !== undefined ? await existingSong(ctx.db, change.trackId) : renamed ? await renamedSong(ctx, play, change, listenedAt) : play.trackId;
-  if (trackId === play.trackId && listenedAt.getTime() === play.listenedAt.getTime()) return;
+  const moved = trackId !== play.trackId || listenedAt.getTime() !== play.listenedAt.getTime();
+  if (!moved && change.playedMs === undefined) return;
   try {
     // One statement: the unique key (user, song, time) itself refuses a duplicate, even one written meanwhile.
     const updated = await ctx.db
       .updateTable('scrobbles')
-      .set({ track_id: trackId, listened_at: listenedAt, edited_at: sql<Date>`now()` })
+      .set({
+        ...(moved && { track_id: trackId, listened_at: listenedAt, edited_at: sql<Date>`now()` }),
+        ...(change.playedMs !== undefined && { played_ms: change.playedMs }),
+      })
       .where('id', '=', scrobbleId)
       .where('user_id', '=', userId)
       .executeTakeFirst();

@@ -29,7 +29,8 @@ export type ListenOutcome = { status: 'stored' | 'duplicate'; scrobbleId: string
 /** Where a listen came from: 'listenbrainz', 'lastfm', 'audioscrobbler', 'api', 'import:<format>', 'sync:<service>'. */
 export type ListenSource = string;
 
-const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
+/** How long a now-playing of a track of unknown length lasts. */
+export const NOW_PLAYING_FALLBACK_MS = 10 * 60 * 1000;
 function metadataCacheKey(listen: TrackMetadata): string {
   return JSON.stringify([listen.artist, listen.title, listen.album, listen.mbid, listen.isrc]);
 }
@@ -382,10 +383,14 @@ export async function updateNowPlaying(
       .execute();
     return { status: 'updated', trackId: track.trackId };
   });
-  if (outcome.status === 'updated') forwardNowPlaying(ctx, userId, outcome.trackId);
-  // Live streams and webhooks (core/live, core/webhooks), after commit.
-  if (outcome.status === 'updated') announceNowPlaying(ctx, userId, outcome.trackId);
+  if (outcome.status === 'updated') nowPlayingStored(ctx, userId, outcome.trackId);
   return outcome;
+}
+
+/** A now-playing just committed: relayed to the user's services, and to live streams and webhooks (core/live, core/webhooks). */
+export function nowPlayingStored(ctx: AppContext, userId: string, trackId: string): void {
+  forwardNowPlaying(ctx, userId, trackId);
+  announceNowPlaying(ctx, userId, trackId);
 }
 
 export interface NowPlaying {

@@ -32,8 +32,11 @@ function search(params: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
-/** fetch with the signed-in user's token; the answer's JSON, or an XrpcFailure. */
-export async function requestJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * fetch with the signed-in user's token; the answer's JSON, or an XrpcFailure. `keepalive` lets
+ * the request outlive the page (sendBeacon would too, but cannot carry the token).
+ */
+export async function requestJson<T>(method: string, path: string, body?: unknown, keepalive = false): Promise<T> {
   const token = currentToken();
   let response: Response;
   try {
@@ -41,6 +44,7 @@ export async function requestJson<T>(method: string, path: string, body?: unknow
       method,
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
+      ...(keepalive && { keepalive }),
     });
   } catch {
     throw new XrpcFailure(0, 'NetworkError', 'The server could not be reached; check your connection and try again.');
@@ -68,7 +72,7 @@ export function query<N extends QueryNsid>(nsid: N, params: Params<N>): Promise<
   return requestJson('GET', `/xrpc/${nsid}${search(params as Record<string, unknown>)}`);
 }
 
-/** A procedure (POST): the input as the JSON body. */
-export function procedure<N extends ProcedureNsid>(nsid: N, input: Input<N>): Promise<Output<N>> {
-  return requestJson('POST', `/xrpc/${nsid}`, input ?? {});
+/** A procedure (POST): the input as the JSON body; `keepalive` for one sent as the page goes. */
+export function procedure<N extends ProcedureNsid>(nsid: N, input: Input<N>, keepalive = false): Promise<Output<N>> {
+  return requestJson('POST', `/xrpc/${nsid}`, input ?? {}, keepalive);
 }

@@ -2,21 +2,26 @@
  * The player bar at the bottom of every page (App.tsx mounts it outside the routed page, so music
  * goes on across pages). It plays the song the store (store.tsx) says through a signed stream URL,
  * loads the next one ahead in a second, hidden <audio> and plays that element when the song ends (so
- * no network wait comes between songs), records now-playing when a play starts and the play once it
- * counts (pages/library/logic.ts's rule), and answers the keyboard shortcuts and the system's media controls.
+ * no network wait comes between songs), records now-playing when a play starts, the play once it
+ * counts (pages/library/logic.ts's rule) and, when it ends, how long it was really listened to
+ * (play-run.ts), and answers the keyboard shortcuts and the system's media controls.
  */
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { procedure } from '../api/xrpc.ts';
 import { ErrorNote, Loading } from '../components/ui.tsx';
-import { formatDuration, locate, PlayTracker, scrobbleInput } from '../pages/library/logic.ts';
+import { formatDuration, locate, scrobbleInput } from '../pages/library/logic.ts';
 import { handleSystemControls, showOnSystem } from './media-session.ts';
+import { PlayRun } from './play-run.ts';
 import { playOrder, preloadDue, preloadIndex, stepIn, tooShortToCount } from './order.ts';
 import { SHORTCUT_HINT, shortcutFor } from './shortcuts.ts';
 import { usePlayer, type Playing } from './store.tsx';
 import { coverUrl, streamUrl } from './stream-urls.ts';
 import { Artwork } from '../components/Artwork.tsx';
 import { Link } from '../router.tsx';
+
+/** How long a recorded play was listened to: sent when it ends, by a request that survives the page closing. */
+const sendPlayedTime = (id: string, playedMs: number) => void procedure('app.svc.scrobble.updateScrobble', { id, playedMs }, true).catch(() => {});
 
 const QueueView = lazy(() => import('../pages/library/Queue.tsx').then((m) => ({ default: m.QueueView })));
 
@@ -89,7 +94,7 @@ export function PlayerBar() {
 function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: boolean; onQueue: () => void }) {
   const { entries, order: storeOrder, repeat, shuffle, playAt, toggleShuffle, cycleRepeat } = usePlayer();
   const audio = useRef<HTMLAudioElement>(null);
-  const run = useRef({ play: -1, tracker: new PlayTracker(), startedAt: null as Date | null });
+  const run = useRef({ play: -1, listening: new PlayRun(sendPlayedTime), startedAt: null as Date | null });
   const keys = useRef(0);
   /** The element of this play (none until its URL is signed), and the next song's, loading ahead. */
   const [src, setSrc] = useState<(Loaded & { play: number }) | null>(null);
@@ -101,7 +106,11 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   const [volume, setVolume] = useState(storedVolume);
   const nowPlaying = useMutation({ mutationFn: (id: string) => procedure('app.svc.library.updateNowPlaying', { id }) });
   const scrobble = useMutation({
-    mutationFn: (input: Parameters<typeof scrobbleInput>) => procedure('app.svc.scrobble.createScrobble', scrobbleInput(...input)),
+    mutationFn: async ({ input, play }: { input: Parameters<typeof scrobbleInput>; play: PlayRun }) => {
+      const outcome = await procedure('app.svc.scrobble.createScrobble', scrobbleInput(...input));
+      if (outcome.id) play.recorded(outcome.id);
+      return outcome;
+    },
   });
   const song = playing.song;
 
@@ -115,7 +124,8 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new play starts over; `scrobble` is a new object every render
   useEffect(() => {
-    run.current = { play: playing.play, tracker: new PlayTracker(), startedAt: null };
+    run.current.listening.end(); // the play before, if any: skipped, or ended
+    run.current = { play: playing.play, listening: new PlayRun(sendPlayedTime), startedAt: null };
     setStreamError(null);
     setPosition(0);
     setNearEnd(false);
@@ -167,10 +177,21 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
   const seekTo = (seconds: number) => {
     if (audio.current) audio.current.currentTime = seconds;
   };
+  const duration = (element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : song.duration);
+  /**
+   * A reading of the element for this play's listening time (a stall needs none: the position stands
+   * still); the one that makes the play count records it.
+   */
+  const read = (element: HTMLAudioElement) => {
+    const { listening: play, startedAt } = run.current;
+    const playing = !element.paused && !element.seeking && !element.ended;
+    const counts = play.tracker.update(element.currentTime, playing, performance.now(), duration(element), element.playbackRate);
+    if (counts && startedAt) scrobble.mutate({ input: [song, startedAt, duration(element)], play });
+  };
 
   // The latest controls for listeners set up once.
-  const controls = useRef({ toggle, goBack, goNext, seekTo });
-  controls.current = { toggle, goBack, goNext, seekTo };
+  const controls = useRef({ toggle, goBack, goNext, seekTo, read });
+  controls.current = { toggle, goBack, goNext, seekTo, read };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
@@ -182,6 +203,12 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
       else controls.current.goBack();
     };
     document.addEventListener('keydown', onKey);
+    // Leaving the page ends the play: its listening time goes with a request that outlives the page.
+    const onHide = () => {
+      if (audio.current) controls.current.read(audio.current);
+      run.current.listening.end();
+    };
+    window.addEventListener('pagehide', onHide);
     const unwire = handleSystemControls({
       play: () => void audio.current?.play().catch(() => {}),
       pause: () => audio.current?.pause(),
@@ -191,6 +218,8 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
     });
     return () => {
       document.removeEventListener('keydown', onKey);
+      window.removeEventListener('pagehide', onHide);
+      run.current.listening.end();
       unwire();
       showOnSystem(null);
     };
@@ -210,7 +239,6 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
     };
   }, [nearEnd, aheadId]);
 
-  const duration = (element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : song.duration);
   const length = song.duration ?? 0;
   const cover = coverUrl(song);
   const repeatLabel = { off: 'Repeat: off', all: 'Repeat: the queue', one: 'Repeat: this song' }[repeat];
@@ -245,21 +273,26 @@ function Deck({ playing, queueOpen, onQueue }: { playing: Playing; queueOpen: bo
             src={loaded.url}
             preload="auto"
             onPlay={() => setPaused(false)}
-            onPause={() => setPaused(true)}
-            onPlaying={() => {
+            onPause={(event) => {
+              setPaused(true);
+              read(event.currentTarget);
+            }}
+            onPlaying={(event) => {
+              read(event.currentTarget);
               if (run.current.startedAt) return;
               run.current.startedAt = new Date();
               nowPlaying.mutate(song.id);
             }}
-            onSeeking={() => run.current.tracker.seeked()}
+            onSeeking={(event) => read(event.currentTarget)}
             onTimeUpdate={(event) => {
               const element = event.currentTarget;
               setPosition(element.currentTime);
               if (preloadDue(element.currentTime, duration(element), bufferedUntil(element))) setNearEnd(true);
-              const { tracker, startedAt } = run.current;
-              if (startedAt && tracker.update(element.currentTime, duration(element))) scrobble.mutate([song, startedAt, duration(element)]);
+              read(element);
             }}
-            onEnded={() => {
+            onEnded={(event) => {
+              read(event.currentTarget);
+              run.current.listening.end();
               const after = following(1, true);
               if (after !== null) playAt(entries, after);
             }}

@@ -1,5 +1,5 @@
 /** The player bar's pure logic: the order it plays the queue in (shuffle), where it goes next (repeat), and which tracks never count. */
-import { scrobbleThreshold } from '../pages/library/logic.ts';
+import { MIN_TRACK_MS } from '../../../src/core/scrobbling/listen-rules.ts';
 
 export type Repeat = 'off' | 'all' | 'one';
 
@@ -35,7 +35,8 @@ export function stepIn(order: readonly number[], current: number, step: 1 | -1, 
 }
 
 /** Last.fm's rule, which Earshot applies too: a track of 30 seconds or less is never recorded, however often it plays. */
-export const tooShortToCount = (durationSeconds: number | undefined): boolean => scrobbleThreshold(durationSeconds) === null;
+export const tooShortToCount = (durationSeconds: number | undefined): boolean =>
+  durationSeconds !== undefined && durationSeconds > 0 && durationSeconds * 1000 <= MIN_TRACK_MS;
 
 /**
  * The queue index to load ahead while `current` plays: the one that plays when it ends, or null when

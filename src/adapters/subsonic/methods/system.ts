@@ -8,13 +8,15 @@ export const getLicense = defineSubsonicMethod('getLicense', async () => ({ lice
 
 /**
  * The OpenSubsonic extensions this server implements: `apiKey` sign-in (auth.ts), parameters in a
- * form body (router.ts), getLyricsBySongId (media.ts), and the play queue by index (state/queue.ts).
+ * form body (router.ts), getLyricsBySongId (media.ts), the play queue by index (state/queue.ts), and
+ * reportPlayback (state/plays.ts).
  * Not transcodeOffset: nothing is transcoded, so there is no offset to start a transcode at.
  */
 export const SUPPORTED_EXTENSIONS = [
   { name: 'apiKeyAuthentication', versions: [1] },
   { name: 'formPost', versions: [1] },
   { name: 'indexBasedQueue', versions: [1] },
+  { name: 'playbackReport', versions: [1] },
   { name: 'songLyrics', versions: [1] },
 ];
 

@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { moveChange, neighbour, PlayTracker, scrobbleThreshold, wholeQueue } from './logic.ts';
+import { moveChange, neighbour, PlayTracker, wholeQueue } from './logic.ts';
 
-/** Plays from `from` to `to` seconds in quarter-second readings; the readings that counted. */
-function listen(tracker: PlayTracker, from: number, to: number, duration: number): number[] {
+/**
+ * Plays from `from` to `to` seconds in quarter-second readings a quarter of a second apart, the
+ * page's clock starting at `clock` ms; the positions of the readings that counted.
+ */
+function listen(tracker: PlayTracker, from: number, to: number, duration: number, clock = 0): number[] {
   const counted: number[] = [];
-  for (let position = from; position <= to; position += 0.25) if (tracker.update(position, duration)) counted.push(position);
+  for (let position = from; position <= to; position += 0.25) {
+    if (tracker.update(position, true, clock + (position - from) * 1000, duration)) counted.push(position);
+  }
   return counted;
 }
 
@@ -12,22 +17,28 @@ describe('PlayTracker', () => {
   test('counts a play once half the track has played, once', () => {
     const tracker = new PlayTracker();
     expect(listen(tracker, 0, 200, 200)).toEqual([100]);
+    expect(tracker.playedMs).toBe(200_000);
   });
   test('waits at most 4 minutes on a long track', () => {
     expect(listen(new PlayTracker(), 0, 600, 1200)).toEqual([240]);
   });
-  test('seeking ahead does not count as listening', () => {
+  test('seeking ahead does not count as listening, nor does a pause', () => {
     const tracker = new PlayTracker();
     expect(listen(tracker, 0, 10, 200)).toEqual([]);
-    tracker.seeked();
-    expect(listen(tracker, 150, 199, 200)).toEqual([]);
-    // 10 s + 49 s listened so far; 41 more make half.
-    expect(listen(tracker, 0, 60, 200)).toEqual([41]);
+    // A seek to 150 s, a quarter of a second after the last reading: that quarter was heard, the 140 s skipped were not.
+    tracker.update(150, false, 10_250, 200);
+    expect(listen(tracker, 150, 199, 200, 10_500)).toEqual([]);
+    expect(tracker.playedMs).toBe(10_000 + 250 + 49_000);
+    // Paused at 199 s for ten minutes: the position does not move, and nothing counts.
+    tracker.update(199, false, 60_000, 200);
+    tracker.update(199, true, 660_000, 200);
+    expect(tracker.playedMs).toBe(59_250);
+    // Back to the start (a seek back counts nothing), then 40.75 s more make half.
+    expect(listen(tracker, 0, 60, 200, 660_250)).toEqual([40.75]);
   });
   test('never counts a track of 30 seconds or less', () => {
-    expect(scrobbleThreshold(30)).toBeNull();
     expect(listen(new PlayTracker(), 0, 30, 30)).toEqual([]);
-    expect(scrobbleThreshold(undefined)).toBe(240);
+    expect(listen(new PlayTracker(), 0, 240, Number.NaN)).toEqual([240]);
   });
 });
 

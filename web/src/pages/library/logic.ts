@@ -1,48 +1,40 @@
 /** The library's pure logic: when a play counts, how a playlist move is sent, where the player is in the queue, how the queue is read. */
 import type { Input, Output } from '../../api/xrpc.ts';
+import { playCounts } from '../../../../src/core/scrobbling/listen-rules.ts';
+import { advanceClock, startClock, type PlaybackClock } from '../../../../src/core/scrobbling/played-time.ts';
 
 export type Song = Output<'app.svc.library.getPlaylist'>['playlist']['entry'][number];
 
-/** The usual rule (Last.fm's, ListenBrainz's): a track over 30 s counts once half of it, or 4 minutes, has played. */
-const MIN_TRACK_SECONDS = 30;
-const MAX_WAIT_SECONDS = 240;
-/** A position change bigger than this between two readings is a seek (or a throttled tab), not listening. */
-const MAX_STEP_SECONDS = 5;
-
-/** Seconds of listening after which the play counts; null when the track is too short to count. Unknown length: 4 minutes. */
-export function scrobbleThreshold(durationSeconds: number | undefined): number | null {
-  if (durationSeconds === undefined || !Number.isFinite(durationSeconds) || durationSeconds <= 0) return MAX_WAIT_SECONDS;
-  if (durationSeconds <= MIN_TRACK_SECONDS) return null;
-  return Math.min(durationSeconds / 2, MAX_WAIT_SECONDS);
-}
-
 /**
- * One play of one track: adds up the time actually listened (seeking ahead does not count) and
- * says, once, when it reaches the threshold.
+ * One play of one track: the time actually listened, measured as the server measures a Subsonic
+ * player's reports (core/scrobbling/played-time.ts: seeking ahead and pauses do not count), and
+ * once, when it reaches the scrobble rule (core/scrobbling/listen-rules.ts).
  */
 export class PlayTracker {
-  private listened = 0;
-  private last: number | null = null;
+  private clock: PlaybackClock | null = null;
   private counted = false;
 
-  /** Feeds the element's position; true exactly once, on the reading that makes the play count. */
-  update(position: number, durationSeconds: number | undefined): boolean {
-    if (this.last !== null) {
-      const step = position - this.last;
-      if (step > 0 && step <= MAX_STEP_SECONDS) this.listened += step;
-    }
-    this.last = position;
-    const threshold = scrobbleThreshold(durationSeconds);
-    if (this.counted || threshold === null || this.listened < threshold) return false;
+  /**
+   * Feeds a reading of the audio element: its position in seconds, whether it is playing, when, in
+   * milliseconds on the page's clock, and its playback rate; true exactly once, on the reading that
+   * makes the play count.
+   */
+  update(positionSeconds: number, playing: boolean, atMs: number, durationSeconds: number | undefined, rate = 1): boolean {
+    const reading = { playing, positionMs: positionSeconds * 1000, atMs, rate };
+    this.clock = this.clock ? advanceClock(this.clock, reading) : startClock(reading);
+    if (this.counted || !playCounts(this.playedMs, knownLength(durationSeconds))) return false;
     this.counted = true;
     return true;
   }
 
-  /** A seek: the next reading starts a new stretch of listening. */
-  seeked(): void {
-    this.last = null;
+  /** Milliseconds listened so far. */
+  get playedMs(): number {
+    return Math.round(this.clock?.playedMs ?? 0);
   }
 }
+
+/** A track's length in milliseconds, when the element or the catalog knows it. */
+const knownLength = (seconds: number | undefined) => (seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined);
 
 /** `items` with the one at `from` moved to `to`. */
 export function reorder<T>(items: readonly T[], from: number, to: number): T[] {
