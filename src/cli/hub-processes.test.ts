@@ -347,9 +347,7 @@ describe('the hub across real processes', { concurrency: true }, () => {
       // again after the restart. How often a page is asked for is not a measure of it: a runner that
       // loses its lease (the source's first run, started by addSource, beside the job's) asks for a
       // page and lets it go uncommitted.
-      const pageRequests = proxy.seen
-        .filter(({ line }) => line.includes('/listens?'))
-        .map(({ line }) => cursorOf(line));
+      const pageRequests = proxy.seen.filter(({ line }) => line.includes('/listens?')).map(({ line }) => cursorOf(line));
       assert.equal(new Set(pageRequests).size, PAGES);
       const interrupted = pageRequests.find((page) => page !== pageRequests[0]);
       assert.ok(pageRequests.filter((page) => page === interrupted).length >= 2, 'the page the kill interrupted is fetched again');
