@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { startTestApp, oneBackend, type TestApp } from '../../app/testing.ts';
 import { openApiPath } from './openapi-document.ts';
 import { observeRoutes, type ListedRoute } from './route-listing.ts';
+import { compileEverySchema } from './server.ts';
 
 interface Document {
   servers: { url: string }[];
@@ -73,4 +74,11 @@ describe('every route of both hosts is in its host’s OpenAPI document', () => 
       assert.deepEqual([...new Set(missing)], [], `routes missing from the ${name} host's OpenAPI document`);
     });
   }
+
+  // Servers compile a route's validators and serializer on its first request; here every one is built
+  // (the API host's; the scrobbler's protocols read their requests themselves and declare none).
+  test("every route's validators and serializers build", () => {
+    const compiled = [...listed.keys()].map((host) => compileEverySchema(host));
+    assert.ok(Math.max(...compiled) > 100, `only ${compiled.join(' and ')} schemas on the hosts`);
+  });
 });

@@ -2,7 +2,8 @@
  * The HTTP server every host starts from (the API host, src/app/api-host.ts; the scrobbler host; the
  * metrics listener): connection limits, body depth, security headers, and the spec's error shape.
  */
-import Ajv from 'ajv';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -94,6 +95,46 @@ function ajvFor(coerce: boolean) {
   return ajv;
 }
 
+/** Each host's not yet compiled validators and serializers, for compileEverySchema. */
+const UNCOMPILED = Symbol('uncompiled schemas');
+type Uncompiled = Array<() => unknown>;
+
+/**
+ * A route's validator, compiled on the route's first request rather than when the server starts.
+ * Why: compiling the validators and serializers of every route (some 400 across both hosts) was a
+ * third of a server's start-up processor time, paid by every process and every test app, while a
+ * process typically serves a handful of routes. A test compiles them all (compileEverySchema), so a
+ * bad schema still fails before it ships.
+ */
+function compiledOnFirstUse(uncompiled: Uncompiled, compile: () => ValidateFunction): ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  const compiled = () => (validate ??= compile());
+  uncompiled.push(compiled);
+  const lazy = ((data: unknown) => {
+    const valid = compiled()(data);
+    lazy.errors = compiled().errors;
+    return valid;
+  }) as ValidateFunction;
+  lazy.errors = null;
+  return lazy;
+}
+
+/** Fastify's own response serializer (fast-json-stringify), built on a route's first answer; see compiledOnFirstUse. */
+const buildSerializer = SerializerSelector()(undefined, undefined);
+function serializerOnFirstUse(uncompiled: Uncompiled, route: Parameters<typeof buildSerializer>[0]): (data: unknown) => string {
+  let serialize: ((data: unknown) => string) | undefined;
+  const compiled = () => (serialize ??= buildSerializer(route));
+  uncompiled.push(compiled);
+  return (data) => compiled()(data);
+}
+
+/** Compiles every validator and serializer of a ready host now (a test: each schema builds). */
+export function compileEverySchema(host: FastifyInstance): number {
+  const uncompiled = (host as unknown as Record<symbol, Uncompiled>)[UNCOMPILED] ?? [];
+  for (const compile of uncompiled) compile();
+  return uncompiled.length;
+}
+
 /**
  * Deeper than any body an operation or protocol takes (an import batch's client records, 32 deep
  * themselves, sit 3 levels down). V8 parses any depth, but code that recurses over a body
@@ -125,8 +166,15 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   registerSecurityHeaders(app, https);
   const queryAjv = ajvFor(true);
   const bodyAjv = ajvFor(false);
+  const uncompiled: Uncompiled = [];
+  app.decorate(UNCOMPILED, uncompiled);
   // Query strings are text and must be coerced; JSON bodies are typed and must not be.
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    compiledOnFirstUse(uncompiled, () => (httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema))),
+  );
+  app.setSerializerCompiler(({ schema, method, url, httpStatus }) =>
+    serializerOnFirstUse(uncompiled, { schema, method, url, httpStatus: httpStatus ?? 'default' }),
+  );
   // Parsed bodies only: ListenBrainz reads its body as text and checks listens itself.
   app.addHook('preValidation', async (request) => {
     if (request.body !== null && typeof request.body === 'object' && findInJson(request.body, (_value, depth) => (depth > MAX_BODY_DEPTH ? true : null))) {
