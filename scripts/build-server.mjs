@@ -3,7 +3,8 @@
 // imported lazily, becomes a chunk of its own (code splitting), so help and light commands still load
 // little. Why a bundle and not a file-by-file transpile: the CLI is a process of its own at every
 // call, and loading some 700 modules one by one cost about 0.6 s of processor time before `serve`
-// did anything; bundled it is about half of that. Packages stay in node_modules. The build only
+// did anything; bundled it is about half of that. Its dependencies are bundled too, but for a few that
+// find files beside themselves (scripts/unbundled-packages.mjs). The build only
 // transpiles (esbuild): `npm run typecheck` is the one type-check pass. `--if-stale` builds only when a
 // source or tsconfig.json is newer than the last build (npm start and scripts/run-tests.mjs run it;
 // npm ci builds always). Tests and test support (fixtures, fakes) are never imported from main.ts,
@@ -12,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { newestSource } from './newest-source.mjs';
+import { REQUIRE_BANNER, UNBUNDLED } from './unbundled-packages.mjs';
 
 const stamp = path.resolve('dist/.built');
 const inputs = [path.resolve('src'), path.resolve('tsconfig.json')];
@@ -32,7 +34,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  packages: 'external',
+  external: UNBUNDLED,
+  banner: { js: REQUIRE_BANNER },
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -2,12 +2,14 @@
 // module beside the code it shares with the others (esbuild, code splitting), under
 // dist/tests/, with source maps back to the TypeScript. Why: loaded through
 // tsx, a test file of the app tier pulls in some 1,300 modules one by one, about 2 s of processor
-// time before its first test, paid again by each of the suite's ~150 processes; bundled, the same
-// imports take about a quarter of that. Packages stay external (loaded from node_modules as usual).
+// time before its first test, paid again by each of the suite's ~170 processes; bundled, the same
+// imports take about a quarter of that. The server's dependencies are bundled too; test tools, real
+// clients and a few packages that find files beside themselves are not (scripts/unbundled-packages.mjs).
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { REQUIRE_BANNER, UNBUNDLED } from './unbundled-packages.mjs';
 
 // Not under node_modules: the test runner skips any path inside one, even when named. One folder per
 // run, so runs side by side (npm run test:unit and test:app) never overwrite each other's bundles.
@@ -50,7 +52,8 @@ export async function bundleTests(files) {
     format: 'esm',
     platform: 'node',
     target: 'node22',
-    packages: 'external',
+    external: UNBUNDLED,
+    banner: { js: REQUIRE_BANNER },
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [ownImportMeta],
