@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
 import { groupPlays } from '../stats/rollups/groups.ts';
 import { isAllTime, trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
+import { playedTrackCount, topTrackPlays } from '../stats/rollups/top-tracks.ts';
 import { albumFields, artistFields } from './group-view.ts';
 import { AlbumView, ArtistView, type Song } from './schemas.ts';
 import { allSongs, selectSongs, toSong } from './song-view.ts';
@@ -50,9 +51,14 @@ const MOST_PLAYED_SONGS = [
 
 /** Most played first; `liked` relative to `viewerId`. */
 export async function topSongs(db: Database, userId: string, window: PlaysWindow, page: TopPage, viewerId: string | null): Promise<Song[]> {
-  const source = allSongs(db)
-    .innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id')
-    .select('ap.play_count as actor_play_count');
+  // All time: the first tracks of the totals in play order, not every track the user played.
+  const plays = isAllTime(window)
+    ? sql<{
+        subject_id: string;
+        play_count: number;
+      }>`(select track_id as subject_id, plays as play_count from (${topTrackPlays(userId, page.offset + page.limit)}) top)`.as('ap')
+    : actorPlays(userId, window, 'track');
+  const source = allSongs(db).innerJoin(plays, 'ap.subject_id', 't.id').select('ap.play_count as actor_play_count');
   const rows = await selectSongs<{ actor_play_count: number }>(db, source, { order: MOST_PLAYED_SONGS, ...page }, viewerId);
   return rows.map((row) => ({ ...toSong(row), playCount: row.actor_play_count }));
 }
@@ -87,6 +93,10 @@ export async function topAlbums(db: Database, userId: string, window: PlaysWindo
 
 /** How many tracks, artists or albums the actor played in the window: the length of the whole top list, for paging. */
 export async function playedCount(db: Database, userId: string, window: PlaysWindow, subject: TopSubject): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${actorPlays(userId, window, subject)}`.execute(db);
+  const counted =
+    subject === 'track' && isAllTime(window)
+      ? playedTrackCount(userId)
+      : sql<{ n: number }>`select count(*)::int as n from ${actorPlays(userId, window, subject)}`;
+  const { rows } = await counted.execute(db);
   return rows[0]!.n;
 }

@@ -156,7 +156,7 @@ export interface StatsFirstPlaysTable {
   first_at: Timestamp;
 }
 
-/** All-time plays per user and track (migration 0021), folded like the other rollups. */
+/** All-time plays per user and track (migration 0021), folded like the other rollups; indexed in play order per user (0029). */
 export interface StatsTrackTotalsTable {
   user_id: string;
   track_id: string;
