@@ -1,8 +1,8 @@
 /**
- * A user's top songs of all time, read from the totals in play order (top-tracks.ts), against
+ * A user's top songs of all time, read from the totals in play order (ranked-totals.ts), against
  * counting their scrobbles: every page (ties broken by the id, as before) and the list's length,
  * through inserts, deletions, song merges and their undo, folded, partly folded or still queued,
- * and after a rebuild.
+ * and after a rebuild. Top artists and albums read the same way: groups.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
