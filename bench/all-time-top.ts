@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { topAlbums, topArtists, topSongs } from '../src/core/catalog/actor-top.ts';
+import { playedCount, topAlbums, topArtists, topSongs } from '../src/core/catalog/actor-top.ts';
 import { ALL_TIME } from '../src/core/stats/rollups/reads.ts';
 import { rebuildRollups } from '../src/core/stats/rollups/rebuild.ts';
 import { benchTargets, compare } from './harness.ts';
@@ -7,7 +7,10 @@ import { seedRealistic } from './seed.ts';
 
 const PAGE = { limit: 50, offset: 0 };
 
-/** A heavy user's all-time top artists, albums and songs (getActorArtists/Albums/Songs, user.getTop*, period overall) against counting their raw plays. */
+/**
+ * A heavy user's all-time top artists, albums and songs (getActorArtists/Albums/Songs, user.getTop*,
+ * period overall) and how many songs they played (user.getTopTracks' total) against counting their raw plays.
+ */
 export async function allTimeTopBenchmark(): Promise<void> {
   const plays = Number(process.env.BENCH_HEAVY_PLAYS ?? 100_000);
   console.log(`all-time top: 50 artists, 50 albums and 50 songs of a user with ${plays} plays, in a realistic seed`);
@@ -31,6 +34,8 @@ export async function allTimeTopBenchmark(): Promise<void> {
       await compare(`${target.name} top artists, all time`, () => topArtists(target.db, user, ALL_TIME, PAGE), 'raw count', rawArtists);
       await compare(`${target.name} top albums, all time`, () => topAlbums(target.db, user, ALL_TIME, PAGE), 'raw count', rawAlbums);
       await compare(`${target.name} top songs, all time`, () => topSongs(target.db, user, ALL_TIME, PAGE, null), 'raw count', rawSongs);
+      const rawPlayed = () => sql`select count(distinct track_id)::int from scrobbles where user_id = ${user}`.execute(target.db);
+      await compare(`${target.name} songs played, all time`, () => playedCount(target.db, user, ALL_TIME, 'track'), 'raw count', rawPlayed);
     } finally {
       await target.close();
     }

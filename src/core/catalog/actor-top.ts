@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../toolkit/db/index.ts';
 import { groupPlays } from '../stats/rollups/groups.ts';
 import { isAllTime, trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
+import { playedTotals, topTotals } from '../stats/rollups/ranked-totals.ts';
 import { albumFields, artistFields } from './group-view.ts';
 import { AlbumView, ArtistView, type Song } from './schemas.ts';
 import { allSongs, selectSongs, toSong } from './song-view.ts';
@@ -48,10 +49,20 @@ const MOST_PLAYED_SONGS = [
   { expression: sql.ref('t.id'), direction: 'asc' as const },
 ];
 
+/**
+ * What a page of the top list needs: actorPlays, or of all time only the page's end of the totals in
+ * play order (ranked-totals.ts), which is the list's start in the same order and holds the page.
+ */
+function pagePlays(userId: string, window: PlaysWindow, subject: TopSubject, page: TopPage) {
+  if (!isAllTime(window)) return actorPlays(userId, window, subject);
+  const top = topTotals(userId, subject, page.offset + page.limit);
+  return sql<{ subject_id: string; play_count: number }>`(select id as subject_id, plays as play_count from (${top}) top)`.as('ap');
+}
+
 /** Most played first; `liked` relative to `viewerId`. */
 export async function topSongs(db: Database, userId: string, window: PlaysWindow, page: TopPage, viewerId: string | null): Promise<Song[]> {
   const source = allSongs(db)
-    .innerJoin(actorPlays(userId, window, 'track'), 'ap.subject_id', 't.id')
+    .innerJoin(pagePlays(userId, window, 'track', page), 'ap.subject_id', 't.id')
     .select('ap.play_count as actor_play_count');
   const rows = await selectSongs<{ actor_play_count: number }>(db, source, { order: MOST_PLAYED_SONGS, ...page }, viewerId);
   return rows.map((row) => ({ ...toSong(row), playCount: row.actor_play_count }));
@@ -60,7 +71,7 @@ export async function topSongs(db: Database, userId: string, window: PlaysWindow
 export async function topArtists(db: Database, userId: string, window: PlaysWindow, page: TopPage): Promise<ActorArtist[]> {
   const rows = await db
     .selectFrom('artists as ar')
-    .innerJoin(actorPlays(userId, window, 'artist'), 'ap.subject_id', 'ar.id')
+    .innerJoin(pagePlays(userId, window, 'artist', page), 'ap.subject_id', 'ar.id')
     .selectAll('ar')
     .select('ap.play_count')
     .orderBy('ap.play_count', 'desc')
@@ -74,7 +85,7 @@ export async function topArtists(db: Database, userId: string, window: PlaysWind
 export async function topAlbums(db: Database, userId: string, window: PlaysWindow, page: TopPage): Promise<ActorAlbum[]> {
   const rows = await db
     .selectFrom('albums as al')
-    .innerJoin(actorPlays(userId, window, 'album'), 'ap.subject_id', 'al.id')
+    .innerJoin(pagePlays(userId, window, 'album', page), 'ap.subject_id', 'al.id')
     .selectAll('al')
     .select('ap.play_count')
     .orderBy('ap.play_count', 'desc')
@@ -87,6 +98,7 @@ export async function topAlbums(db: Database, userId: string, window: PlaysWindo
 
 /** How many tracks, artists or albums the actor played in the window: the length of the whole top list, for paging. */
 export async function playedCount(db: Database, userId: string, window: PlaysWindow, subject: TopSubject): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${actorPlays(userId, window, subject)}`.execute(db);
+  const counted = isAllTime(window) ? playedTotals(userId, subject) : sql<{ n: number }>`select count(*)::int as n from ${actorPlays(userId, window, subject)}`;
+  const { rows } = await counted.execute(db);
   return rows[0]!.n;
 }

@@ -156,7 +156,7 @@ export interface StatsFirstPlaysTable {
   first_at: Timestamp;
 }
 
-/** All-time plays per user and track (migration 0021), folded like the other rollups. */
+/** All-time plays per user and track (migration 0021), folded like the other rollups; indexed per user in play order (0029). */
 export interface StatsTrackTotalsTable {
   user_id: string;
   track_id: string;
@@ -169,14 +169,14 @@ export interface StatsCatalogPlaysTable {
   plays: number;
 }
 
-/** All-time plays per user and artist (migration 0023), folded by the artists stats_track_groups names. */
+/** All-time plays per user and artist (migration 0023), folded by the artists stats_track_groups names; indexed per user in play order (0029). */
 export interface StatsArtistTotalsTable {
   user_id: string;
   artist_id: string;
   plays: number;
 }
 
-/** All-time plays per user and album (migration 0023), folded by the albums stats_track_groups names. */
+/** All-time plays per user and album (migration 0023), folded by the albums stats_track_groups names; indexed per user in play order (0029). */
 export interface StatsAlbumTotalsTable {
   user_id: string;
   album_id: string;

@@ -21,7 +21,7 @@ import { queuedRows } from './reads.ts';
 export const FOLD_LOCK = 7_326_110_423;
 
 export type Group = 'artist' | 'album';
-const TOTALS = { artist: 'stats_artist_totals', album: 'stats_album_totals' } as const;
+export const TOTALS = { artist: 'stats_artist_totals', album: 'stats_album_totals' } as const;
 
 /**
  * Moves the totals of the tracks noted in stats_regroup from the groups stats_track_groups names
@@ -84,24 +84,34 @@ export async function tidyGroups(tx: Transaction<DB>, zero: ZeroGroups): Promise
 
 /**
  * (id, plays) for each artist or album `userId` (or, with null, anyone) played of all time, plays
- * > 0: the group totals, plus the moves of tracks noted for regrouping and not yet regrouped, plus
- * the changes still queued (queuedRows, the rule every all-time read follows) under the groups they
- * will be folded into: an existing track's own, a merged-away track's as stats_track_groups keeps
- * them. Each is what the fold will make of it, so a read agrees with the scrobbles in any snapshot.
+ * > 0: the group totals plus the changes not in them yet (pendingGroupChanges). Each is what the
+ * fold will make of it, so a read agrees with the scrobbles in any snapshot.
  */
 export function groupPlays(userId: string | null, group: Group): RawBuilder<{ id: string; plays: number }> {
-  const column = `${group}_id`;
-  const ofUser = (ref: string) => (userId === null ? sql`true` : sql`${sql.ref(ref)} = ${userId}`);
   return sql`select id, sum(plays)::int as plays from (
-      select ${sql.ref(column)}, plays from ${sql.table(TOTALS[group])} where ${ofUser('user_id')}
+      select ${sql.ref(`${group}_id`)}, plays from ${sql.table(TOTALS[group])} where ${ofUser(userId, 'user_id')}
       union all
-      select x.id, x.sign * tt.plays
+      ${pendingGroupChanges(userId, group)}
+    ) counted (id, plays) where id is not null group by id having sum(plays) > 0`;
+}
+
+const ofUser = (userId: string | null, ref: string) => (userId === null ? sql`true` : sql`${sql.ref(ref)} = ${userId}`);
+
+/**
+ * (id, plays) changes of `userId`'s (or, with null, anyone's) artist or album totals that the
+ * tables do not hold yet, not summed, id null for a track without one: the moves of tracks noted
+ * for regrouping and not yet regrouped, and the changes still queued (queuedRows, the rule every
+ * all-time read follows) under the groups they will be folded into: an existing track's own, a
+ * merged-away track's as stats_track_groups keeps them.
+ */
+export function pendingGroupChanges(userId: string | null, group: Group): RawBuilder<{ id: string | null; plays: number }> {
+  const column = `${group}_id`;
+  return sql`select x.id, x.sign * tt.plays
       from (select distinct track_id from stats_regroup) r
       join stats_track_groups g on g.track_id = r.track_id join tracks t on t.id = r.track_id
-      join stats_track_totals tt on tt.track_id = r.track_id and ${ofUser('tt.user_id')}
+      join stats_track_totals tt on tt.track_id = r.track_id and ${ofUser(userId, 'tt.user_id')}
       cross join lateral (values (${sql.ref(`g.${column}`)}, -1), (${sql.ref(`t.${column}`)}, 1)) x (id, sign)
       union all
       select case when t.id is null then ${sql.ref(`g.${column}`)} else ${sql.ref(`t.${column}`)} end, q.delta
-      from (${queuedRows(userId)}) q left join tracks t on t.id = q.track_id left join stats_track_groups g on g.track_id = q.track_id
-    ) counted (id, plays) where id is not null group by id having sum(plays) > 0`;
+      from (${queuedRows(userId)}) q left join tracks t on t.id = q.track_id left join stats_track_groups g on g.track_id = q.track_id`;
 }
