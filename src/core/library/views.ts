@@ -78,6 +78,12 @@ export async function playableFile(db: Database, userId: string, trackId: string
     .executeTakeFirst();
 }
 
+/** `views` in the order of `ids`: repeats kept, ids without a view dropped. */
+function inOrderOf<View extends { id: string }>(ids: readonly string[], views: View[]): View[] {
+  const byId = new Map(views.map((view) => [view.id, view]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /**
  * The song view's columns for tracks `t` (their album joined as `al`) as this user sees them; the
  * caller narrows and orders. One query shape for every list of songs, so a page of them and the
@@ -174,11 +180,12 @@ function songView(row: SongRow): SongView {
 /** Song views of tracks, in the order of `trackIds` (repeats kept; unknown ids dropped). */
 export async function songViews(db: Database, userId: string, trackIds: readonly string[]): Promise<SongView[]> {
   if (trackIds.length === 0) return [];
-  const rows = await songRows(db, userId)
-    .where('t.id', 'in', [...new Set(trackIds)])
-    .execute();
-  const byId = new Map(rows.map((row) => [row.id, songView(row)]));
-  return trackIds.flatMap((id) => byId.get(id) ?? []);
+  return inOrderOf(trackIds, await songViewsWhere(db, userId, (query) => query.where('t.id', 'in', [...new Set(trackIds)])));
+}
+
+/** Song views of the tracks `t` that `narrow` keeps, in its order: a page of songs found and shown in one statement. */
+export async function songViewsWhere(db: Database, userId: string, narrow: (query: ReturnType<typeof songRows>) => ReturnType<typeof songRows>): Promise<SongView[]> {
+  return (await narrow(songRows(db, userId)).execute()).map(songView);
 }
 
 const albumPlayCount = (albumId: Expression<unknown>, userId: string) =>
@@ -264,10 +271,9 @@ export async function albumWithSongs(db: Database, userId: string, albumId: Expr
   return { album, songs: rows.map(songView) };
 }
 
-/** Album views, in the order of `albumIds`; counts and durations cover the songs the user can play. */
-export async function albumViews(db: Database, userId: string, albumIds: readonly string[]): Promise<AlbumView[]> {
-  if (albumIds.length === 0) return [];
-  const rows = await db
+/** The album view's columns for albums `al` as this user sees them; the caller narrows and orders. */
+function albumRows(db: Database, userId: string) {
+  return db
     .selectFrom('albums as al')
     .leftJoin('stars as st', (join) => join.onRef('st.subject_id', '=', 'al.id').on('st.subject_kind', '=', 'album').on('st.user_id', '=', userId))
     .select([
@@ -286,17 +292,25 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
       ),
       albumPlayCount(sql.ref('al.id'), userId).as('play_count'),
       albumHasCover(sql.ref('al.id'), userId).as('has_cover'),
-    ])
-    .where('al.id', 'in', [...new Set(albumIds)])
-    .execute();
-  const byId = new Map(rows.map((row) => [row.id, albumView({ ...row, duration_ms: Number(row.duration_ms) })]));
-  return albumIds.flatMap((id) => byId.get(id) ?? []);
+    ]);
 }
 
-/** Artist views, in the order of `artistIds`; albumCount counts albums with a song the user can play. */
-export async function artistViews(db: Database, userId: string, artistIds: readonly string[]): Promise<ArtistView[]> {
-  if (artistIds.length === 0) return [];
-  const rows = await db
+/** Album views, in the order of `albumIds`; counts and durations cover the songs the user can play. */
+export async function albumViews(db: Database, userId: string, albumIds: readonly string[]): Promise<AlbumView[]> {
+  if (albumIds.length === 0) return [];
+  return inOrderOf(albumIds, await albumViewsWhere(db, userId, (query) => query.where('al.id', 'in', [...new Set(albumIds)])));
+}
+
+/** Album views of the albums `al` that `narrow` keeps, in its order. */
+export async function albumViewsWhere(db: Database, userId: string, narrow: (query: ReturnType<typeof albumRows>) => ReturnType<typeof albumRows>): Promise<AlbumView[]> {
+  const rows = await narrow(albumRows(db, userId)).execute();
+  // A bigint sum arrives as text from node-postgres.
+  return rows.map((row) => albumView({ ...row, duration_ms: Number(row.duration_ms) }));
+}
+
+/** The artist view's columns for artists `ar` as this user sees them; the caller narrows and orders. */
+function artistRows(db: Database, userId: string) {
+  return db
     .selectFrom('artists as ar')
     .leftJoin('stars as st', (join) => join.onRef('st.subject_id', '=', 'ar.id').on('st.subject_kind', '=', 'artist').on('st.user_id', '=', userId))
     .select([
@@ -307,21 +321,28 @@ export async function artistViews(db: Database, userId: string, artistIds: reado
       'st.created_at as starred',
       sql<number>`(select count(*)::int from albums aa where aa.artist_id = ar.id
         and exists (select 1 from tracks at where at.album_id = aa.id and ${hasPlayableFile(sql.ref('at.id'), userId)}))`.as('album_count'),
-    ])
-    .where('ar.id', 'in', [...new Set(artistIds)])
-    .execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return artistIds.flatMap((id) => {
-    const row = byId.get(id);
-    if (!row) return [];
-    const view: ArtistView = {
-      id: row.id,
-      name: row.name,
-      albumCount: row.album_count,
-      starred: iso(row.starred),
-      musicBrainzId: present(row.mbid),
-      artistImageUrl: present(row.picture),
-    };
-    return [view];
-  });
+    ]);
+}
+
+/** Artist views, in the order of `artistIds`; albumCount counts albums with a song the user can play. */
+export async function artistViews(db: Database, userId: string, artistIds: readonly string[]): Promise<ArtistView[]> {
+  if (artistIds.length === 0) return [];
+  return inOrderOf(artistIds, await artistViewsWhere(db, userId, (query) => query.where('ar.id', 'in', [...new Set(artistIds)])));
+}
+
+/** Artist views of the artists `ar` that `narrow` keeps, in its order. */
+export async function artistViewsWhere(
+  db: Database,
+  userId: string,
+  narrow: (query: ReturnType<typeof artistRows>) => ReturnType<typeof artistRows>,
+): Promise<ArtistView[]> {
+  const rows = await narrow(artistRows(db, userId)).execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    albumCount: row.album_count,
+    starred: iso(row.starred),
+    musicBrainzId: present(row.mbid),
+    artistImageUrl: present(row.picture),
+  }));
 }
