@@ -53,7 +53,15 @@ async function folderImage(file: CoverFile, cover: string): Promise<Picture | nu
   const { handle, stat } = await openLocal({ ...file, path: cover });
   try {
     if (stat.size > MAX_FOLDER_IMAGE_BYTES) return null;
-    return pictureOf(await handle.readFile());
+    // The size is known from the open: one read of it, where readFile would stat again and read on to the end.
+    const data = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < data.length) {
+      const { bytesRead } = await handle.read(data, filled, data.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return pictureOf(data.subarray(0, filled));
   } finally {
     await handle.close();
   }
