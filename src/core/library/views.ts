@@ -184,7 +184,11 @@ export async function songViews(db: Database, userId: string, trackIds: readonly
 }
 
 /** Song views of the tracks `t` that `narrow` keeps, in its order: a page of songs found and shown in one statement. */
-export async function songViewsWhere(db: Database, userId: string, narrow: (query: ReturnType<typeof songRows>) => ReturnType<typeof songRows>): Promise<SongView[]> {
+export async function songViewsWhere(
+  db: Database,
+  userId: string,
+  narrow: (query: ReturnType<typeof songRows>) => ReturnType<typeof songRows>,
+): Promise<SongView[]> {
   return (await narrow(songRows(db, userId)).execute()).map(songView);
 }
 
@@ -302,7 +306,11 @@ export async function albumViews(db: Database, userId: string, albumIds: readonl
 }
 
 /** Album views of the albums `al` that `narrow` keeps, in its order. */
-export async function albumViewsWhere(db: Database, userId: string, narrow: (query: ReturnType<typeof albumRows>) => ReturnType<typeof albumRows>): Promise<AlbumView[]> {
+export async function albumViewsWhere(
+  db: Database,
+  userId: string,
+  narrow: (query: ReturnType<typeof albumRows>) => ReturnType<typeof albumRows>,
+): Promise<AlbumView[]> {
   const rows = await narrow(albumRows(db, userId)).execute();
   // A bigint sum arrives as text from node-postgres.
   return rows.map((row) => albumView({ ...row, duration_ms: Number(row.duration_ms) }));

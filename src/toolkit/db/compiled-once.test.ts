@@ -10,7 +10,13 @@ for (const backend of testBackends()) {
     let close: () => Promise<void>;
     before(async () => {
       ({ db, close } = await backend.open());
-      await db.insertInto('users').values([{ did: 'did:plc:one', handle: 'one.test' }, { did: 'did:plc:two', handle: 'two.test' }]).execute();
+      await db
+        .insertInto('users')
+        .values([
+          { did: 'did:plc:one', handle: 'one.test' },
+          { did: 'did:plc:two', handle: 'two.test' },
+        ])
+        .execute();
     });
     after(() => close());
 

@@ -82,13 +82,28 @@ async function searchAll(db: Database, userId: string, params: SubsonicParams) {
   const wanted = (kind: string) => page(search, kind).limit > 0;
   return {
     artist: wanted('artist')
-      ? await artistViewsWhere(db, userId, (query) => query.where(inPage('ar.id', matchingArtists(search))).orderBy('ar.name_key').orderBy('ar.id'))
+      ? await artistViewsWhere(db, userId, (query) =>
+          query
+            .where(inPage('ar.id', matchingArtists(search)))
+            .orderBy('ar.name_key')
+            .orderBy('ar.id'),
+        )
       : [],
     album: wanted('album')
-      ? await albumViewsWhere(db, userId, (query) => query.where(inPage('al.id', matchingAlbums(search))).orderBy('al.title_key').orderBy('al.id'))
+      ? await albumViewsWhere(db, userId, (query) =>
+          query
+            .where(inPage('al.id', matchingAlbums(search)))
+            .orderBy('al.title_key')
+            .orderBy('al.id'),
+        )
       : [],
     song: wanted('song')
-      ? await songViewsWhere(db, userId, (query) => query.where(inPage('t.id', matchingSongs(search))).orderBy('t.title_key').orderBy('t.id'))
+      ? await songViewsWhere(db, userId, (query) =>
+          query
+            .where(inPage('t.id', matchingSongs(search)))
+            .orderBy('t.title_key')
+            .orderBy('t.id'),
+        )
       : [],
   };
 }
