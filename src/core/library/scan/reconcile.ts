@@ -65,14 +65,14 @@ export async function reconcile(ctx: Pick<AppContext, 'db' | 'config'>, target: 
   };
 }
 
-/** The tables a reconcile writes, whose statistics the library's reads are planned with. */
+/** The library's tables, whose statistics its reads (albums, covers, searches) are planned with. */
 const LIBRARY_TABLES = ['library_sources', 'library_files', 'library_directories', 'tracks', 'albums', 'artists'] as const;
 
 /**
  * Gathers the planner's statistics of the library's tables after a scan changed them. PGlite runs
- * no autovacuum, so without this its tables are never analyzed: postgres then guesses that a filter
- * like "has a cover" keeps few rows and plans an album's page, a cover lookup or a search as a walk
- * through every file of the library (10-40 ms each on 2,000 files, well under 1 ms once analyzed).
+ * no autovacuum, so without this its tables are never analyzed: misjudging how many rows its
+ * conditions keep, postgres then plans an album's page or a cover lookup as a walk through every
+ * file of the library (10-40 ms each on 2,000 files, well under 1 ms once analyzed).
  * On PostgreSQL autovacuum would get there too, later; ANALYZE reads a bounded sample and blocks
  * neither reads nor writes.
  */
