@@ -5,6 +5,7 @@ import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
 import { imageType, type ImageType } from '../../toolkit/image-type.ts';
 import { pictureEtag, type PictureLookup } from '../http/file-headers.ts';
 import { openLocal } from './bytes.ts';
+import { RecentPictures } from './recent-pictures.ts';
 
 export interface Picture {
   data: Buffer;
@@ -124,20 +125,29 @@ export async function coverFiles(db: Database, userId: string | null, id: string
     .execute();
 }
 
+/** Pictures read lately, shared by every request of this process (recent-pictures.ts). */
+const recentPictures = new RecentPictures();
+const pictureKey = (file: CoverFile, etag: string) => `${file.id}\n${file.cover}\n${etag}`;
+
 /**
  * The first readable picture among the files an id names, with its ETag: the one stored with the
  * file, else the picture's digest, then stored so later requests never hash it. 'unchanged' when
- * `known` (the client's If-None-Match) is a candidate's stored ETag: nothing is read then.
+ * `known` (the client's If-None-Match) is a candidate's stored ETag: nothing is read then; nor when
+ * this process read the picture under that ETag lately.
  */
 export async function coverFor(db: Database, userId: string | null, id: string, known?: string): Promise<PictureLookup> {
   for (const file of await coverFiles(db, userId, id)) {
     if (known !== undefined && file.cover_etag === known) return 'unchanged';
+    const kept = file.cover_etag === null ? undefined : recentPictures.get(pictureKey(file, file.cover_etag));
+    if (kept) return { ...kept, etag: file.cover_etag! };
     const picture = await readCover(file);
     if (!picture) continue;
-    if (file.cover_etag !== null) return { ...picture, etag: file.cover_etag };
-    const etag = pictureEtag(picture.data);
+    const etag = file.cover_etag ?? pictureEtag(picture.data);
     // Only while the file still names this cover: a scan in between cleared it for new bytes.
-    await db.updateTable('library_files').set({ cover_etag: etag }).where('id', '=', file.id).where('cover', '=', file.cover).execute();
+    if (file.cover_etag === null) {
+      await db.updateTable('library_files').set({ cover_etag: etag }).where('id', '=', file.id).where('cover', '=', file.cover).execute();
+    }
+    recentPictures.set(pictureKey(file, etag), picture);
     return { ...picture, etag };
   }
   return null;
