@@ -126,7 +126,7 @@ export async function coverFiles(db: Database, userId: string | null, id: string
 }
 
 /** Pictures read lately, shared by every request of this process (recent-pictures.ts). */
-const recentPictures = new RecentPictures();
+const recentPictures = new RecentPictures<Picture>();
 const pictureKey = (file: CoverFile, etag: string) => `${file.id}\n${file.cover}\n${etag}`;
 
 /**

@@ -1,5 +1,3 @@
-import type { Picture } from './covers.ts';
-
 /** What the pictures kept may weigh together; one larger than `largest` is not kept at all. */
 const BUDGET_BYTES = 16 * 1024 * 1024;
 const LARGEST_BYTES = 1024 * 1024;
@@ -12,7 +10,7 @@ const LARGEST_BYTES = 1024 * 1024;
  * and reads the new bytes. Until that scan, bytes changed or removed on disk are served as they
  * were read, as the stored ETag already claims; never anything the confined open did not check.
  */
-export class RecentPictures {
+export class RecentPictures<Picture extends { data: Uint8Array }> {
   /** Least recently used first: a Map iterates in insertion order, and a hit moves its entry to the end. */
   readonly #pictures = new Map<string, Picture>();
   #bytes = 0;
