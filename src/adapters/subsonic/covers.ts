@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { parseStream } from 'music-metadata';
-import type { Database } from '../../toolkit/db/index.ts';
+import { compiledOnce, type Database } from '../../toolkit/db/index.ts';
 import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
 import { imageType, type ImageType } from '../../toolkit/image-type.ts';
 import { pictureEtag, type PictureLookup } from '../http/file-headers.ts';
@@ -91,39 +91,43 @@ export async function readCover(file: CoverFile): Promise<Picture | null> {
  * album or a directory, so the directories are looked at only when no track answered.
  */
 export async function coverFiles(db: Database, userId: string | null, id: string): Promise<CoverFile[]> {
-  const covered = (exact: 'f.track_id' | 'f.directory_id') =>
+  const ofTracks = await coveredTrackFiles(db, userId, id);
+  return ofTracks.length > 0 ? ofTracks : coveredDirectoryFiles(db, userId, id);
+}
+
+/**
+ * The first five files with a cover among those `candidates` (a subquery on `exact`) names, in the
+ * sources the user sees (a null user matches no owner: server-wide sources only), the exact match
+ * first. Compiled once (every cover request makes one): the user and the id are its only parameters.
+ */
+const coveredFiles = (exact: 'f.track_id' | 'f.directory_id', candidates: (db: Database, id: string) => Expression<{ id: string }>) =>
+  compiledOnce((db: Database, userId: string | null, id: string) =>
     db
       .selectFrom('library_files as f')
       .innerJoin('library_sources as s', 's.id', 'f.source_id')
       .select(['f.id', 's.kind', 's.root', 'f.path', 'f.cover', 'f.cover_etag'])
       .where('f.cover', 'is not', null)
-      .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])))
+      .where(sql<boolean>`(s.user_id is null or s.user_id = ${userId})`)
+      .where(sql<boolean>`${sql.ref(exact)} in (${candidates(db, id)})`)
       .orderBy(sql`${sql.ref(exact)} = ${id}`, 'desc')
       .orderBy(sql`s.user_id is not null`)
       .orderBy('f.path')
-      .limit(5);
-  const ofTracks = await covered('f.track_id')
-    .where(
-      'f.track_id',
-      'in',
-      db
-        .selectFrom('tracks')
-        .select('id')
-        .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
-    )
-    .execute();
-  if (ofTracks.length > 0) return ofTracks;
-  return covered('f.directory_id')
-    .where(
-      'f.directory_id',
-      'in',
-      db
-        .selectFrom('library_directories')
-        .select('id')
-        .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
-    )
-    .execute();
-}
+      .limit(5),
+  );
+
+const coveredTrackFiles = coveredFiles('f.track_id', (db, id) =>
+  db
+    .selectFrom('tracks')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
+);
+
+const coveredDirectoryFiles = coveredFiles('f.directory_id', (db, id) =>
+  db
+    .selectFrom('library_directories')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
+);
 
 /** Pictures read lately, shared by every request of this process (recent-pictures.ts). */
 const recentPictures = new RecentPictures<Picture>();
