@@ -108,6 +108,20 @@ describeWithApp('Subsonic REST: browsing', (app) => {
       ],
     );
     assert.equal(album.year, 1995);
+    const { song: _songs, ...albumItself } = album;
+    // (JSON both: the client reads one `created` as a Date, the other as the text sent.)
+    const asSent = (value: unknown) => JSON.parse(JSON.stringify(value));
+    assert.deepEqual(asSent(albumItself), asSent(artist.album![0]), "the album's own figures agree with its view in a list");
+    // An id merged away names the album that absorbed it.
+    const { db } = app().ctx;
+    const edit = await db
+      .insertInto('catalog_edits')
+      .values({ kind: 'mergeAlbums', summary: 'test', changes: '{}', touched: [] })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const mergedAway = '00000000-0000-4000-8000-00000000a1b0';
+    await db.insertInto('catalog_aliases').values({ kind: 'album', old_id: mergedAway, survivor_id: album.id, edit_id: edit.id }).execute();
+    assert.equal((await client.getAlbum({ id: mergedAway })).album.id, album.id);
     const song = (await client.getSong({ id: track('Beta/Blue Record/1-01 Blue.mp3') })).song;
     assert.equal(song.title, 'Blue');
     assert.equal(song.contentType, 'audio/mpeg');

@@ -1,10 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { parseStream } from 'music-metadata';
-import type { Database } from '../../toolkit/db/index.ts';
+import { compiledOnce, type Database } from '../../toolkit/db/index.ts';
 import { storedAlbumCover } from '../../core/catalog/enrich/index.ts';
 import { imageType, type ImageType } from '../../toolkit/image-type.ts';
 import { pictureEtag, type PictureLookup } from '../http/file-headers.ts';
 import { openLocal } from './bytes.ts';
+import { RecentPictures } from './recent-pictures.ts';
 
 export interface Picture {
   data: Buffer;
@@ -53,7 +54,15 @@ async function folderImage(file: CoverFile, cover: string): Promise<Picture | nu
   const { handle, stat } = await openLocal({ ...file, path: cover });
   try {
     if (stat.size > MAX_FOLDER_IMAGE_BYTES) return null;
-    return pictureOf(await handle.readFile());
+    // The size is known from the open: one read of it, where readFile would stat again and read on to the end.
+    const data = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < data.length) {
+      const { bytesRead } = await handle.read(data, filled, data.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return pictureOf(data.subarray(0, filled));
   } finally {
     await handle.close();
   }
@@ -82,54 +91,67 @@ export async function readCover(file: CoverFile): Promise<Picture | null> {
  * album or a directory, so the directories are looked at only when no track answered.
  */
 export async function coverFiles(db: Database, userId: string | null, id: string): Promise<CoverFile[]> {
-  const covered = (exact: 'f.track_id' | 'f.directory_id') =>
+  const ofTracks = await coveredTrackFiles(db, userId, id);
+  return ofTracks.length > 0 ? ofTracks : coveredDirectoryFiles(db, userId, id);
+}
+
+/**
+ * The first five files with a cover among those `candidates` (a subquery on `exact`) names, in the
+ * sources the user sees (a null user matches no owner: server-wide sources only), the exact match
+ * first. Compiled once (every cover request makes one): the user and the id are its only parameters.
+ */
+const coveredFiles = (exact: 'f.track_id' | 'f.directory_id', candidates: (db: Database, id: string) => Expression<{ id: string }>) =>
+  compiledOnce((db: Database, userId: string | null, id: string) =>
     db
       .selectFrom('library_files as f')
       .innerJoin('library_sources as s', 's.id', 'f.source_id')
       .select(['f.id', 's.kind', 's.root', 'f.path', 'f.cover', 'f.cover_etag'])
       .where('f.cover', 'is not', null)
-      .where((eb) => (userId === null ? eb('s.user_id', 'is', null) : eb.or([eb('s.user_id', 'is', null), eb('s.user_id', '=', userId)])))
+      .where(sql<boolean>`(s.user_id is null or s.user_id = ${userId})`)
+      .where(sql<boolean>`${sql.ref(exact)} in (${candidates(db, id)})`)
       .orderBy(sql`${sql.ref(exact)} = ${id}`, 'desc')
       .orderBy(sql`s.user_id is not null`)
       .orderBy('f.path')
-      .limit(5);
-  const ofTracks = await covered('f.track_id')
-    .where(
-      'f.track_id',
-      'in',
-      db
-        .selectFrom('tracks')
-        .select('id')
-        .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
-    )
-    .execute();
-  if (ofTracks.length > 0) return ofTracks;
-  return covered('f.directory_id')
-    .where(
-      'f.directory_id',
-      'in',
-      db
-        .selectFrom('library_directories')
-        .select('id')
-        .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
-    )
-    .execute();
-}
+      .limit(5),
+  );
+
+const coveredTrackFiles = coveredFiles('f.track_id', (db, id) =>
+  db
+    .selectFrom('tracks')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', id), eb('album_id', '=', id)])),
+);
+
+const coveredDirectoryFiles = coveredFiles('f.directory_id', (db, id) =>
+  db
+    .selectFrom('library_directories')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)])),
+);
+
+/** Pictures read lately, shared by every request of this process (recent-pictures.ts). */
+const recentPictures = new RecentPictures<Picture>();
+const pictureKey = (file: CoverFile, etag: string) => `${file.id}\n${file.cover}\n${etag}`;
 
 /**
  * The first readable picture among the files an id names, with its ETag: the one stored with the
  * file, else the picture's digest, then stored so later requests never hash it. 'unchanged' when
- * `known` (the client's If-None-Match) is a candidate's stored ETag: nothing is read then.
+ * `known` (the client's If-None-Match) is a candidate's stored ETag: nothing is read then; nor when
+ * this process read the picture under that ETag lately.
  */
 export async function coverFor(db: Database, userId: string | null, id: string, known?: string): Promise<PictureLookup> {
   for (const file of await coverFiles(db, userId, id)) {
     if (known !== undefined && file.cover_etag === known) return 'unchanged';
+    const kept = file.cover_etag === null ? undefined : recentPictures.get(pictureKey(file, file.cover_etag));
+    if (kept) return { ...kept, etag: file.cover_etag! };
     const picture = await readCover(file);
     if (!picture) continue;
-    if (file.cover_etag !== null) return { ...picture, etag: file.cover_etag };
-    const etag = pictureEtag(picture.data);
+    const etag = file.cover_etag ?? pictureEtag(picture.data);
     // Only while the file still names this cover: a scan in between cleared it for new bytes.
-    await db.updateTable('library_files').set({ cover_etag: etag }).where('id', '=', file.id).where('cover', '=', file.cover).execute();
+    if (file.cover_etag === null) {
+      await db.updateTable('library_files').set({ cover_etag: etag }).where('id', '=', file.id).where('cover', '=', file.cover).execute();
+    }
+    recentPictures.set(pictureKey(file, etag), picture);
     return { ...picture, etag };
   }
   return null;

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { inTransaction, type Database } from '../../toolkit/db/index.ts';
+import { compiledOnce, inTransaction, type Database } from '../../toolkit/db/index.ts';
 import { notFound } from '../../toolkit/errors.ts';
 import { sealAudioscrobblerDigest } from './audioscrobbler-digest.ts';
 import { ensureRoomForCredential } from './credential-cap.ts';
@@ -103,15 +103,19 @@ export interface ApiKeyOwner extends Viewer {
   apiKeyId: string;
 }
 
-/** The user an API key belongs to, or null for an unknown key; records the use. */
-export async function authenticateApiKey(db: Database, key: string): Promise<ApiKeyOwner | null> {
-  if (!API_KEY_PATTERN.test(key)) return null;
-  const row = await db
+/** Every request with an API key reads this: compiled once, not per request. */
+const ownerOfKeyHash = compiledOnce((db: Database, keyHash: string) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select(['api_keys.id as apiKeyId', 'users.id as userId', 'users.did', 'users.handle', 'api_keys.last_used_at'])
-    .where('api_keys.key_hash', '=', sha256Hex(key))
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', keyHash),
+);
+
+/** The user an API key belongs to, or null for an unknown key; records the use. */
+export async function authenticateApiKey(db: Database, key: string): Promise<ApiKeyOwner | null> {
+  if (!API_KEY_PATTERN.test(key)) return null;
+  const [row] = await ownerOfKeyHash(db, sha256Hex(key));
   if (!row) return null;
   const { last_used_at, ...owner } = row;
   if (useStampDue(last_used_at)) await recordCredentialUse(db, 'api_keys', owner.apiKeyId);

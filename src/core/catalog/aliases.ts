@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Database, StarKind } from '../../toolkit/db/index.ts';
 
 type Reader = Pick<Database, 'selectFrom'>;
@@ -22,4 +23,9 @@ export async function currentIds(db: Reader, kind: StarKind, ids: readonly strin
 export async function currentId(db: Reader, kind: StarKind, id: string): Promise<string> {
   const [current] = await currentIds(db, kind, [id]);
   return current!;
+}
+
+/** currentId as an expression, resolved inside the statement that uses it rather than by a statement of its own. */
+export function currentIdSql(kind: StarKind, id: string): RawBuilder<string> {
+  return sql<string>`coalesce((select ca.survivor_id from catalog_aliases ca where ca.kind = ${kind} and ca.old_id = ${id}), ${id}::uuid)`;
 }

@@ -55,10 +55,9 @@ async function openedPath(handle: FileHandle): Promise<string | null> {
  * file, or really (through links) outside the root.
  */
 export async function openConfined(root: string, relative: string): Promise<ConfinedFile | null> {
-  const realRoot = await realOrNull(root);
-  if (realRoot === null) return null;
-  const real = await realOrNull(join(root, relative));
-  if (real === null || !isInsideRoot(realRoot, real)) return null;
+  // Independent lookups run together: each is a trip through libuv's thread pool, and a cover or a stream waits for them all.
+  const [realRoot, real] = await Promise.all([realOrNull(root), realOrNull(join(root, relative))]);
+  if (realRoot === null || real === null || !isInsideRoot(realRoot, real)) return null;
   let handle: FileHandle;
   try {
     // O_NONBLOCK: a FIFO put in a file's place must not hang the request (it fails the isFile check below).
@@ -67,8 +66,7 @@ export async function openConfined(root: string, relative: string): Promise<Conf
     return null;
   }
   try {
-    const opened = await openedPath(handle);
-    const stat = await handle.stat();
+    const [opened, stat] = await Promise.all([openedPath(handle), handle.stat()]);
     if ((opened !== null && !isInsideRoot(realRoot, opened)) || !stat.isFile()) {
       await handle.close();
       return null;

@@ -4,3 +4,4 @@ export type * from './schema.ts';
 export { clientDataProblem } from './client-data-error.ts';
 export { inTransaction, isRetryable, RetryableConflict } from './retry.ts';
 export { NO_JIT, setForTransaction } from './statement-settings.ts';
+export { compiledOnce } from './compiled-once.ts';

@@ -1,8 +1,9 @@
 import type { Database } from '../../../toolkit/db/index.ts';
 import { libraryNotFound } from '../../../core/library/errors.ts';
-import { albumViews, artistViews, songViews } from '../../../core/library/views.ts';
-import { catalogParam, folderParam } from '../args.ts';
-import { albumTrackIds, artistAlbumIds, artistIsPlayable, isPlayable, playableArtistIds } from '../../../core/library/playable.ts';
+import { currentIdSql } from '../../../core/catalog/aliases.ts';
+import { albumViews, albumWithSongs, artistViews, songViews } from '../../../core/library/views.ts';
+import { catalogParam, folderParam, uuidParam } from '../args.ts';
+import { artistAlbumIds, artistIsPlayable, isPlayable, playableArtistIds } from '../../../core/library/playable.ts';
 import { groupByIndex, IGNORED_ARTICLES } from '../folders.ts';
 import { defineSubsonicMethod } from '../method.ts';
 
@@ -37,10 +38,10 @@ export async function albumOrNotFound(db: Database, userId: string, id: string) 
 }
 
 export const getAlbum = defineSubsonicMethod('getAlbum', async ({ ctx, viewer, params }) => {
-  const id = await catalogParam(ctx.db, params, 'album');
-  const album = await albumOrNotFound(ctx.db, viewer.userId, id);
-  const songs = await songViews(ctx.db, viewer.userId, await albumTrackIds(ctx.db, viewer.userId, id));
-  return { album: { ...album, song: songs } };
+  const id = uuidParam(params);
+  const found = await albumWithSongs(ctx.db, viewer.userId, currentIdSql('album', id));
+  if (!found) throw libraryNotFound(`no album ${id}`);
+  return { album: { ...found.album, song: found.songs } };
 });
 
 export const getSong = defineSubsonicMethod('getSong', async ({ ctx, viewer, params }) => {

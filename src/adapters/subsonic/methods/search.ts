@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
 import { albumMatches, creditMatches, nameMatches, searchText, type SearchText } from '../../../core/catalog/search-match.ts';
-import { albumViews, artistViews, hasPlayableFile, songViews } from '../../../core/library/views.ts';
+import { albumViewsWhere, artistViewsWhere, hasPlayableFile, songViewsWhere } from '../../../core/library/views.ts';
 import { folderParam, offsetParam, sizeParam } from '../args.ts';
 import { albumChild } from '../shapes.ts';
 import { defineSubsonicMethod, type SubsonicParams } from '../method.ts';
@@ -29,37 +29,33 @@ const page = (search: Search, kind: string) => ({
   offset: offsetParam(search.params, `${kind}Offset`),
 });
 
-async function matchingArtists(search: Search): Promise<string[]> {
+/** The ids of a page of artists found, as a subquery: the page is found and shown in one statement. */
+function matchingArtists(search: Search) {
   const { db, userId, q, folderId } = search;
   const { limit, offset } = page(search, 'artist');
-  if (limit === 0) return [];
   let query = db
     .selectFrom('artists as ar')
     .select('ar.id')
     .where(sql<boolean>`exists (select 1 from tracks t left join albums al on al.id = t.album_id
       where coalesce(al.artist_id, t.artist_id) = ar.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
   if (q) query = query.where(nameMatches('ar.name', 'ar.name_key', q));
-  const rows = await query.orderBy('ar.name_key').orderBy('ar.id').limit(limit).offset(offset).execute();
-  return rows.map((row) => row.id);
+  return query.orderBy('ar.name_key').orderBy('ar.id').limit(limit).offset(offset);
 }
 
-async function matchingAlbums(search: Search): Promise<string[]> {
+function matchingAlbums(search: Search) {
   const { db, userId, q, folderId } = search;
   const { limit, offset } = page(search, 'album');
-  if (limit === 0) return [];
   let query = db
     .selectFrom('albums as al')
     .select('al.id')
     .where(sql<boolean>`exists (select 1 from tracks t where t.album_id = al.id and ${hasPlayableFile(sql.ref('t.id'), userId, folderId)})`);
   if (q) query = query.where(albumMatches(q));
-  const rows = await query.orderBy('al.title_key').orderBy('al.id').limit(limit).offset(offset).execute();
-  return rows.map((row) => row.id);
+  return query.orderBy('al.title_key').orderBy('al.id').limit(limit).offset(offset);
 }
 
-async function matchingSongs(search: Search): Promise<string[]> {
+function matchingSongs(search: Search) {
   const { db, userId, q, folderId } = search;
   const { limit, offset } = page(search, 'song');
-  if (limit === 0) return [];
   let query = db
     .selectFrom('tracks as t')
     .select('t.id')
@@ -70,17 +66,45 @@ async function matchingSongs(search: Search): Promise<string[]> {
         or ${creditMatches('t.album', 't.album_id', 'albums', q)})`,
     );
   }
-  const rows = await query.orderBy('t.title_key').orderBy('t.id').limit(limit).offset(offset).execute();
-  return rows.map((row) => row.id);
+  return query.orderBy('t.title_key').orderBy('t.id').limit(limit).offset(offset);
 }
 
+/**
+ * The column is among the ids of a page found: `= any(array(...))` runs the page's query once, then
+ * reads the page's rows by primary key, where `in (...)` was planned as a hash of the page against a
+ * scan of the whole table.
+ */
+const inPage = (column: string, ids: Expression<{ id: string }>) => sql<boolean>`${sql.ref(column)} = any(array(${ids}))`;
+
+/** Each kind in one statement (a count of 0 asks for none of it), in the order its page was found in. */
 async function searchAll(db: Database, userId: string, params: SubsonicParams) {
   const search: Search = { db, userId, q: searched(params.get('query') ?? ''), folderId: folderParam(params), params };
-  const [artistIds, albumIds, songIds] = await Promise.all([matchingArtists(search), matchingAlbums(search), matchingSongs(search)]);
+  const wanted = (kind: string) => page(search, kind).limit > 0;
   return {
-    artist: await artistViews(db, userId, artistIds),
-    album: await albumViews(db, userId, albumIds),
-    song: await songViews(db, userId, songIds),
+    artist: wanted('artist')
+      ? await artistViewsWhere(db, userId, (query) =>
+          query
+            .where(inPage('ar.id', matchingArtists(search)))
+            .orderBy('ar.name_key')
+            .orderBy('ar.id'),
+        )
+      : [],
+    album: wanted('album')
+      ? await albumViewsWhere(db, userId, (query) =>
+          query
+            .where(inPage('al.id', matchingAlbums(search)))
+            .orderBy('al.title_key')
+            .orderBy('al.id'),
+        )
+      : [],
+    song: wanted('song')
+      ? await songViewsWhere(db, userId, (query) =>
+          query
+            .where(inPage('t.id', matchingSongs(search)))
+            .orderBy('t.title_key')
+            .orderBy('t.id'),
+        )
+      : [],
   };
 }
 

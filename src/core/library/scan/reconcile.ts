@@ -4,6 +4,8 @@
  * not read again; new and changed ones are read, matched into the catalog and written; what is
  * gone leaves. The local scan and the file host sync both end here.
  */
+import { sql } from 'kysely';
+import type { Database } from '../../../toolkit/db/index.ts';
 import type { AppContext } from '../../context.ts';
 import { fillAlbumGaps, fillTrackArt } from './catalog-gaps.ts';
 import { syncDirectories } from './directories.ts';
@@ -51,6 +53,7 @@ export async function reconcile(ctx: Pick<AppContext, 'db' | 'config'>, target: 
     await fillTrackArt(db, target.sourceId, ctx.config.publicUrl);
     await fillAlbumGaps(db, target.sourceId, ctx.config.publicUrl);
   }
+  if (diff.added.length + diff.changed.length + diff.covers.length + diff.gone.length > 0) await refreshStatistics(db);
   return {
     added: diff.added.filter((file) => !unreadable.has(file.path)).length,
     updated: diff.changed.length - changedUnreadable.length,
@@ -60,6 +63,21 @@ export async function reconcile(ctx: Pick<AppContext, 'db' | 'config'>, target: 
     skipped: walk.skipped.listed,
     skippedCount: walk.skipped.count,
   };
+}
+
+/** The library's tables, whose statistics its reads (albums, covers, searches) are planned with. */
+const LIBRARY_TABLES = ['library_sources', 'library_files', 'library_directories', 'tracks', 'albums', 'artists'] as const;
+
+/**
+ * Gathers the planner's statistics of the library's tables after a scan changed them. PGlite runs
+ * no autovacuum, so without this its tables are never analyzed: misjudging how many rows its
+ * conditions keep, postgres then plans an album's page or a cover lookup as a walk through every
+ * file of the library (10-40 ms each on 2,000 files, well under 1 ms once analyzed).
+ * On PostgreSQL autovacuum would get there too, later; ANALYZE reads a bounded sample and blocks
+ * neither reads nor writes.
+ */
+async function refreshStatistics(db: Database): Promise<void> {
+  await sql`analyze ${sql.join(LIBRARY_TABLES.map((table) => sql.table(table)))}`.execute(db);
 }
 
 /** What a user is told of a failed scan or sync: a provider's explanation, or where to look. */
