@@ -17,7 +17,7 @@
  * played time lands on it whichever came first.
  */
 import { sql, type Transaction } from 'kysely';
-import { inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
+import { databaseNowMs, inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
 import type { AppContext } from '../context.ts';
 import { ingestListens, NOW_PLAYING_FALLBACK_MS, nowPlayingStored } from '../scrobbling/ingest.ts';
 import { playCounts } from '../scrobbling/listen-rules.ts';
@@ -93,7 +93,7 @@ type Tx = Transaction<DB>;
 
 /** The user's session (open or ended) and the database's time, the row locked until the transaction ends. */
 async function lockedSession(tx: Tx, userId: string): Promise<{ row: SessionRow | null; nowMs: number }> {
-  const { rows } = await sql<{ now_ms: number }>`select (extract(epoch from now()) * 1000)::float8 as now_ms`.execute(tx);
+  const nowMs = await databaseNowMs(tx);
   const found = await tx
     .selectFrom('now_playing as np')
     .innerJoin('tracks as t', 't.id', 'np.track_id')
@@ -104,7 +104,7 @@ async function lockedSession(tx: Tx, userId: string): Promise<{ row: SessionRow 
   const session = found?.submitted.playback as Session | undefined;
   const row =
     found && session ? { trackId: found.track_id, startedAt: found.started_at, durationMs: found.duration, session, submitted: found.submitted } : null;
-  return { row, nowMs: rows[0]!.now_ms };
+  return { row, nowMs };
 }
 
 /** Writes the session into its now_playing row; an ended one is no longer now playing. */

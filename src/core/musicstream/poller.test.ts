@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
+import { sql } from 'kysely';
 import { ingestListens } from '../scrobbling/ingest.ts';
 import { startFakeMusicstream, type FakeMusicstream } from '../providers/musicstream/fake.ts';
 import { connectWithFake, useProvider } from '../providers/testing.ts';
@@ -10,6 +11,7 @@ import { listenOf, pollStreamingAccount, pollStreamingAccounts } from './poller.
 
 const at = (minute: number) => new Date(Date.UTC(2024, 4, 1, 12, minute, 0, 500));
 const RECENT = 'GET /me/player/recently-played';
+const CURRENT = 'GET /me/player/currently-playing';
 
 test('several artists are one credit, the first featuring the rest; an ISRC the catalog cannot keep is dropped', () => {
   assert.equal(artistCredit(['Daft Punk', 'Pharrell Williams', 'Nile Rodgers']), 'Daft Punk feat. Pharrell Williams, Nile Rodgers');
@@ -168,5 +170,104 @@ describeWithApp('musicstream poller', (app) => {
     useProvider(app(), 'musicstream', undefined);
     assert.deepEqual(await pollStreamingAccounts(app().ctx), { polled: 0, failed: 0, stored: 0, duplicates: 0, ignored: 0 });
     assert.equal(fake!.server.requests.length, 0);
+  });
+
+  /** As if `ms` had passed since the poller's last reading of what plays: a test cannot wait minutes for a song to play. */
+  const elapse = (a: TestApp, userId: string, ms: number) =>
+    sql`update provider_accounts set poll_observed = (
+        select jsonb_agg(jsonb_set(o, '{clock,atMs}', to_jsonb((o #>> '{clock,atMs}')::float8 - ${ms})) order by i)
+        from jsonb_array_elements(poll_observed) with ordinality as e(o, i))
+      where user_id = ${userId} and provider = 'musicstream' and jsonb_array_length(poll_observed) > 0`.execute(a.ctx.db);
+  const playedMs = async (a: TestApp, userId: string) =>
+    Object.fromEntries(
+      (
+        await a.ctx.db
+          .selectFrom('scrobbles as s')
+          .innerJoin('tracks as t', 't.id', 's.track_id')
+          .select(['t.title', 's.played_ms'])
+          .where('s.user_id', '=', userId)
+          .execute()
+      ).map((row) => [row.title, row.played_ms]),
+    );
+  /** The played time is `expectedMs`, give or take the milliseconds the test took since `began` (the fake's progress runs on meanwhile). */
+  const assertAbout = (playedMs: number | null | undefined, expectedMs: number, began: number) =>
+    assert.ok(playedMs != null && playedMs >= expectedMs && playedMs <= expectedMs + (Date.now() - began), String(playedMs));
+  const DESFADO = { title: 'Desfado', artist: 'Ana Moura', durationMs: 200_000 };
+  const PRIMAVERA = { title: 'Primavera', artist: 'Mariza', durationMs: 150_000 };
+
+  test('a play the poller saw playing is stored with what its readings prove heard; one never seen has no played time', async () => {
+    const [user] = await setup(app());
+    const began = Date.now();
+    fake!.setPlaying(DESFADO, true, 30_000);
+    assert.deepEqual(await pollStreamingAccount(app().ctx, user!.userId), { stored: 0, duplicates: 0, ignored: 0 });
+    await elapse(app(), user!.userId, 90_000);
+    fake!.setPlaying(DESFADO, true, 120_000);
+    await pollStreamingAccount(app().ctx, user!.userId);
+    // The service lists the play once it is over, after one the poller never saw.
+    fake!.setPlaying(PRIMAVERA, true, 5_000);
+    fake!.addRecentPlay({ title: 'Leva-me aos Fados', artist: 'Ana Moura', playedAt: new Date(Date.now() - 60_000) });
+    fake!.addRecentPlay({ ...DESFADO, playedAt: new Date() });
+    assert.deepEqual(await pollStreamingAccount(app().ctx, user!.userId), { stored: 2, duplicates: 0, ignored: 0 });
+    assert.equal(fake!.server.requests.filter((request) => request.startsWith(CURRENT)).length, 3);
+
+    const played = await playedMs(app(), user!.userId);
+    assert.equal(played['Leva-me aos Fados'], null);
+    // Its progress at the last reading: 120 s, and at most the milliseconds the test took since.
+    assertAbout(played.Desfado, 120_000, began);
+    const { playedMs: apiPlayed } = (await app().query('app.svc.feed.getFeed', { feed: `earshot:feed:user:${user!.did}` }, user!.token)).body.scrobbles.find(
+      (scrobble: { title: string }) => scrobble.title === 'Desfado',
+    );
+    assert.equal(apiPlayed, played.Desfado);
+  });
+
+  test('time paused is not counted, nor play after a pause the poller did not see resume', async () => {
+    const [user] = await setup(app());
+    const began = Date.now();
+    fake!.setPlaying(DESFADO, true, 30_000);
+    await pollStreamingAccount(app().ctx, user!.userId);
+    await elapse(app(), user!.userId, 60_000);
+    fake!.setPlaying(DESFADO, false, 60_000);
+    await pollStreamingAccount(app().ctx, user!.userId);
+    await elapse(app(), user!.userId, 600_000);
+    // Resumed at some moment in the last ten minutes: how long it has played since is not known.
+    fake!.setPlaying(DESFADO, true, 150_000);
+    await pollStreamingAccount(app().ctx, user!.userId);
+    fake!.setPlaying(null);
+    fake!.addRecentPlay({ ...DESFADO, playedAt: new Date() });
+    await pollStreamingAccount(app().ctx, user!.userId);
+    const { Desfado } = await playedMs(app(), user!.userId);
+    assertAbout(Desfado, 60_000, began);
+  });
+
+  test('pollers in several processes carry one observation on, counting nothing twice', async () => {
+    const [user] = await setup(app());
+    const began = Date.now();
+    const bothPoll = async () => {
+      const [a, b] = await Promise.all([pollStreamingAccounts(app().ctx), pollStreamingAccounts(app().ctx)]);
+      assert.equal(a.polled + b.polled, 1);
+    };
+    fake!.setPlaying(DESFADO, true, 30_000);
+    await bothPoll();
+    await elapse(app(), user!.userId, 90_000);
+    fake!.setPlaying(DESFADO, true, 120_000);
+    await bothPoll();
+    fake!.addRecentPlay({ ...DESFADO, playedAt: new Date() });
+    await bothPoll();
+    assert.equal(fake!.server.requests.filter((request) => request.startsWith(CURRENT)).length, 3);
+    const { Desfado } = await playedMs(app(), user!.userId);
+    assertAbout(Desfado, 120_000, began);
+    // The seen play is paired and gone; the one still listed is read again as a duplicate, with nothing added.
+    await app().ctx.db.updateTable('provider_accounts').set({ poll_cursor: null }).where('user_id', '=', user!.userId).execute();
+    assert.deepEqual(await pollStreamingAccount(app().ctx, user!.userId), { stored: 0, duplicates: 1, ignored: 0 });
+    assert.equal((await playedMs(app(), user!.userId)).Desfado, Desfado);
+  });
+
+  test('a failing currently-playing does not fail the poll', async () => {
+    const [user] = await setup(app());
+    fake!.addRecentPlay({ ...DESFADO, playedAt: at(1) });
+    fake!.server.failNext({ status: 503 }, '/me/player/currently-playing');
+    assert.deepEqual(await pollStreamingAccount(app().ctx, user!.userId), { stored: 1, duplicates: 0, ignored: 0 });
+    assert.deepEqual(await playedMs(app(), user!.userId), { Desfado: null });
+    assert.equal((await account(app(), user!.userId)).last_poll_error, null);
   });
 });

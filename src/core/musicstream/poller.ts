@@ -2,16 +2,19 @@
  * Scrobbles what users play on the streaming service: each connected account's recently played
  * tracks after its cursor become listens. The cursor moves only once the listens are stored, so
  * a failed poll is read again next time (and a play read twice is a duplicate, not a second
- * listen). A lease in the database keeps every server process on it from polling one account at once.
+ * listen). Each poll also reads what is playing, so the plays it sees carry how long they were
+ * listened to (observed-plays.ts). A lease in the database keeps every server process on it from polling one account at once.
  */
 import { sql } from 'kysely';
+import { databaseNowMs } from '../../toolkit/db/index.ts';
 import type { AppContext } from '../context.ts';
 import { artistCredit, isrcOrUndefined } from '../catalog/track-metadata.ts';
 import { withAccessToken } from '../providers/connections.ts';
 import { ProviderError } from '../providers/errors.ts';
 import { providerClient } from '../providers/registry.ts';
-import type { RecentPlay } from '../providers/types.ts';
+import type { CurrentlyPlaying, RecentPlay, StreamingClient } from '../providers/types.ts';
 import { ingestListens, type Listen } from '../scrobbling/ingest.ts';
+import { observe, pairPlays, type ObservedPlay } from './observed-plays.ts';
 
 const PROVIDER = 'musicstream';
 /** Longer than any one poll (a few provider calls, each bounded by PROVIDER_TIMEOUT_MS, and one ingest); a crashed poller's lease lapses after it. */
@@ -28,9 +31,10 @@ export interface PollSummary extends AccountPoll {
   failed: number;
 }
 
-export function listenOf(play: RecentPlay): Listen {
+export function listenOf(play: RecentPlay, playedMs?: number): Listen {
   const { track } = play;
   return {
+    ...(playedMs !== undefined && { playedMs }),
     artist: artistCredit(track.artists),
     title: track.title,
     album: track.album,
@@ -41,6 +45,17 @@ export function listenOf(play: RecentPlay): Listen {
     submitted: { track: { ...track }, playedAt: play.playedAt.toISOString() },
   };
 }
+
+/**
+ * What is playing, or undefined when the service would not say: the listening time of the play
+ * under way is a bonus the poll's plays do not wait for. A refused token still goes to
+ * withAccessToken, which refreshes it.
+ */
+const readPlaying = (client: StreamingClient, token: string): Promise<CurrentlyPlaying | null | undefined> =>
+  client.currentlyPlaying(token).catch((error: unknown) => {
+    if (error instanceof ProviderError) return undefined;
+    throw error;
+  });
 
 /** What the user sees in getConnections when a poll fails: a provider's explanation, never an internal one. */
 const pollErrorText = (error: unknown) => (error instanceof ProviderError ? error.message : 'the poll failed inside Earshot; the server log has the details');
@@ -53,19 +68,27 @@ const pollErrorText = (error: unknown) => (error instanceof ProviderError ? erro
 export async function pollStreamingAccount(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<AccountPoll> {
   const row = await ctx.db
     .selectFrom('provider_accounts')
-    .select(['poll_cursor', 'account_id'])
+    .select(['poll_cursor', 'account_id', 'poll_observed'])
     .where('user_id', '=', userId)
     .where('provider', '=', PROVIDER)
     .executeTakeFirst();
   try {
     const client = providerClient(ctx.config, PROVIDER);
-    const { plays, cursor } = await withAccessToken(ctx, userId, PROVIDER, (token) => client.recentlyPlayed(token, row?.poll_cursor ?? null));
+    const { playing, plays, cursor } = await withAccessToken(ctx, userId, PROVIDER, async (token) => {
+      const playing = await readPlaying(client, token);
+      return { playing, ...(await client.recentlyPlayed(token, row?.poll_cursor ?? null)) };
+    });
     signal?.throwIfAborted();
-    const outcomes = plays.length === 0 ? [] : await ingestListens(ctx, userId, plays.map(listenOf), PROVIDER);
+    const before = (row?.poll_observed ?? []) as ObservedPlay[];
+    const seen = playing === undefined ? before : observe(before, playing, await databaseNowMs(ctx.db));
+    // Plays listed later are all after the newest one read now.
+    const paired = pairPlays(seen, plays, plays.at(-1)?.playedAt.getTime() ?? null);
+    const listens = plays.map((play, i) => listenOf(play, paired.playedMs[i]));
+    const outcomes = plays.length === 0 ? [] : await ingestListens(ctx, userId, listens, PROVIDER);
     // A reconnect to another account meanwhile started that account afresh: this cursor is not its.
     await ctx.db
       .updateTable('provider_accounts')
-      .set({ poll_cursor: cursor, last_polled_at: sql<Date>`now()`, last_poll_error: null })
+      .set({ poll_cursor: cursor, poll_observed: JSON.stringify(paired.observed), last_polled_at: sql<Date>`now()`, last_poll_error: null })
       .where('user_id', '=', userId)
       .where('provider', '=', PROVIDER)
       .where('account_id', row?.account_id == null ? 'is' : '=', row?.account_id ?? null)

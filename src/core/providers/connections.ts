@@ -69,7 +69,7 @@ export async function saveConnection(ctx: AppContext, userId: string, provider: 
       status: 'connected' as const,
       status_reason: null,
       updated_at: new Date(),
-      ...(sameAccount ? {} : { poll_cursor: null, last_polled_at: null, last_poll_error: null }),
+      ...(sameAccount ? {} : { poll_cursor: null, poll_observed: '[]', last_polled_at: null, last_poll_error: null }),
     };
     await tx
       .insertInto('provider_accounts')

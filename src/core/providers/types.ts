@@ -83,6 +83,8 @@ export interface FileHostClient extends ProviderClient {
 // ---- the streaming service ----
 
 export interface StreamedTrack {
+  /** The service's id of the track: what pairs a listed play with the one seen playing (musicstream/observed-plays.ts). */
+  id?: string | undefined;
   title: string;
   artists: string[];
   album?: string | undefined;

@@ -5,3 +5,4 @@ export { clientDataProblem } from './client-data-error.ts';
 export { inTransaction, isRetryable, RetryableConflict } from './retry.ts';
 export { NO_JIT, setForTransaction } from './statement-settings.ts';
 export { compiledOnce } from './compiled-once.ts';
+export { databaseNowMs } from './database-now.ts';

@@ -296,6 +296,8 @@ export interface ProviderAccountsTable {
   poll_lease_until: Timestamp | null;
   last_polled_at: Timestamp | null;
   last_poll_error: string | null;
+  /** The streaming poller's observed plays (migration 0030; core/musicstream/observed-plays.ts). */
+  poll_observed: ColumnType<unknown[], string | undefined, string>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }

@@ -70,8 +70,9 @@ describe('musicstream client against the fake', () => {
     assert.equal(playing?.progressMs, 0);
     assert.equal(playing?.device, null);
     assert.deepEqual(
-      { ...playing?.track, url: undefined, artUrl: undefined },
+      { ...playing?.track, id: undefined, url: undefined, artUrl: undefined },
       {
+        id: undefined,
         title: 'Primavera',
         artists: ['Mariza'],
         album: 'Transparente',
@@ -85,6 +86,7 @@ describe('musicstream client against the fake', () => {
       },
     );
     assert.match(playing!.track!.url!, /^https:\/\/open\.spotify\.com\/track\/[A-Za-z0-9]{22}$/);
+    assert.equal(playing!.track!.url, `https://open.spotify.com/track/${playing!.track!.id}`);
     await client.next(token);
     assert.equal((await client.currentlyPlaying(token))?.track?.title, 'Desfado');
     fake.setPlaying(null);

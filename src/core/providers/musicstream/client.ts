@@ -58,6 +58,7 @@ const names = (artists: ApiArtist[] | undefined) => (artists ?? []).flatMap((art
 export function streamedTrack(item: ApiTrack | null | undefined): StreamedTrack | null {
   if (!item || (item.type !== undefined && item.type !== 'track') || !item.name) return null;
   return {
+    id: item.id ?? undefined,
     title: item.name,
     artists: names(item.artists),
     album: item.album?.name || undefined,

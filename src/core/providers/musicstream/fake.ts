@@ -26,7 +26,8 @@ export interface FakeMusicstream {
   addRecentPlay(play: { title: string; artist: string; album?: string; durationMs?: number; isrc?: string; playedAt: Date }): void;
   /** The active device (null: none, so player commands answer 404 NO_ACTIVE_DEVICE). */
   setDevice(name: string | null): void;
-  setPlaying(track: { title: string; artist: string; album?: string; durationMs?: number } | null, isPlaying?: boolean): void;
+  /** Loads a track (null: nothing) at `progressMs` (0 when not said), playing or paused. */
+  setPlaying(track: { title: string; artist: string; album?: string; durationMs?: number } | null, isPlaying?: boolean, progressMs?: number): void;
   readonly isPlaying: boolean;
   close(): Promise<void>;
 }
@@ -66,10 +67,10 @@ class Player {
     return Math.min(this.progressMs + elapsed, this.current?.durationMs ?? DEFAULT_DURATION_MS);
   }
 
-  start(track: FakeTrack | null, playing: boolean): void {
+  start(track: FakeTrack | null, playing: boolean, progressMs = 0): void {
     this.current = track;
     this.playing = track !== null && playing;
-    this.progressMs = 0;
+    this.progressMs = progressMs;
     this.resumedAt = Date.now();
   }
 
@@ -242,8 +243,8 @@ export async function startFakeMusicstream(options: FakeMusicstreamOptions = {})
     setDevice(name) {
       player.device = name;
     },
-    setPlaying(track, isPlaying = true) {
-      player.start(track && trackFor(track), isPlaying);
+    setPlaying(track, isPlaying = true, progressMs = 0) {
+      player.start(track && trackFor(track), isPlaying, progressMs);
     },
     get isPlaying() {
       return player.playing;
