@@ -262,6 +262,16 @@ describeWithApp('musicstream poller', (app) => {
     assert.equal((await playedMs(app(), user!.userId)).Desfado, Desfado);
   });
 
+  test('a reconnect to another account forgets what the poller saw on the old one', async () => {
+    const [user] = await setup(app());
+    fake!.setPlaying(DESFADO, true, 30_000);
+    await pollStreamingAccount(app().ctx, user!.userId);
+    const observed = () => app().ctx.db.selectFrom('provider_accounts').select('poll_observed').where('user_id', '=', user!.userId).executeTakeFirstOrThrow();
+    assert.equal((await observed()).poll_observed.length, 1);
+    await connectWithFake(app(), user!.userId, 'musicstream', fake!.oauth, { id: 'another-account', name: 'listener' });
+    assert.deepEqual((await observed()).poll_observed, []);
+  });
+
   test('a failing currently-playing does not fail the poll', async () => {
     const [user] = await setup(app());
     fake!.addRecentPlay({ ...DESFADO, playedAt: at(1) });
