@@ -40,7 +40,7 @@ export const hasEmbeddedDatabase = (dataDir: string) => fs.existsSync(path.join(
  * The embedded database in `dataDir` (in memory when undefined), made from `load` (a dump of
  * PGlite's data directory) when given; the caller holds the data directory's lock.
  */
-export async function openPglite(dataDir: string | undefined, load?: Blob): Promise<PGlite> {
+export async function openPglite(dataDir: string | undefined, load?: Blob, initDbParams: readonly string[] = []): Promise<PGlite> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const isNew = dataDir !== undefined && !hasEmbeddedDatabase(dataDir);
   // int8 arrives as a JS number on both backends, so counts and sums look the same everywhere.
@@ -53,7 +53,7 @@ export async function openPglite(dataDir: string | undefined, load?: Blob): Prom
     ...(load ? { loadDataDir: load } : {}),
     ...durable,
     startParams: [...(durable.startParams ?? PGlite.defaultStartParams), ...SMALL_BUFFERS],
-    initDbStartParams: SMALL_BUFFERS_INITDB,
+    initDbStartParams: [...SMALL_BUFFERS_INITDB, ...initDbParams],
   });
   // Ready before anything is asked of it: dumpDataDir on a database still starting never answers.
   await pglite.waitReady;
