@@ -87,9 +87,9 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     -- Artists heard in the window and played before it: from first plays, except for tracks with
     -- changes still queued, whose first play stats_first_plays may not know yet. Those are looked up
     -- raw, one index probe per track (a scalar subquery, never turned into a join over the user's
-    -- whole history: 300 ms after a 100k-play import), and only for heard artists the first plays
-    -- did not settle (materialized first, so no probe runs for other tracks): after a bulk import
-    -- of older plays, few of the thousands of tracks queued.
+    -- whole history: most of 180-430 ms after a 100k-play import), and only for heard artists the
+    -- first plays did not settle (materialized first, so no probe runs for other tracks): after a
+    -- bulk import of older plays, few of the thousands of tracks queued.
     heard as (select distinct artist_id from played where artist_id is not null),
     pending as materialized (select distinct q.track_id from stats_queue q where ${anyQueued(userId)} and q.user_id = ${userId}),
     earlier_settled as (
