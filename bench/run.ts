@@ -14,6 +14,7 @@ import { listenBrainzListensBenchmark } from './listenbrainz-listens.ts';
 import { listenBrainzSubmitBenchmark } from './listenbrainz-submit.ts';
 import { mixedLoadBenchmark } from './mixed-load.ts';
 import { processesBenchmark } from './processes.ts';
+import { profileReadsBenchmark } from './profile-reads.ts';
 import { rollupIngestBenchmark } from './rollup-ingest.ts';
 import { songsFilterBenchmark } from './songs-filter.ts';
 import { subsonicLibraryBenchmark } from './subsonic-library.ts';
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   memory: memoryBenchmark,
   'mixed-load': mixedLoadBenchmark,
   processes: processesBenchmark,
+  'profile-reads': profileReadsBenchmark,
   'rollup-ingest': rollupIngestBenchmark,
   search: searchBenchmark,
   'single-listen': singleListenBenchmark,

@@ -20,7 +20,9 @@ import { seedRealistic } from './seed.ts';
  * under it, each phase's slowest call against steady state's: right after the seed (everyone's
  * plays queued, as after bulk imports), steady state (rollups rebuilt, queue empty), right after
  * the user imports BENCH_IMPORT_PLAYS more plays (500 a statement, as import batches go), and
- * once the fold has taken them (what a user sees a minute later).
+ * once the fold has taken them (what a user sees a minute later). Within a phase, later visits may
+ * get the heavy reads' answers from their cache (nothing is written between visits);
+ * `profile-reads` (profile-reads.ts) times each call computed afresh.
  */
 
 interface Run {
@@ -84,7 +86,7 @@ async function visit(browser: Browser, url: string): Promise<Run> {
  * A bulk import's effect on the queue: BENCH_IMPORT_PLAYS (default 100k) plays for `userId` in the
  * three years before `year`'s seeded ones, 500 a statement, as import batches insert them.
  */
-async function importPlays(db: Database, userId: string, year: number): Promise<void> {
+export async function importPlays(db: Database, userId: string, year: number): Promise<void> {
   const count = Number(process.env.BENCH_IMPORT_PLAYS ?? 100_000);
   const from = Date.UTC(year - 5, 0, 1) / 1000;
   const step = (3 * 365 * 86_400) / count;

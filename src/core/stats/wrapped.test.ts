@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import { describeWithApp } from '../../app/testing.ts';
-import { listenerWithHistory, type TestListen } from '../scrobbling/testing.ts';
+import { listenerWithHistory, recordListens, type TestListen } from '../scrobbling/testing.ts';
 import { foldAll } from './rollups/fold.ts';
 import { rebuildRollups } from './rollups/rebuild.ts';
 
@@ -210,6 +211,29 @@ describeWithApp('Wrapped and charts', (app) => {
     assert.deepEqual(await listening(), expected, 'folded into the rollups');
     await rebuildRollups(app().ctx.db);
     assert.deepEqual(await listening(), expected, 'rebuilt from the plays');
+  });
+
+  test('new artists stay exact while older plays or their removal are still queued for the fold', async () => {
+    const db = app().ctx.db;
+    const listener = await listenerWithHistory(app(), 'backfiller', [
+      play('2023-03-01T10:00:00Z', 'Old Friend', 'Back Then'),
+      play('2024-03-01T10:00:00Z', 'Old Friend', 'Back Then'),
+      play('2024-03-02T10:00:00Z', 'Newcomer', 'Hello'),
+      play('2024-03-03T10:00:00Z', 'Stranger', 'Hi'),
+    ]);
+    const newArtists = async () => (await app().query(WRAPPED, { did: listener.did, year: 2024, tz: 'UTC' })).body.newArtistsCount;
+    await foldAll(db);
+    assert.equal(await newArtists(), 2, 'folded: Old Friend was heard in 2023');
+    // An import of older plays (queued, not folded): Newcomer was heard before 2024 after all.
+    await recordListens(app(), listener, [play('2022-06-01T10:00:00Z', 'Newcomer', 'Hello'), play('2022-06-02T10:00:00Z', 'Newcomer', 'Other')]);
+    assert.equal(await newArtists(), 1, 'an older play still queued counts');
+    // The only earlier play of Old Friend deleted (its removal queued, its first play still in the rollup).
+    await sql`delete from scrobbles where user_id = ${listener.userId} and listened_at < '2024-01-01' and track_id in (select t.id from tracks t join artists a on a.id = t.artist_id where a.name = 'Old Friend')`.execute(
+      db,
+    );
+    assert.equal(await newArtists(), 2, 'a removal still queued counts');
+    await foldAll(db);
+    assert.equal(await newArtists(), 2, 'folded again');
   });
 
   test('rolling windows end now', async () => {
