@@ -120,6 +120,9 @@ const result = spawnSync(
       EARSHOT_SCRYPT_LOG2_N: '12',
       NODE_COMPILE_CACHE: path.resolve('node_modules/.cache/earshot-node-compile'),
       ...process.env,
+      // A larger young generation: test processes (and the servers they start) allocate briskly while
+      // their heaps stay small, and scavenging less often cut their processor time by a few percent.
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' '),
       EARSHOT_TEST_TIMES: timesFile,
     },
   },
