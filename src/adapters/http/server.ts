@@ -111,8 +111,9 @@ function compiledOnFirstUse(uncompiled: Uncompiled, compile: () => ValidateFunct
   const compiled = () => (validate ??= compile());
   uncompiled.push(compiled);
   const lazy = ((data: unknown) => {
-    const valid = compiled()(data);
-    lazy.errors = compiled().errors;
+    const validate = compiled();
+    const valid = validate(data);
+    lazy.errors = validate.errors;
     return valid;
   }) as ValidateFunction;
   lazy.errors = null;

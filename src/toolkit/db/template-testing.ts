@@ -9,19 +9,19 @@ import { MIGRATIONS_DIR, migrate, migrationFiles } from './migrate.ts';
 import { PGlitePool } from './pglite-pool.ts';
 
 /**
- * Booting PGlite and migrating it costs seconds; loading a dump of an already migrated data
- * directory costs a fraction of that. Tests therefore start every embedded database from one
- * template, written once per machine to a file named by what it depends on (the migrations'
- * contents and PGlite's version): a changed migration or PGlite names a new file. Whoever opens
- * a database from it still runs the migrations, so a template can never hide one.
- */
-/**
  * WAL in 1 MB segments rather than 16, and as few kept as postgres allows: the data directory's
  * 16 MB segment was 40% of a dump's bytes, which every test process reads and unpacks into PGlite's
  * in-memory file system when it opens a database. Nothing Earshot does depends on the WAL's size.
  */
 const TEMPLATE_INITDB = ['--wal-segsize=1', '--set', 'min_wal_size=2MB', '--set', 'wal_recycle=off'];
 
+/**
+ * Booting PGlite and migrating it costs seconds; loading a dump of an already migrated data
+ * directory costs a fraction of that. Tests therefore start every embedded database from one
+ * template, written once per machine to a file named by what it depends on (the migrations'
+ * contents, PGlite's version and the initdb options above): a changed migration or PGlite names a new file. Whoever opens
+ * a database from it still runs the migrations, so a template can never hide one.
+ */
 function templateFile(): string {
   const hash = createHash('sha256');
   const pglitePackage = path.join(PACKAGE_ROOT, 'node_modules/@electric-sql/pglite/package.json');
@@ -35,7 +35,7 @@ async function writeTemplate(file: string): Promise<void> {
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
   try {
     await migrate(db);
-    // Recycles the WAL the migrations wrote down to min_wal_size.
+    // Removes the WAL segments the migrations filled (wal_recycle is off), so the dump keeps one.
     await pglite.exec('checkpoint');
     const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
     // Test processes start side by side: each writes its own copy and renames it into place, so a
