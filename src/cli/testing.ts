@@ -9,6 +9,11 @@ import { migratedTemplateFile } from '../toolkit/db/template-testing.ts';
 // The real bin runs the compiled dist/; scripts/run-tests.mjs rebuilds it first when a source is newer,
 // so these tests always exercise the sources as they are (run test files through that script).
 const BIN = path.resolve('bin/earshot.js');
+/**
+ * The V8 flags scripts/run-tests.mjs gives test processes, passed on to the CLI processes they start:
+ * those live seconds too, so optimizing PGlite's WebAssembly costs them more than it gains.
+ */
+const NODE_FLAGS = process.execArgv.filter((flag) => flag === '--liftoff-only');
 
 export type CliEnv = Record<string, string>;
 
@@ -38,12 +43,12 @@ function runToCompletion(command: string, args: string[], env: CliEnv, input: st
 
 /** Runs the real `earshot` binary to completion with `input` on its stdin, in `cwd` (where a .env is looked for). */
 export function runCli(env: CliEnv, args: string[], input = '', cwd?: string): Promise<CliResult> {
-  return runToCompletion(process.execPath, [BIN, ...args], offline(env), input, cwd);
+  return runToCompletion(process.execPath, [...NODE_FLAGS, BIN, ...args], offline(env), input, cwd);
 }
 
 /** Starts the real `earshot` binary, to talk to it while it runs. */
 export function spawnCli(env: CliEnv, args: string[]): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: offline(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { env: offline(env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /**
@@ -51,7 +56,7 @@ export function spawnCli(env: CliEnv, args: string[]): ChildProcess {
  * ignores SIGXFSZ), as a write to a full disk fails, even for root.
  */
 export function runCliWithFileSizeLimit(env: CliEnv, args: string[], blocks: number, input = ''): Promise<CliResult> {
-  return runToCompletion('sh', ['-c', `ulimit -f ${blocks} && exec "$@"`, 'sh', process.execPath, BIN, ...args], offline(env), input);
+  return runToCompletion('sh', ['-c', `ulimit -f ${blocks} && exec "$@"`, 'sh', process.execPath, ...NODE_FLAGS, BIN, ...args], offline(env), input);
 }
 
 /**
@@ -77,7 +82,7 @@ export interface Serving {
 
 /** Starts `earshot serve` (quiet: no request log) and resolves once both hosts are listening. */
 export async function startServe(env: CliEnv, quiet = true): Promise<Serving> {
-  const server = spawn(process.execPath, [BIN, 'serve', ...(quiet ? ['--quiet'] : [])], { env: offline(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [...NODE_FLAGS, BIN, 'serve', ...(quiet ? ['--quiet'] : [])], { env: offline(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   server.stderr!.on('data', (chunk) => (errors += chunk));
