@@ -3,7 +3,7 @@ import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
-import { localPlays, trackListening } from './rollups/reads.ts';
+import { exactSum, localPlays, trackListening } from './rollups/reads.ts';
 import { anyQueued } from './rollups/queue-marks.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
@@ -90,8 +90,8 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     genre_counts as (select genre, sum(plays)::int as play_count from played where genre is not null group by 1),
     -- Listening time: the played time where a client reported it, the track's duration for the other plays.
     totals as (select coalesce(sum(plays), 0)::int as scrobbles, coalesce(sum(measured), 0)::int as measured,
-      ((coalesce(sum(played_ms), 0) + coalesce(sum(duration::bigint * (plays - measured)), 0))::bigint / 60000)::int as minutes,
-      (coalesce(sum(played_ms), 0)::bigint / 60000)::int as measured_minutes from played),
+      ((coalesce(${exactSum(sql`played_ms`)}, 0) + coalesce(${exactSum(sql`duration::bigint * (plays - measured)`)}, 0)) / 60000)::int as minutes,
+      (coalesce(${exactSum(sql`played_ms`)}, 0) / 60000)::int as measured_minutes from played),
     -- Months from these days, and UTC days by binning instants (arithmetic): no time zone
     -- conversion per row of local, which holds one or two rows per hour of the window.
     local_days as (select local_at::date as day, sum(plays)::int as count from local group by 1 having sum(plays) > 0),

@@ -90,6 +90,13 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 }
 
 /**
+ * The sum of a bigint column as a bigint, added up in float8: exact while every partial sum stays
+ * below 2^53 (285,000 years of milliseconds), and several times cheaper than sum(bigint), which
+ * adds in numeric (a year's Wrapped sums 20k tracks' played times this way).
+ */
+export const exactSum = (column: RawBuilder<unknown>) => sql`sum(${column}::float8)::bigint`;
+
+/**
  * (track_id, plays, measured, played_ms) for each track `userId` played in the window, plays > 0:
  * trackPlays plus how many of those plays have a played time (measured) and its sum in ms (a
  * bigint). For listening time, which counts played_ms where known and the track's duration for the
@@ -98,7 +105,7 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 export function trackListening(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number; measured: number; played_ms: string }> {
   const branches = pieceBranches(userId, window, 'listening');
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
-  return sql`select track_id, sum(plays)::int as plays, sum(measured)::int as measured, sum(played_ms)::bigint as played_ms
+  return sql`select track_id, sum(plays)::int as plays, sum(measured)::int as measured, ${exactSum(sql`played_ms`)} as played_ms
     from (${sql.join(branches, sql` union all `)}) counted (track_id, plays, measured, played_ms) group by track_id having sum(plays) > 0`;
 }
 
