@@ -169,13 +169,12 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
   const quarter = sql`interval '15 minutes'`;
   return sql`
     with hours as materialized (
-      select h.hour, h.q0, h.q1, h.q2, h.q3, l.local_start,
-        l.steady and h.hour >= ${at(from)} and h.hour + interval '1 hour' <= ${at(to)} as whole,
-        ((60 - extract(minute from l.local_start)::int) % 60) / 15 as turn
-      from stats_hours h
-      cross join lateral (select h.hour at time zone ${zone} as local_start,
-        (h.hour + interval '45 minutes') at time zone ${zone} - h.hour at time zone ${zone} = interval '45 minutes' as steady) l
-      where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)}
+      select h.hour, h.q0, h.q1, h.q2, h.q3, h.local_start,
+        h.local_45 - h.local_start = interval '45 minutes' and h.hour >= ${at(from)} and h.hour + interval '1 hour' <= ${at(to)} as whole,
+        ((60 - extract(minute from h.local_start)::int) % 60) / 15 as turn
+      -- offset 0 keeps the subquery whole, so each conversion runs once per hour rather than once per use.
+      from (select hour, q0, q1, q2, q3, hour at time zone ${zone} as local_start, (hour + interval '45 minutes') at time zone ${zone} as local_45
+        from stats_hours h where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)} offset 0) h
     )
     select hour as at, local_start as local_at,
       case turn when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays
