@@ -236,6 +236,24 @@ describeWithApp('Wrapped and charts', (app) => {
     assert.equal(await newArtists(), 2, 'folded again');
   });
 
+  test('an artist heard before the window only through another of their songs is not new, folded or queued', async () => {
+    const db = app().ctx.db;
+    const listener = await listenerWithHistory(app(), 'deepcuts', [
+      play('2023-03-01T10:00:00Z', 'Old Friend', 'Back Then'),
+      play('2024-03-01T10:00:00Z', 'Old Friend', 'New Single'),
+      play('2024-03-02T10:00:00Z', 'Newcomer', 'Hello'),
+    ]);
+    const newArtists = async () => (await app().query(WRAPPED, { did: listener.did, year: 2024, tz: 'UTC' })).body.newArtistsCount;
+    assert.equal(await newArtists(), 1, 'as stored: Old Friend was heard in 2023, through another song');
+    await foldAll(db);
+    assert.equal(await newArtists(), 1, 'folded');
+    // Newcomer's other song, played before 2024, arrives late (queued): Newcomer is not new either.
+    await recordListens(app(), listener, [play('2023-06-01T10:00:00Z', 'Newcomer', 'Before')]);
+    assert.equal(await newArtists(), 0, 'an older play of another song still queued counts');
+    await foldAll(db);
+    assert.equal(await newArtists(), 0, 'folded again');
+  });
+
   test('rolling windows end now', async () => {
     const day = 86_400_000;
     const ago = (days: number) => new Date(Date.now() - days * day).toISOString();

@@ -3,7 +3,7 @@ import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
-import { localPlays, trackListening } from './rollups/reads.ts';
+import { exactSum, localPlays, trackListening } from './rollups/reads.ts';
 import { anyQueued } from './rollups/queue-marks.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
@@ -14,6 +14,13 @@ export type Aggregates = Omit<Wrapped, 'year' | 'period' | 'startDate' | 'endDat
   firstScrobble: Wrapped['firstScrobble'] | null;
   lastScrobble: Wrapped['lastScrobble'] | null;
 };
+
+/**
+ * The row of `table` with id `id`, as a lateral subquery: one index probe per outer row, never a
+ * scan of the whole table to join a handful of rows (the limit keeps the planner from turning it
+ * into a join, which Wrapped's statement would otherwise hash: 20k tracks read for 5 rows).
+ */
+const byId = (table: 'tracks', id: RawBuilder<unknown>) => sql`(select * from ${sql.table(table)} where id = ${id} limit 1)`;
 
 /** A JSON array of `row` over `source`, empty rather than null. */
 export const jsonList = (row: RawBuilder<unknown>, source: RawBuilder<unknown>) =>
@@ -33,7 +40,7 @@ export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuil
     sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
     sql`select t.id, t.title, t.artist, ${songArt('t')} as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
         c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
-      from ${counts.tracks} c join tracks t on t.id = c.track_id
+      from ${counts.tracks} c cross join lateral ${byId('tracks', sql`c.track_id`)} t
       left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id
       order by ordinal limit 5`,
   )} as "topTracks",
@@ -48,8 +55,11 @@ export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuil
 export function moment(plays: RawBuilder<unknown>, direction: 'asc' | 'desc') {
   return sql`(select json_build_object('trackTitle', t.title, 'artistName', t.artist, 'timestamp', to_char(p.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'trackUri', t.uri)
     from (select track_id, listened_at from ${plays} order by listened_at ${sql.raw(direction)}, id ${sql.raw(direction)} limit 1) p
-    join tracks t on t.id = p.track_id)`;
+    cross join lateral ${byId('tracks', sql`p.track_id`)} t)`;
 }
+
+/** A UTC midnight: date_bin's origin for binning instants into UTC days. */
+const UTC_MIDNIGHT = sql`timestamptz '2000-01-01 00:00:00+00'`;
 
 /** The rows of `counts` (a CTE with play_count) that can make its top `n`: ranked on counts alone, before any catalog join. */
 const contenders = (counts: string, n: number) =>
@@ -80,23 +90,33 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     genre_counts as (select genre, sum(plays)::int as play_count from played where genre is not null group by 1),
     -- Listening time: the played time where a client reported it, the track's duration for the other plays.
     totals as (select coalesce(sum(plays), 0)::int as scrobbles, coalesce(sum(measured), 0)::int as measured,
-      ((coalesce(sum(played_ms), 0) + coalesce(sum(duration::bigint * (plays - measured)), 0))::bigint / 60000)::int as minutes,
-      (coalesce(sum(played_ms), 0)::bigint / 60000)::int as measured_minutes from played),
+      ((coalesce(${exactSum(sql`played_ms`)}, 0) + coalesce(${exactSum(sql`duration::bigint * (plays - measured)`)}, 0)) / 60000)::int as minutes,
+      (coalesce(${exactSum(sql`played_ms`)}, 0) / 60000)::int as measured_minutes from played),
+    -- Months from these days, and UTC days by binning instants (arithmetic): no time zone
+    -- conversion per row of local, which holds one or two rows per hour of the window.
     local_days as (select local_at::date as day, sum(plays)::int as count from local group by 1 having sum(plays) > 0),
     streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run),
     -- Artists heard in the window and played before it: from first plays, except for tracks with
-    -- changes still queued, whose first play stats_first_plays may not know yet. Those are looked up
-    -- raw, one index probe per track (a scalar subquery, never turned into a join over the user's
-    -- whole history: most of 180-430 ms after a 100k-play import), and only for heard artists the
-    -- first plays did not settle (materialized first, so no probe runs for other tracks): after a
-    -- bulk import of older plays, few of the thousands of tracks queued.
-    heard as (select distinct artist_id from played where artist_id is not null),
+    -- changes still queued, whose first play stats_first_plays may not know yet. Most heard artists
+    -- are settled by a track heard in the window (played already carries its artist, so no catalog
+    -- read); only the others' tracks are looked up in the catalog. Tracks with queued changes are
+    -- looked up raw, one index probe per track (a scalar subquery, never turned into a join over
+    -- the user's whole history: most of 180-430 ms after a 100k-play import), and only for heard
+    -- artists the first plays did not settle (materialized first, so no probe runs for other
+    -- tracks): after a bulk import of older plays, few of the thousands of tracks queued.
     pending as materialized (select distinct q.track_id from stats_queue q where ${anyQueued(userId)} and q.user_id = ${userId}),
+    heard as materialized (
+      select p.artist_id, coalesce(bool_or(f.first_at < ${start} and p.track_id not in (select track_id from pending)), false) as settled
+      from played p left join stats_first_plays f on f.user_id = ${userId} and f.track_id = p.track_id
+      where p.artist_id is not null group by 1
+    ),
+    candidates as materialized (select artist_id from heard where not settled),
     earlier_settled as (
       select distinct t.artist_id from stats_first_plays f join tracks t on t.id = f.track_id
         where f.user_id = ${userId} and f.first_at < ${start} and f.track_id not in (select track_id from pending)
+          and t.artist_id in (select artist_id from candidates) and exists (select 1 from candidates)
     ),
-    unsettled as (select artist_id from heard where artist_id not in (select artist_id from earlier_settled where artist_id is not null)),
+    unsettled as (select artist_id from candidates where artist_id not in (select artist_id from earlier_settled)),
     unsettled_tracks as materialized (
       select t.id, t.artist_id from tracks t join pending p on p.track_id = t.id where t.artist_id in (select artist_id from unsettled)
     ),
@@ -118,12 +138,13 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
         sql`json_build_object('month', extract(month from month)::int, 'count', count)`,
         sql`select m.month, coalesce(c.count, 0) as count, row_number() over (order by m.month) as ordinal
           from generate_series(date_trunc('month', ${start} at time zone ${zone}), ${end} at time zone ${zone} - interval '1 microsecond', interval '1 month') m (month)
-          left join (select date_trunc('month', local_at) as month, sum(plays)::int as count from local group by 1) c on c.month = m.month`,
+          left join (select date_trunc('month', day::timestamp) as month, sum(count)::int as count from local_days group by 1) c on c.month = m.month`,
       )} as "scrobblesPerMonth",
       ${jsonList(
         sql`json_build_object('date', date, 'count', count)`,
         sql`select to_char(utc_day, 'YYYY-MM-DD') as date, count, row_number() over (order by utc_day) as ordinal
-          from (select (at at time zone 'UTC')::date as utc_day, sum(plays)::int as count from local group by 1 having sum(plays) > 0) days`,
+          from (select (utc_day at time zone 'UTC')::date as utc_day, count from (
+            select date_bin('1 day', at, ${UTC_MIDNIGHT}) as utc_day, sum(plays)::int as count from local group by 1 having sum(plays) > 0) by_instant) days`,
       )} as "scrobblesPerDay",
       (select json_build_object('date', to_char(day, 'YYYY-MM-DD'), 'count', count) from local_days order by count desc, day limit 1) as "mostActiveDay",
       coalesce((select extract(hour from local_at)::int from local group by 1 having sum(plays) > 0 order by sum(plays) desc, 1 limit 1), 0) as "mostActiveHour",

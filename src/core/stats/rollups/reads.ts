@@ -90,6 +90,13 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 }
 
 /**
+ * The sum of a bigint column as a bigint, added up in float8: exact while every partial sum stays
+ * below 2^53 (285,000 years of milliseconds), and several times cheaper than sum(bigint), which
+ * adds in numeric (a year's Wrapped sums 20k tracks' played times this way).
+ */
+export const exactSum = (column: RawBuilder<unknown>) => sql`sum(${column}::float8)::bigint`;
+
+/**
  * (track_id, plays, measured, played_ms) for each track `userId` played in the window, plays > 0:
  * trackPlays plus how many of those plays have a played time (measured) and its sum in ms (a
  * bigint). For listening time, which counts played_ms where known and the track's duration for the
@@ -98,7 +105,7 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 export function trackListening(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number; measured: number; played_ms: string }> {
   const branches = pieceBranches(userId, window, 'listening');
   if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
-  return sql`select track_id, sum(plays)::int as plays, sum(measured)::int as measured, sum(played_ms)::bigint as played_ms
+  return sql`select track_id, sum(plays)::int as plays, sum(measured)::int as measured, ${exactSum(sql`played_ms`)} as played_ms
     from (${sql.join(branches, sql` union all `)}) counted (track_id, plays, measured, played_ms) group by track_id having sum(plays) > 0`;
 }
 
@@ -162,13 +169,12 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
   const quarter = sql`interval '15 minutes'`;
   return sql`
     with hours as materialized (
-      select h.hour, h.q0, h.q1, h.q2, h.q3, l.local_start,
-        l.steady and h.hour >= ${at(from)} and h.hour + interval '1 hour' <= ${at(to)} as whole,
-        ((60 - extract(minute from l.local_start)::int) % 60) / 15 as turn
-      from stats_hours h
-      cross join lateral (select h.hour at time zone ${zone} as local_start,
-        (h.hour + interval '45 minutes') at time zone ${zone} - h.hour at time zone ${zone} = interval '45 minutes' as steady) l
-      where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)}
+      select h.hour, h.q0, h.q1, h.q2, h.q3, h.local_start,
+        h.local_45 - h.local_start = interval '45 minutes' and h.hour >= ${at(from)} and h.hour + interval '1 hour' <= ${at(to)} as whole,
+        ((60 - extract(minute from h.local_start)::int) % 60) / 15 as turn
+      -- offset 0 keeps the subquery whole, so each conversion runs once per hour rather than once per use.
+      from (select hour, q0, q1, q2, q3, hour at time zone ${zone} as local_start, (hour + interval '45 minutes') at time zone ${zone} as local_45
+        from stats_hours h where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)} offset 0) h
     )
     select hour as at, local_start as local_at,
       case turn when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays
