@@ -32,6 +32,23 @@ describe('the response cache', () => {
     assert.equal(cache.get('a', '10:12:11'), undefined, 'a later snapshot never comes back: the stale entry is gone');
     assert.equal(cache.bytes, 0);
   });
+
+  test('a computation under way is shared by key and snapshot, and kept only if it says so', async () => {
+    const cache = new ResponseCache(10_000);
+    let finish!: (value: { body: Buffer; keep: boolean }) => void;
+    const running = cache.compute('a', 's1', () => new Promise((resolve) => (finish = resolve)));
+    assert.equal(cache.computing('a', 's1'), running);
+    assert.equal(cache.computing('a', 's2'), undefined, 'another snapshot computes its own');
+    assert.equal(cache.computing('b', 's1'), undefined);
+    finish({ body: body(10), keep: true });
+    assert.equal((await running).length, 10);
+    assert.equal(cache.computing('a', 's1'), undefined);
+    assert.equal(cache.get('a', 's1')?.length, 10);
+
+    const unkept = cache.compute('c', 's1', async () => ({ body: body(10), keep: false }));
+    assert.equal((await unkept).length, 10);
+    assert.equal(cache.get('c', 's1'), undefined, 'a computation that saw a commit is answered, not kept');
+  });
 });
 
 /** The raw answer of a GET, as a client receives it. */

@@ -5,6 +5,8 @@ import { currentSnapshot } from '../../toolkit/db/index.ts';
 /** Bookkeeping a kept answer costs beside its body: the key and snapshot strings, the map entry. */
 const ENTRY_OVERHEAD = 128;
 
+const runningKey = (key: string, snapshot: string) => `${snapshot} ${key}`;
+
 interface Entry {
   snapshot: string;
   body: Buffer;
@@ -18,6 +20,8 @@ interface Entry {
  */
 export class ResponseCache {
   readonly #entries = new Map<string, Entry>();
+  /** Computations under way, by key and the snapshot they started from. */
+  readonly #running = new Map<string, Promise<Buffer>>();
   #bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -55,6 +59,24 @@ export class ResponseCache {
     }
   }
 
+  /** The computation of `key` in `snapshot` under way, if one is. */
+  computing(key: string, snapshot: string): Promise<Buffer> | undefined {
+    return this.#running.get(runningKey(key, snapshot));
+  }
+
+  /** Runs `compute` as the computation of `key` in `snapshot`, keeping its body if it says so. */
+  compute(key: string, snapshot: string, compute: () => Promise<{ body: Buffer; keep: boolean }>): Promise<Buffer> {
+    const running = runningKey(key, snapshot);
+    const body = compute().then(({ body, keep }) => {
+      if (keep) this.set(key, snapshot, body);
+      return body;
+    });
+    this.#running.set(running, body);
+    const done = () => void this.#running.delete(running);
+    body.then(done, done);
+    return body;
+  }
+
   #delete(key: string, entry: Entry): void {
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
@@ -71,6 +93,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * then no commit fell between its statements either (they all saw the first reading's data), and
  * a handler that wrote something is never kept. Several processes, a pooler in transaction mode
  * and the embedded database's one connection all hold to this, as snapshots are the database's.
+ *
+ * Requests for the same key that read the same snapshot while it is being computed wait for that
+ * computation instead of repeating it (after a write, every client polling a feed would otherwise
+ * recompute it at once). Its answer is one each of them could have got: whatever had committed
+ * before any of them arrived is in the snapshot they share, so the computation, which started
+ * after that reading, sees it.
  */
 export async function answerFromCache(
   cache: ResponseCache,
@@ -82,13 +110,17 @@ export async function answerFromCache(
 ): Promise<Buffer> {
   const { db } = ctx;
   const snapshot = await currentSnapshot(db);
-  let body = cache.get(key, snapshot);
-  ctx.metrics.answerCached(nsid, body ? 'hit' : 'miss');
-  if (!body) {
-    // The route's serializer (fast-json-stringify from the output schema) answers a string.
-    body = Buffer.from(reply.serialize(await compute()) as string);
-    if ((await currentSnapshot(db)) === snapshot) cache.set(key, snapshot, body);
-  }
+  const kept = cache.get(key, snapshot);
+  const running = kept ? undefined : cache.computing(key, snapshot);
+  ctx.metrics.answerCached(nsid, kept ? 'hit' : running ? 'joined' : 'miss');
+  const body =
+    kept ??
+    (await (running ??
+      cache.compute(key, snapshot, async () => {
+        // The route's serializer (fast-json-stringify from the output schema) answers a string.
+        const computed = Buffer.from(reply.serialize(await compute()) as string);
+        return { body: computed, keep: (await currentSnapshot(db)) === snapshot };
+      })));
   reply.type(JSON_TYPE);
   return body;
 }

@@ -43,7 +43,7 @@ export class Metrics implements BackgroundJobObserver {
 
   readonly #cachedAnswers = new Counter({
     name: 'earshot_response_cache_answers_total',
-    help: 'Answers of the cacheable XRPC queries, by nsid and whether they were sent from the kept bytes (hit) or computed (miss)',
+    help: 'Answers of the cacheable XRPC queries, by nsid and how: sent from the kept bytes (hit), computed (miss), or taken from the same computation of another request (joined)',
     labelNames: ['nsid', 'outcome'] as const,
     registers: [this.registry],
   });
@@ -66,7 +66,7 @@ export class Metrics implements BackgroundJobObserver {
     for (const outcome of PLAY_OUTCOMES) if (counts[outcome] > 0) this.#plays.inc({ protocol: `import:${format}`, outcome }, counts[outcome]);
   }
 
-  answerCached(nsid: string, outcome: 'hit' | 'miss'): void {
+  answerCached(nsid: string, outcome: 'hit' | 'miss' | 'joined'): void {
     this.#cachedAnswers.inc({ nsid, outcome });
   }
 
