@@ -3,6 +3,7 @@ import { allTimeTopBenchmark } from './all-time-top.ts';
 import { feedPageBenchmark } from './feed-page.ts';
 import { fileHostSyncBenchmark } from './filehost-sync.ts';
 import { hotReadsBenchmark } from './hot-reads.ts';
+import { hotReadsCostBenchmark } from './hot-reads-cost.ts';
 import { importHeadOfLineBenchmark } from './import-head-of-line.ts';
 import { importThroughputBenchmark } from './import-throughput.ts';
 import { lastfmAuthBenchmark } from './lastfm-auth.ts';
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'feed-page': feedPageBenchmark,
   'filehost-sync': fileHostSyncBenchmark,
   'hot-reads': hotReadsBenchmark,
+  'hot-reads-cost': hotReadsCostBenchmark,
   'import-head-of-line': importHeadOfLineBenchmark,
   'import-throughput': importThroughputBenchmark,
   'lastfm-auth': lastfmAuthBenchmark,

@@ -26,7 +26,7 @@ export interface Declarations {
 export function buildApiServer(ctx: AppContext, declarations: Declarations, options: HttpServerOptions): FastifyInstance {
   const app = createHttpServer(options);
   registerHostOperations(app, ctx, 'api');
-  registerEndpoints(app, ctx, apiEndpoints(declarations));
+  registerEndpoints(app, ctx, apiEndpoints(declarations, { responseCacheBytes: ctx.config.responseCacheMiB * 1024 * 1024 }));
   // Live streams never end on their own: they are ended so closing waits for none.
   app.addHook('preClose', async () => endLiveStreams(app.server));
   registerSubsonic(app, ctx);

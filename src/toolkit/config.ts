@@ -69,6 +69,8 @@ export interface Config {
   databaseDirectUrl: string | undefined;
   /** Pulling plays in from other scrobbling services (core/sync). */
   sync: SyncConfig;
+  /** EARSHOT_RESPONSE_CACHE_MB: MiB of answers kept by the API host's cacheable queries (adapters/http/response-cache.ts); 0: none. */
+  responseCacheMiB: number;
 }
 
 export interface WebhooksConfig {
@@ -416,5 +418,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: oneOf(env, 'EARSHOT_WEBHOOKS_ALLOW_PRIVATE', ['false', 'true'] as const, 'false') === 'true',
     },
     databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    responseCacheMiB: wholeNumberFrom(env, 'EARSHOT_RESPONSE_CACHE_MB', 8, 'MiB', 0, 1024),
   };
 }

@@ -6,14 +6,18 @@ import { openApiEndpoint } from './openapi-endpoint.ts';
 import type { AnyOperation } from './operation.ts';
 import { albumCoverEndpoint, artistImageEndpoint, avatarEndpoint } from './picture-endpoints.ts';
 import type { AnyRoute } from './route.ts';
+import { ResponseCache } from './response-cache.ts';
 import { routeEndpoint } from './route-endpoints.ts';
 import { operationEndpoint } from './xrpc-endpoints.ts';
 
 /** The API host's endpoints beside Subsonic and the ops routes: XRPC operations, plain routes, pictures, the live events stream and the OpenAPI document. */
-export function apiEndpoints(declarations: { operations: readonly AnyOperation[]; routes: readonly AnyRoute[] }): AnyEndpoint[] {
-  const limiter = new HeavyReadLimiter();
+export function apiEndpoints(
+  declarations: { operations: readonly AnyOperation[]; routes: readonly AnyRoute[] },
+  options: { responseCacheBytes: number },
+): AnyEndpoint[] {
+  const shared = { limiter: new HeavyReadLimiter(), cache: new ResponseCache(options.responseCacheBytes) };
   return [
-    ...declarations.operations.map((operation) => operationEndpoint(operation, limiter)),
+    ...declarations.operations.map((operation) => operationEndpoint(operation, shared)),
     ...declarations.routes.map(routeEndpoint),
     albumCoverEndpoint,
     artistImageEndpoint,

@@ -40,6 +40,14 @@ export interface Operation<
   bodyLimit?: number | undefined;
   /** A heavy read (statistics over many plays): each client may have only a few in flight, beyond which it gets 429 (documented from this flag). */
   heavy?: boolean | undefined;
+  /**
+   * `snapshot`: the answer is kept per caller and parameters and sent again, unchanged, while no
+   * transaction has committed since it was computed (response-cache.ts). Only for a query whose
+   * answer depends on nothing but committed data, its parameters and the caller's account: no
+   * clock (now()), no state outside the database, no credentials beyond whose they are. The
+   * declaration says why in a comment.
+   */
+  cache?: 'snapshot' | undefined;
   handler(call: Call<P, I, A>): Promise<Static<O>>;
 }
 
@@ -56,6 +64,7 @@ interface QueryDeclaration<P extends TObject, O extends TSchema, A extends AuthM
   output: O;
   errors?: readonly XrpcErrorName[];
   heavy?: boolean;
+  cache?: 'snapshot';
   handler(call: Call<P, typeof NO_INPUT, A>): Promise<Static<O>>;
 }
 

@@ -5,6 +5,7 @@ import type { Endpoint } from './endpoint.ts';
 import { HEAVY_RETRY_AFTER_SECONDS, type HeavyReadLimiter } from './heavy-limit.ts';
 import { operationEntry } from './openapi.ts';
 import type { AnyOperation } from './operation.ts';
+import { answerFromCache, type ResponseCache } from './response-cache.ts';
 import type { Viewer } from '../../core/auth/viewer.ts';
 import { XRPC } from './xrpc-protocol.ts';
 
@@ -21,8 +22,26 @@ function admitHeavy(limiter: HeavyReadLimiter, request: FastifyRequest, reply: F
   }
 }
 
+/** What the operations of one host share: the heavy reads' limiter and the kept answers. */
+export interface OperationShared {
+  limiter: HeavyReadLimiter;
+  cache: ResponseCache;
+}
+
+/**
+ * Where a cacheable answer is kept: the operation, the caller's account (answers such as `liked`
+ * are the caller's) and the validated parameters, defaults filled in, in a fixed order.
+ */
+function cacheKey(nsid: string, viewer: Viewer | null, params: Record<string, unknown>): string {
+  const ordered = Object.keys(params)
+    .sort()
+    .map((name) => [name, params[name]]);
+  return JSON.stringify([nsid, viewer?.userId ?? null, ordered]);
+}
+
 /** An XRPC operation as an endpoint: a query is GET with query parameters, a procedure POST with a JSON body. */
-export function operationEndpoint(operation: AnyOperation, limiter: HeavyReadLimiter): Endpoint<Viewer | null> {
+export function operationEndpoint(operation: AnyOperation, { limiter, cache }: OperationShared): Endpoint<Viewer | null> {
+  const cached = operation.cache === 'snapshot' && cache.maxBytes > 0;
   return {
     method: operation.kind === 'query' ? 'GET' : 'POST',
     path: `/xrpc/${operation.nsid}`,
@@ -51,14 +70,18 @@ export function operationEndpoint(operation: AnyOperation, limiter: HeavyReadLim
     },
     handler: async ({ request, reply, ctx, credentials }) => {
       const done = operation.heavy ? admitHeavy(limiter, request, reply) : () => {};
-      try {
-        return await operation.handler({
+      const call = () =>
+        operation.handler({
           params: request.query as never,
           input: request.body as never,
           viewer: credentials as never,
           ctx,
           setCookie: cookieSetter(reply),
         });
+      try {
+        if (!cached) return await call();
+        const key = cacheKey(operation.nsid, credentials, request.query as Record<string, unknown>);
+        return await answerFromCache(cache, key, ctx, operation.nsid, reply, call);
       } finally {
         done();
       }

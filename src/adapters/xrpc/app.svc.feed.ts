@@ -22,6 +22,9 @@ const getFeed = defineQuery({
   params: Type.Object({ feed: FeedParam, ...FeedPageParams }),
   output: Type.Object({ feed: Type.Array(Type.Object({ scrobble: Scrobble })), cursor: FeedCursor, scrobbles: Type.Array(Scrobble) }),
   errors: ['InvalidRequest', 'AuthMissing', 'NotFound'],
+  // Cacheable: scrobbles, their users and tracks, likes and follows are all committed rows, read
+  // by the feed and its cursor; `liked` and the following feed are the caller's, which the key holds.
+  cache: 'snapshot',
   async handler({ params, viewer, ctx }) {
     const page = await feedPage(ctx.db, viewer, params.feed, params);
     return { feed: page.scrobbles.map((scrobble) => ({ scrobble })), ...page };

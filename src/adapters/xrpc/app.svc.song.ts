@@ -25,6 +25,9 @@ const getSongs = defineQuery({
   }),
   output: Type.Object({ tracks: Type.Array(Song) }),
   errors: ['InvalidRequest'],
+  // Cacheable: the songs, their plays (rollups and the queued plays) and likes are committed rows,
+  // and no filter reads the clock (RSQL dates are absolute); `liked` is the caller's, which the key holds.
+  cache: 'snapshot',
   async handler({ params, viewer, ctx }) {
     return { tracks: await listSongs(ctx.db, params, viewer?.userId ?? null) };
   },

@@ -15,6 +15,7 @@ import { startPgbouncer, pgbouncerMissing, type Pgbouncer } from '../../toolkit/
 import { NO_JIT, setForTransaction } from '../../toolkit/db/statement-settings.ts';
 import { foldBatch } from '../../core/stats/rollups/fold.ts';
 import { startTestApp, type TestApp } from '../testing.ts';
+import { readUntilKept } from '../../adapters/http/response-cache-testing.ts';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 if (!baseUrl && process.env.CI === 'true') throw new Error('TEST_DATABASE_URL is not set: CI runs the PgBouncer test on PostgreSQL');
@@ -169,6 +170,23 @@ describe('through PgBouncer in transaction mode', { skip: missing }, () => {
         const profile = await app.query('app.svc.actor.getProfile', { did });
         assert.equal(profile.body.scrobblesCount, 220);
       }
+    });
+
+    test('a kept feed page shows the next play submitted through the pooler on the next read', async () => {
+      const { did, key } = users[0]!;
+      const params = { feed: `earshot:feed:user:${did}`, limit: '1' };
+      const newest = async () => JSON.parse(await readUntilKept(app, 'app.svc.feed.getFeed', params)).scrobbles.map((s: any) => s.title);
+      assert.deepEqual(await newest(), ['Imported song 39']);
+      const answer = await fetch(`${app.scrobblerUrl}/1/submit-listens`, {
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          listen_type: 'single',
+          payload: [{ listened_at: 1_735_689_600, track_metadata: { artist_name: 'Pooled', track_name: 'Newest' } }],
+        }),
+      });
+      assert.equal(answer.status, 200);
+      assert.deepEqual(await newest(), ['Newest']);
     });
   });
 

@@ -41,6 +41,13 @@ export class Metrics implements BackgroundJobObserver {
     registers: [this.registry],
   });
 
+  readonly #cachedAnswers = new Counter({
+    name: 'earshot_response_cache_answers_total',
+    help: 'Answers of the cacheable XRPC queries, by nsid and how: sent from the kept bytes (hit), computed (miss), or taken from the same computation of another request (joined)',
+    labelNames: ['nsid', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(db: Database) {
     collectDefaultMetrics({ register: this.registry });
     this.#databaseGauges(db);
@@ -57,6 +64,10 @@ export class Metrics implements BackgroundJobObserver {
   /** An import batch's counts at once; its records that held no listen count as ignored. */
   playsImported(format: string, counts: Record<PlayOutcome, number>): void {
     for (const outcome of PLAY_OUTCOMES) if (counts[outcome] > 0) this.#plays.inc({ protocol: `import:${format}`, outcome }, counts[outcome]);
+  }
+
+  answerCached(nsid: string, outcome: 'hit' | 'miss' | 'joined'): void {
+    this.#cachedAnswers.inc({ nsid, outcome });
   }
 
   jobRan(job: string, outcome: JobOutcome): void {

@@ -6,3 +6,4 @@ export { inTransaction, isRetryable, RetryableConflict } from './retry.ts';
 export { NO_JIT, setForTransaction } from './statement-settings.ts';
 export { compiledOnce } from './compiled-once.ts';
 export { databaseNowMs } from './database-now.ts';
+export { currentSnapshot } from './snapshot.ts';
