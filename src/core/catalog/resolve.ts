@@ -188,8 +188,8 @@ function addTo<R>(index: Map<string, R[]>, key: string | null | undefined, row: 
 const earliest = <R extends { created_at: Date }>(rows: readonly R[] | undefined) =>
   rows?.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
 
-/** What a listen is matched by name with: its artist's name key, artist MBID and title key. */
-const nameKeys = (item: TrackMetadata) => ({ k: artistKey(item.artist), m: item.artistMbid ?? null, t: titleKey(item.title) });
+/** What a listen is matched by name with: its artist's name key, artist MBID and title key, and whether it names an album. */
+const nameKeys = (item: TrackMetadata) => ({ k: artistKey(item.artist), m: item.artistMbid ?? null, t: titleKey(item.title), b: item.album !== undefined });
 
 /** A row of namedRows: an artist (name_key set) or a track (title_key set), with the columns of the other kind null. */
 type NamedResultRow = NamedRow & { kind: 'artist' | 'track'; name_key: string | null; alias_artist: string | null; alias_key: string | null };
@@ -208,12 +208,13 @@ const TRACK_SELECT = sql.raw(
  * each listen's title (a track found through an old key of its title has alias_artist and
  * alias_key set), in one statement: only the (artist, title) pairs the listens name, as lists
  * of all their artists and all their titles would cross into every title of every artist.
- * Each part is a join an index serves, whatever the catalog's size.
+ * Each part is a join an index serves, whatever the catalog's size; a track's album key, which
+ * only prefers one of several equal titles for a listen naming an album, is read only for those.
  */
 async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): Promise<NamedResultRow[]> {
   if (keys.length === 0) return [];
   const { rows } = await sql<NamedResultRow>`
-    with item as materialized (select * from json_to_recordset(${JSON.stringify(keys)}::json) as i(k text, m text, t text)),
+    with item as materialized (select * from json_to_recordset(${JSON.stringify(keys)}::json) as i(k text, m text, t text, b boolean)),
     art as materialized (
       select id, name_key, mbid, created_at, null::text as alias_key from artists where name_key in (select k from item)
       union
@@ -222,19 +223,21 @@ async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): 
       select ar.id, ar.name_key, ar.mbid, ar.created_at, a.name_key from catalog_aliases a join artists ar on ar.id = a.survivor_id
         where a.kind = 'artist' and a.name_key in (select k from item)),
     pairs as materialized (
-      select art.id as artist, item.t as title from item join art on art.alias_key is null and art.name_key = item.k
-      union select art.id, item.t from item join art on art.alias_key is null and art.mbid = item.m
-      union select art.id, item.t from item join art on art.alias_key = item.k)
+      select artist, title, bool_or(album) as album from (
+        select art.id as artist, item.t as title, item.b as album from item join art on art.alias_key is null and art.name_key = item.k
+        union all select art.id, item.t, item.b from item join art on art.alias_key is null and art.mbid = item.m
+        union all select art.id, item.t, item.b from item join art on art.alias_key = item.k) named
+      group by artist, title)
     select 'artist' as kind, art.id, art.created_at, art.name_key, ${ARTIST_ENRICHABLE},
       null::uuid as artist_id, null::text as title_key, null::text as album_key, null::uuid as alias_artist, art.alias_key
     from art
     union all
     select 'track', ${TRACK_SELECT}, null::uuid, null::text
-    from tracks tr left join albums al on al.id = tr.album_id where (tr.artist_id, tr.title_key) in (select artist, title from pairs)
+    from pairs p join tracks tr on tr.artist_id = p.artist and tr.title_key = p.title left join albums al on p.album and al.id = tr.album_id
     union all
     select 'track', ${TRACK_SELECT}, a.artist_id, a.name_key
-    from catalog_aliases a join tracks tr on tr.id = a.survivor_id left join albums al on al.id = tr.album_id
-    where a.kind = 'song' and (a.artist_id, a.name_key) in (select artist, title from pairs)`.execute(tx);
+    from pairs p join catalog_aliases a on a.kind = 'song' and a.artist_id = p.artist and a.name_key = p.title
+      join tracks tr on tr.id = a.survivor_id left join albums al on p.album and al.id = tr.album_id`.execute(tx);
   return rows;
 }
 
