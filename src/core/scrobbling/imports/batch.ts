@@ -5,6 +5,7 @@ import { conflict, invalidRequest } from '../../../toolkit/errors.ts';
 import { isoDateTime } from '../../../toolkit/schemas.ts';
 import type { Config } from '../../../toolkit/config.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
+import { TRANSACTION_ATTEMPTS } from '../../../toolkit/db/retry.ts';
 import {
   knownListenTracks,
   previewListens,
@@ -105,10 +106,12 @@ function tally(batch: ImportBatch, outcomes: readonly (ListenOutcome | PreviewOu
   const count = (status: ListenOutcome['status']) => outcomes.filter((outcome) => outcome.status === status).length;
   const stored = count('stored');
   const duplicate = count('duplicate');
-  const ignoredListens = outcomes
-    .flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : []))
-    .slice(0, REPORTED_IGNORED);
-  return { stored, duplicate, ignored: batch.records - stored - duplicate, ignoredListens };
+  return { stored, duplicate, ignored: batch.records - stored - duplicate, ignoredListens: reportedIgnored(outcomes) };
+}
+
+/** The ignored listens a batch answer names, with their places in the batch. */
+function reportedIgnored(outcomes: readonly ({ status: string } | { status: 'ignored'; reason: string })[]) {
+  return outcomes.flatMap((outcome, index) => ('reason' in outcome ? [{ index, reason: outcome.reason }] : [])).slice(0, REPORTED_IGNORED);
 }
 
 /** The listens of a batch as ingest takes them, or why each is ignored. */
@@ -198,14 +201,15 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
   checkBatchSize(batch);
   const converted = batch.listens.map(toListen);
   const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
-  let created: Map<Listen, ListenTrack> | undefined;
-  for (;;) {
+  const created = new Map<Listen, ListenTrack>();
+  for (let attempt = 1; ; attempt++) {
     try {
       return await inTransaction(db, (tx) => storeBatch(tx, config, userId, batch, converted, valid, created));
     } catch (error) {
-      if (!(error instanceof NeedsCatalog) || created) throw error;
+      // A listen known at the first attempt and gone at the next (a catalog edit merged its track away) needs another round.
+      if (!(error instanceof NeedsCatalog) || attempt >= TRANSACTION_ATTEMPTS) throw error;
       const tracks = await resolveListenTracks(db, config, error.listens);
-      created = new Map(error.listens.map((listen, i) => [listen, tracks[i]!]));
+      error.listens.forEach((listen, i) => created.set(listen, tracks[i]!));
     }
   }
 }
@@ -222,21 +226,18 @@ async function storeBatch(
   batch: ImportBatch,
   converted: readonly (Listen | string)[],
   valid: readonly Listen[],
-  created: ReadonlyMap<Listen, ListenTrack> | undefined,
+  created: ReadonlyMap<Listen, ListenTrack>,
 ): Promise<ImportBatchResult> {
   checkBatchFits(await lockCheckpoint(tx, userId, batch), batch);
   const known = await knownListenTracks(tx, config, valid);
-  const missing = valid.filter((listen, i) => known[i] === undefined && !created?.has(listen));
+  const missing = valid.filter((listen, i) => known[i] === undefined && !created.has(listen));
   if (missing.length > 0) throw new NeedsCatalog(missing);
-  const tracks = known.map((track, i) => track ?? created!.get(valid[i]!)!);
+  const tracks = known.map((track, i) => track ?? created.get(valid[i]!)!);
   const outcomes = inOrder(
     converted,
     tracks.map((track) => (typeof track === 'string' ? { status: 'ignored' as const, reason: track } : { status: 'matched' as const })),
   );
   const matched = outcomes.filter((outcome) => outcome.status === 'matched').length;
-  const ignoredListens = outcomes
-    .flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : []))
-    .slice(0, REPORTED_IGNORED);
   const ignored = batch.records - matched;
   const { stored, row } = await storeListensCounted<CheckpointRow>(
     tx,
@@ -244,6 +245,7 @@ async function storeBatch(
     valid,
     tracks,
     `import:${batch.format}`,
+    // Raw SQL: it runs inside storeListensCounted's statement, given the count as SQL.
     (storedPlays) =>
       sql`update import_checkpoints set records_consumed = records_consumed + ${batch.records}, stored = stored + ${storedPlays},
         duplicate = duplicate + ${matched} - ${storedPlays}, ignored = ignored + ${ignored},
@@ -251,5 +253,5 @@ async function storeBatch(
       where user_id = ${userId} and fingerprint = ${batch.fingerprint}
       returning ${sql.join(CHECKPOINT_COLUMNS.map((column) => sql.ref(column)))}`,
   );
-  return { stored, duplicate: matched - stored, ignored, ignoredListens, status: toStatus(batch.fingerprint, row) };
+  return { stored, duplicate: matched - stored, ignored, ignoredListens: reportedIgnored(outcomes), status: toStatus(batch.fingerprint, row) };
 }
