@@ -174,8 +174,6 @@ type NamedRow = CandidateRow & { artist_id: string | null; title_key: string; al
 
 const nameMatchKey = (artistId: string, title: string) => `${artistId} ${title}`;
 
-const uniquePairs = (pairs: { a: string; t: string }[]) => [...new Map(pairs.map((pair) => [`${pair.a} ${pair.t}`, pair])).values()];
-
 const unique = <T>(values: (T | undefined | null)[]) => [
   ...new Set(values.filter((value): value is T => value !== undefined && value !== null && value !== '')),
 ];
@@ -189,6 +187,59 @@ function addTo<R>(index: Map<string, R[]>, key: string | null | undefined, row: 
 
 const earliest = <R extends { created_at: Date }>(rows: readonly R[] | undefined) =>
   rows?.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
+
+/** What a listen is matched by name with: its artist's name key, artist MBID and title key, and whether it names an album. */
+const nameKeys = (item: TrackMetadata) => ({ k: artistKey(item.artist), m: item.artistMbid ?? null, t: titleKey(item.title), b: item.album !== undefined });
+
+/** A row of namedRows: an artist (name_key set) or a track (title_key set), with the columns of the other kind null. */
+type NamedResultRow = NamedRow & { kind: 'artist' | 'track'; name_key: string | null; alias_artist: string | null; alias_key: string | null };
+
+/** The enrichable columns as an artist row of namedRows has them: only its MBID, in the tracks' mbid column. */
+const ARTIST_ENRICHABLE = sql.raw(
+  ENRICHABLE.map((column) => `${column === 'mbid' ? 'art.mbid' : `null::${ENRICHABLE_TYPES[column]}`} as ${column}`).join(', '),
+);
+const TRACK_SELECT = sql.raw(
+  ['tr.id', 'tr.created_at', 'null::text', ...ENRICHABLE.map((column) => `tr.${column}`), 'tr.artist_id', 'tr.title_key', 'al.title_key'].join(', '),
+);
+
+/**
+ * The artists the listens may be matched under (CatalogSnapshot.match picks one of them: by
+ * artist MBID, by name key, and through an old name key, alias_key set) and those artists' tracks of
+ * each listen's title (a track found through an old key of its title has alias_artist and
+ * alias_key set), in one statement: only the (artist, title) pairs the listens name, as lists
+ * of all their artists and all their titles would cross into every title of every artist.
+ * Each part is a join an index serves, whatever the catalog's size; a track's album key, which
+ * only prefers one of several equal titles for a listen naming an album, is read only for those.
+ */
+async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): Promise<NamedResultRow[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await sql<NamedResultRow>`
+    with item as materialized (select * from json_to_recordset(${JSON.stringify(keys)}::json) as i(k text, m text, t text, b boolean)),
+    art as materialized (
+      select id, name_key, mbid, created_at, null::text as alias_key from artists where name_key in (select k from item)
+      union
+      select id, name_key, mbid, created_at, null::text from artists where mbid in (select m from item where m is not null)
+      union all
+      select ar.id, ar.name_key, ar.mbid, ar.created_at, a.name_key from catalog_aliases a join artists ar on ar.id = a.survivor_id
+        where a.kind = 'artist' and a.name_key in (select k from item)),
+    pairs as materialized (
+      select artist, title, bool_or(album) as album from (
+        select art.id as artist, item.t as title, item.b as album from item join art on art.alias_key is null and art.name_key = item.k
+        union all select art.id, item.t, item.b from item join art on art.alias_key is null and art.mbid = item.m
+        union all select art.id, item.t, item.b from item join art on art.alias_key = item.k) named
+      group by artist, title)
+    select 'artist' as kind, art.id, art.created_at, art.name_key, ${ARTIST_ENRICHABLE},
+      null::uuid as artist_id, null::text as title_key, null::text as album_key, null::uuid as alias_artist, art.alias_key
+    from art
+    union all
+    select 'track', ${TRACK_SELECT}, null::uuid, null::text
+    from pairs p join tracks tr on tr.artist_id = p.artist and tr.title_key = p.title left join albums al on p.album and al.id = tr.album_id
+    union all
+    select 'track', ${TRACK_SELECT}, a.artist_id, a.name_key
+    from pairs p join catalog_aliases a on a.kind = 'song' and a.artist_id = p.artist and a.name_key = p.title
+      join tracks tr on tr.id = a.survivor_id left join albums al on p.album and al.id = tr.album_id`.execute(tx);
+  return rows;
+}
 
 /**
  * What the catalog holds for some listens, indexed as the matching order looks
@@ -206,64 +257,36 @@ class CatalogSnapshot {
   private readonly artistAliases = new Map<string, ArtistRow[]>();
   private readonly trackAliases = new Map<string, NamedRow[]>();
 
-  /** Loads what the listens may match, in three queries whatever their number. */
+  /**
+   * Loads what the listens may match: the tracks their identifiers name (a query of its own,
+   * only when they carry any), and in one statement their artists and those artists' tracks of
+   * the listens' titles, whatever their number.
+   */
   static async load(tx: Tx, items: readonly TrackMetadata[]): Promise<CatalogSnapshot> {
     const snapshot = new CatalogSnapshot();
     const mbids = unique(items.map((item) => item.mbid));
     const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
-    const artistKeys = unique(items.map((item) => artistKey(item.artist)));
-    const artistMbids = unique(items.map((item) => item.artistMbid));
-    const tracks = () =>
-      tx
-        .selectFrom('tracks')
-        .leftJoin('albums', 'albums.id', 'tracks.album_id')
-        .select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key']);
     const identified =
       mbids.length || isrcs.length
-        ? await tracks()
+        ? await tx
+            .selectFrom('tracks')
+            .leftJoin('albums', 'albums.id', 'tracks.album_id')
+            .select([...TRACK_COLUMNS, 'tracks.artist_id', 'tracks.title_key', 'albums.title_key as album_key'])
             .where((eb) => eb.or([...(mbids.length ? [eb('tracks.mbid', 'in', mbids)] : []), ...(isrcs.length ? [eb('tracks.isrc', 'in', isrcs)] : [])]))
             .execute()
         : [];
-    // An artist the listens name, and (alias_key set) one a name reaches only through an old key.
-    const artistRows = await tx
-      .selectFrom('artists')
-      .select(['id', 'name_key', 'mbid', 'created_at', sql<string | null>`null::text`.as('alias_key')])
-      .where((eb) => eb.or([eb('name_key', 'in', artistKeys), ...(artistMbids.length ? [eb('mbid', 'in', artistMbids)] : [])]))
-      .unionAll(
-        tx
-          .selectFrom('catalog_aliases as a')
-          .innerJoin('artists', 'artists.id', 'a.survivor_id')
-          .select(['artists.id', 'artists.name_key', 'artists.mbid', 'artists.created_at', 'a.name_key as alias_key'])
-          .where('a.kind', '=', 'artist')
-          .where('a.name_key', 'in', artistKeys),
-      )
-      .execute();
-    for (const { alias_key, ...artist } of artistRows) {
-      if (alias_key === null) snapshot.addArtist(artist);
-      else addTo(snapshot.artistAliases, alias_key, artist);
-    }
-    // Only the (artist, title) pairs the listens name: lists of all their artists and all their
-    // titles would cross into every title of every artist. A track found through an old key of
-    // its title (alias_key set) is indexed under that key.
-    const pairs = uniquePairs(items.flatMap((item) => snapshot.candidateArtists(item).map((artist) => ({ a: artist.id, t: titleKey(item.title) }))));
-    const named = sql`(select a, t from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as p(a uuid, t text))`;
-    const trackRows = pairs.length
-      ? await tracks()
-          .select([sql<string | null>`null::uuid`.as('alias_artist'), sql<string | null>`null::text`.as('alias_key')])
-          .where(sql<boolean>`(tracks.artist_id, tracks.title_key) in ${named}`)
-          .unionAll(
-            tracks()
-              .innerJoin('catalog_aliases as a', 'a.survivor_id', 'tracks.id')
-              .select(['a.artist_id as alias_artist', 'a.name_key as alias_key'])
-              .where('a.kind', '=', 'song')
-              .where(sql<boolean>`(a.artist_id, a.name_key) in ${named}`),
-          )
-          .execute()
-      : [];
     for (const track of identified) snapshot.addTrack(track);
-    for (const { alias_artist, alias_key, ...track } of trackRows) {
-      if (alias_artist === null) snapshot.addTrack(track);
-      else if (alias_key) addTo(snapshot.trackAliases, nameMatchKey(alias_artist, alias_key), track);
+    const keys = [...new Map(items.map((item) => [JSON.stringify(nameKeys(item)), nameKeys(item)])).values()];
+    for (const row of await namedRows(tx, keys)) {
+      if (row.kind === 'artist') {
+        const artist = { id: row.id, name_key: row.name_key!, mbid: row.mbid as string | null, created_at: row.created_at };
+        if (row.alias_key === null) snapshot.addArtist(artist);
+        else addTo(snapshot.artistAliases, row.alias_key, artist);
+      } else {
+        const { kind: _, name_key: __, alias_artist, alias_key, ...track } = row;
+        if (alias_artist === null) snapshot.addTrack(track as NamedRow);
+        else if (alias_key) addTo(snapshot.trackAliases, nameMatchKey(alias_artist, alias_key), track as NamedRow);
+      }
     }
     return snapshot;
   }
@@ -271,15 +294,6 @@ class CatalogSnapshot {
   /** Artists a listen's artist name reaches only through an old key (a merged-away or renamed artist's). */
   aliasedArtists(name: string): ArtistRow[] {
     return this.artistAliases.get(artistKey(name)) ?? [];
-  }
-
-  /** Every artist a listen may be matched under (match picks one of these), to load their tracks of its title. */
-  candidateArtists(metadata: TrackMetadata): ArtistRow[] {
-    return [
-      ...(metadata.artistMbid ? (this.artistsByMbid.get(metadata.artistMbid) ?? []) : []),
-      ...(this.artistsByKey.get(artistKey(metadata.artist)) ?? []),
-      ...this.aliasedArtists(metadata.artist),
-    ];
   }
 
   artistsWithMbid(mbid: string | undefined): ArtistRow[] {

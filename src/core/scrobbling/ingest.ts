@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Config } from '../../toolkit/config.ts';
 import type { AppContext } from '../context.ts';
 import { matchKnownTracks, resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
@@ -138,6 +138,49 @@ export async function storeListens(
   );
 }
 
+/** What storeListensCounted answers: the new plays' count, and the row its caller's statement returned. */
+export interface CountedStore<R> {
+  stored: number;
+  row: R;
+}
+
+/**
+ * storeListens for a caller that needs only how many listens were new (an import batch): the
+ * scrobbles go in as storeListens puts them (key order, the one duplicate rule, the outboxes and
+ * the statistics triggers fed in this transaction), and the caller's own write runs in the same
+ * statement. `alongside` is a data-modifying statement returning exactly one row, given the
+ * count of new plays as an SQL expression; duplicates' ids are not looked up.
+ */
+export async function storeListensCounted<R>(
+  tx: Tx,
+  userId: string,
+  listens: readonly Listen[],
+  tracks: readonly ListenTrack[],
+  source: ListenSource,
+  alongside: (stored: RawBuilder<number>) => RawBuilder<unknown>,
+): Promise<CountedStore<R>> {
+  const matched = listens.flatMap((listen, i) => {
+    const track = tracks[i]!;
+    return typeof track === 'string' ? [] : [{ userId, listen, source, track }];
+  });
+  // One round trip: the insert, the caller's write and whether the stored plays need the
+  // outboxes; their ids travel back only then. The outboxes are asked after the insert, in
+  // this transaction, as outboxesOf asks them.
+  const stored = sql<number>`(select count(*)::int from ins)`;
+  const { rows } = await sql<R & { stored_plays: number; relay_outbox: boolean; webhook_outbox: boolean; stored_ids: string[] | null }>`
+    with ins as (${scrobbleInsert(matched)} returning id, user_id),
+      alongside as (${alongside(stored)}),
+      outboxes as (select
+        exists (select 1 from relay_targets where user_id in (select user_id from ins)) as relay,
+        exists (select 1 from webhooks where user_id in (select user_id from ins)) as webhooks)
+    select alongside.*, ${stored} as stored_plays, o.relay as relay_outbox, o.webhooks as webhook_outbox,
+      case when o.relay or o.webhooks then (select json_agg(id) from ins) end as stored_ids
+    from alongside, outboxes o`.execute(tx);
+  const { stored_plays, relay_outbox, webhook_outbox, stored_ids, ...row } = rows[0]!;
+  await enqueueOutboxes(tx, { relay: relay_outbox, webhooks: webhook_outbox }, stored_ids ?? []);
+  return { stored: stored_plays, row: row as R };
+}
+
 /** A listen on its way to the scrobbles table: whose, and which door it came in by. */
 interface Play {
   userId: string;
@@ -191,31 +234,63 @@ export async function resolveListenTracks(
 ): Promise<ListenTrack[]> {
   const run = <T>(work: (tx: Tx) => Promise<T>): Promise<T> => (within ? work(within) : inTransaction(db, work));
   const createUnmatched = config.unmatchedScrobbles === 'store';
-  // The rules again, whatever the protocol checked: ingest is the one door to the database.
+  return byDistinctListen(listens, async (items) => {
+    // A batch that fits one chunk (a single scrobble) is left whole to resolveTracks, which
+    // settles its hits set-based too: a separate pass for them would only add a transaction.
+    const tracks: (ResolvedTrack | null | undefined)[] = items.length > RESOLVE_CHUNK ? await run((tx) => resolveKnownTracks(tx, items)) : [];
+    const misses = items.flatMap((_, i) => (tracks[i] ? [] : [i]));
+    for (let start = 0; start < misses.length; start += RESOLVE_CHUNK) {
+      const chunk = misses.slice(start, start + RESOLVE_CHUNK);
+      const resolved = await run((tx) =>
+        resolveTracks(
+          tx,
+          chunk.map((i) => items[i]!),
+          createUnmatched,
+        ),
+      );
+      chunk.forEach((item, j) => (tracks[item] = resolved[j]));
+    }
+    return tracks.map((track) => track ?? null);
+  });
+}
+
+/**
+ * resolveListenTracks for the listens the catalog already knows, in the caller's transaction:
+ * one snapshot and no advisory lock, however many they are (an import batch matches in its
+ * storing transaction this way). Undefined for a listen whose track must be created first
+ * (resolveListenTracks does that in transactions of its own); under UNMATCHED_SCROBBLES=skip
+ * such a listen has its reason instead.
+ */
+export async function knownListenTracks(tx: Tx, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<(ListenTrack | undefined)[]> {
+  const createUnmatched = config.unmatchedScrobbles === 'store';
+  return byDistinctListen(listens, async (items) => {
+    const tracks = items.length > 0 ? await resolveKnownTracks(tx, items) : [];
+    return tracks.map((track) => track ?? (createUnmatched ? undefined : null));
+  });
+}
+
+/**
+ * Each listen's track from `resolve`, which sees equal metadata once and never a listen the
+ * rules refuse (ingest is the one door to the database, whatever the protocol checked): those
+ * get their reason, and a null from `resolve` the catalog's.
+ */
+async function byDistinctListen<T extends ResolvedTrack | undefined>(
+  listens: readonly Listen[],
+  resolve: (items: Listen[]) => Promise<(T | null)[]>,
+): Promise<(T | string)[]> {
   const reasons = listens.map((listen) => listenProblem(listen));
   const keys = listens.map(metadataCacheKey);
   const distinct = new Map<string, Listen>();
   listens.forEach((listen, i) => {
     if (!reasons[i] && !distinct.has(keys[i]!)) distinct.set(keys[i]!, listen);
   });
-  const items = [...distinct.values()];
-  // A batch that fits one chunk (a single scrobble) is left whole to resolveTracks, which
-  // settles its hits set-based too: a separate pass for them would only add a transaction.
-  const tracks: (ResolvedTrack | null | undefined)[] = items.length > RESOLVE_CHUNK ? await run((tx) => resolveKnownTracks(tx, items)) : [];
-  const misses = items.flatMap((_, i) => (tracks[i] ? [] : [i]));
-  for (let start = 0; start < misses.length; start += RESOLVE_CHUNK) {
-    const chunk = misses.slice(start, start + RESOLVE_CHUNK);
-    const resolved = await run((tx) =>
-      resolveTracks(
-        tx,
-        chunk.map((i) => items[i]!),
-        createUnmatched,
-      ),
-    );
-    chunk.forEach((item, j) => (tracks[item] = resolved[j]));
-  }
+  const tracks = await resolve([...distinct.values()]);
   const resolved = new Map([...distinct.keys()].map((key, i) => [key, tracks[i]!]));
-  return listens.map((_, i) => reasons[i] ?? resolved.get(keys[i]!) ?? 'no matching track in the catalog');
+  return listens.map((_, i) => {
+    if (reasons[i]) return reasons[i];
+    const track = resolved.get(keys[i]!);
+    return track === null ? 'no matching track in the catalog' : (track as T);
+  });
 }
 
 const scrobbleKey = (trackId: string, listenedAt: Date) => `${trackId}@${listenedAt.getTime()}`;
@@ -296,8 +371,40 @@ async function outboxesOf(tx: Tx, userIds: readonly string[]): Promise<{ relay: 
 /** Stored plays per outbox statement: one bind parameter each, well under PostgreSQL's 65535. */
 const OUTBOX_CHUNK = 1000;
 
+/** Stored plays into the outboxes their users have (outboxesOf), in the storing transaction. */
+async function enqueueOutboxes(tx: Tx, outboxes: { relay: boolean; webhooks: boolean }, storedIds: readonly string[]): Promise<void> {
+  for (let start = 0; (outboxes.relay || outboxes.webhooks) && start < storedIds.length; start += OUTBOX_CHUNK) {
+    const chunk = storedIds.slice(start, start + OUTBOX_CHUNK);
+    // Relaying out (core/relay): the stored plays join the outbox in this same transaction.
+    if (outboxes.relay) await enqueueRelayPlays(tx, chunk);
+    // Webhooks (core/webhooks): the stored plays' deliveries, in this same transaction.
+    if (outboxes.webhooks) await enqueueWebhookScrobbles(tx, chunk);
+  }
+}
+
 /** The columns of a scrobble as the insert reads them from one JSON array (jsonb_to_recordset). */
 const SCROBBLE_ROW = sql.raw('user_id uuid, track_id uuid, listened_at timestamptz, played_ms integer, submitted jsonb, source text, origin_target uuid');
+
+/**
+ * The insert of matched plays, without its returning clause: one statement whatever their number
+ * (the rows travel as one JSON parameter), a listen already stored (scrobbles_once) left alone.
+ */
+function scrobbleInsert(rows: readonly MatchedPlay[]) {
+  const values = inKeyOrder(rows).map(({ userId, listen, track, source, originTarget }) => ({
+    user_id: userId,
+    track_id: track.trackId,
+    listened_at: listen.listenedAt,
+    played_ms: listen.playedMs ?? null,
+    submitted: listen.submitted ?? {},
+    source,
+    origin_target: originTarget ?? null,
+  }));
+  // jsonb_to_recordset yields the rows in array order, so they are inserted in key order.
+  return sql`insert into scrobbles (user_id, track_id, listened_at, played_ms, submitted, source, origin_target)
+    select user_id, track_id, listened_at, played_ms, submitted, source, origin_target
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as r(${SCROBBLE_ROW})
+    on conflict on constraint scrobbles_once do nothing`;
+}
 
 /**
  * Inserts the scrobbles set-based, in one statement whatever their number (the rows travel as
@@ -316,31 +423,15 @@ const SCROBBLE_ROW = sql.raw('user_id uuid, track_id uuid, listened_at timestamp
 async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
   const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();
   if (rows.length === 0) return ids;
-  const values = inKeyOrder(rows).map(({ userId, listen, track, source, originTarget }) => ({
-    user_id: userId,
-    track_id: track.trackId,
-    listened_at: listen.listenedAt,
-    played_ms: listen.playedMs ?? null,
-    submitted: listen.submitted ?? {},
-    source,
-    origin_target: originTarget ?? null,
-  }));
-  // jsonb_to_recordset yields the rows in array order, so they are inserted in key order.
   const { rows: inserted } = await sql<{ id: string; user_id: string; track_id: string; listened_at: Date }>`
-    insert into scrobbles (user_id, track_id, listened_at, played_ms, submitted, source, origin_target)
-    select user_id, track_id, listened_at, played_ms, submitted, source, origin_target
-    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as r(${SCROBBLE_ROW})
-    on conflict on constraint scrobbles_once do nothing
-    returning id, user_id, track_id, listened_at`.execute(tx);
+    ${scrobbleInsert(rows)} returning id, user_id, track_id, listened_at`.execute(tx);
   for (const row of inserted) ids.set(playKey(row.user_id, row.track_id, row.listened_at), { scrobbleId: row.id, inserted: true });
   const outboxes = inserted.length > 0 ? await outboxesOf(tx, [...new Set(inserted.map((row) => row.user_id))]) : { relay: false, webhooks: false };
-  for (let start = 0; (outboxes.relay || outboxes.webhooks) && start < inserted.length; start += OUTBOX_CHUNK) {
-    const storedIds = inserted.slice(start, start + OUTBOX_CHUNK).map((row) => row.id);
-    // Relaying out (core/relay): the stored plays join the outbox in this same transaction.
-    if (outboxes.relay) await enqueueRelayPlays(tx, storedIds);
-    // Webhooks (core/webhooks): the stored plays' deliveries, in this same transaction.
-    if (outboxes.webhooks) await enqueueWebhookScrobbles(tx, storedIds);
-  }
+  await enqueueOutboxes(
+    tx,
+    outboxes,
+    inserted.map((row) => row.id),
+  );
   const missing = rows.filter(({ userId, listen, track }) => !ids.has(playKey(userId, track.trackId, listen.listenedAt)));
   if (missing.length === 0) return ids;
   const existing = await tx

@@ -1,11 +1,22 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { conflict, invalidRequest } from '../../../toolkit/errors.ts';
 import { isoDateTime } from '../../../toolkit/schemas.ts';
 import type { Config } from '../../../toolkit/config.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
-import { previewListens, resolveListenTracks, storeListens, type Listen, type ListenOutcome, type ListenTrack, type PreviewOutcome } from '../ingest.ts';
+import { TRANSACTION_ATTEMPTS } from '../../../toolkit/db/retry.ts';
+import {
+  knownListenTracks,
+  previewListens,
+  resolveListenTracks,
+  storeListens,
+  storeListensCounted,
+  type Listen,
+  type ListenOutcome,
+  type ListenTrack,
+  type PreviewOutcome,
+} from '../ingest.ts';
 import { listenProblem } from '../listen-rules.ts';
 import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
@@ -95,10 +106,12 @@ function tally(batch: ImportBatch, outcomes: readonly (ListenOutcome | PreviewOu
   const count = (status: ListenOutcome['status']) => outcomes.filter((outcome) => outcome.status === status).length;
   const stored = count('stored');
   const duplicate = count('duplicate');
-  const ignoredListens = outcomes
-    .flatMap((outcome, index) => (outcome.status === 'ignored' ? [{ index, reason: outcome.reason }] : []))
-    .slice(0, REPORTED_IGNORED);
-  return { stored, duplicate, ignored: batch.records - stored - duplicate, ignoredListens };
+  return { stored, duplicate, ignored: batch.records - stored - duplicate, ignoredListens: reportedIgnored(outcomes) };
+}
+
+/** The ignored listens a batch answer names, with their places in the batch. */
+function reportedIgnored(outcomes: readonly ({ status: string } | { status: 'ignored'; reason: string })[]) {
+  return outcomes.flatMap((outcome, index) => ('reason' in outcome ? [{ index, reason: outcome.reason }] : [])).slice(0, REPORTED_IGNORED);
 }
 
 /** The listens of a batch as ingest takes them, or why each is ignored. */
@@ -163,39 +176,82 @@ export async function storePrepared(
   return inOrder(prepared.converted, await storeListens(tx, userId, prepared.valid, prepared.tracks, source, originTarget));
 }
 
+/** Thrown out of a storing transaction, to roll it back, when listens need catalog entries created first. */
+class NeedsCatalog extends Error {
+  constructor(readonly listens: Listen[]) {
+    super('listens need catalog entries created first');
+  }
+}
+
 /**
  * Stores one batch of an import and advances the file's checkpoint in the same
  * transaction: a batch is either wholly applied and counted, or not at all.
- * Records the client could not turn into listens count as ignored. Catalog
- * matching comes first, in short transactions of its own (what it creates is
- * found again, never duplicated, if the batch fails after); the checkpoint is
- * checked before it, to spare the work for a batch that cannot fit, and again
- * under its lock in the final transaction.
+ * Records the client could not turn into listens count as ignored. The checkpoint
+ * is locked and checked first, so a batch that cannot fit costs nothing more.
+ * Listens of songs the catalog knows (all of a re-import, most of any history)
+ * are matched in that transaction, set-based and without advisory locks; the
+ * scrobbles, the checkpoint's advance and the outbox question go in one
+ * statement. When some listens need catalog entries created, the transaction
+ * is rolled back, those are created in short transactions of their own (what
+ * they create is found again, never duplicated, if the batch fails after), and
+ * the batch runs again with them.
  */
 export async function importBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
   if (batch.dryRun) return previewBatch(db, config, userId, batch);
-  const current = await readCheckpoint(db, userId, batch.fingerprint);
-  if (current) checkBatchFits(current, batch);
-  const prepared = await prepareListens(db, config, batch.listens);
-  return inTransaction(db, async (tx) => {
-    const checkpoint = await lockCheckpoint(tx, userId, batch);
-    checkBatchFits(checkpoint, batch);
-    const perListen = await storePrepared(tx, userId, prepared, `import:${batch.format}`);
-    const { stored, duplicate, ignored, ignoredListens } = tally(batch, perListen);
-    const updated = await tx
-      .updateTable('import_checkpoints')
-      .set((eb) => ({
-        records_consumed: eb('records_consumed', '+', batch.records),
-        stored: eb('stored', '+', stored),
-        duplicate: eb('duplicate', '+', duplicate),
-        ignored: eb('ignored', '+', ignored),
-        completed_at: batch.complete ? new Date() : null,
-        updated_at: new Date(),
-      }))
-      .where('user_id', '=', userId)
-      .where('fingerprint', '=', batch.fingerprint)
-      .returning(CHECKPOINT_COLUMNS)
-      .executeTakeFirstOrThrow();
-    return { stored, duplicate, ignored, ignoredListens, status: toStatus(batch.fingerprint, updated) };
-  });
+  checkBatchSize(batch);
+  const converted = batch.listens.map(toListen);
+  const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
+  const created = new Map<Listen, ListenTrack>();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(db, (tx) => storeBatch(tx, config, userId, batch, converted, valid, created));
+    } catch (error) {
+      // A listen known at the first attempt and gone at the next (a catalog edit merged its track away) needs another round.
+      if (!(error instanceof NeedsCatalog) || attempt >= TRANSACTION_ATTEMPTS) throw error;
+      const tracks = await resolveListenTracks(db, config, error.listens);
+      error.listens.forEach((listen, i) => created.set(listen, tracks[i]!));
+    }
+  }
+}
+
+/**
+ * importBatch's storing transaction. `created`: tracks resolved outside it for the listens
+ * an earlier attempt found missing, used where the catalog still lacks them (as a sync uses
+ * tracks matched before its storing transaction).
+ */
+async function storeBatch(
+  tx: Transaction<DB>,
+  config: Pick<Config, 'unmatchedScrobbles'>,
+  userId: string,
+  batch: ImportBatch,
+  converted: readonly (Listen | string)[],
+  valid: readonly Listen[],
+  created: ReadonlyMap<Listen, ListenTrack>,
+): Promise<ImportBatchResult> {
+  checkBatchFits(await lockCheckpoint(tx, userId, batch), batch);
+  const known = await knownListenTracks(tx, config, valid);
+  const missing = valid.filter((listen, i) => known[i] === undefined && !created.has(listen));
+  if (missing.length > 0) throw new NeedsCatalog(missing);
+  const tracks = known.map((track, i) => track ?? created.get(valid[i]!)!);
+  const outcomes = inOrder(
+    converted,
+    tracks.map((track) => (typeof track === 'string' ? { status: 'ignored' as const, reason: track } : { status: 'matched' as const })),
+  );
+  const matched = outcomes.filter((outcome) => outcome.status === 'matched').length;
+  const ignored = batch.records - matched;
+  const { stored, row } = await storeListensCounted<CheckpointRow>(
+    tx,
+    userId,
+    valid,
+    tracks,
+    `import:${batch.format}`,
+    // Raw SQL: it runs inside storeListensCounted's statement, given the count as SQL.
+    (storedPlays) =>
+      sql`update import_checkpoints set records_consumed = records_consumed + ${batch.records}, stored = stored + ${storedPlays},
+        duplicate = duplicate + ${matched} - ${storedPlays}, ignored = ignored + ${ignored},
+        completed_at = ${batch.complete ? new Date() : null}::timestamptz, updated_at = now()
+      where user_id = ${userId} and fingerprint = ${batch.fingerprint}
+      returning ${sql.join(CHECKPOINT_COLUMNS.map((column) => sql.ref(column)))}`,
+  );
+  return { stored, duplicate: matched - stored, ignored, ignoredListens: reportedIgnored(outcomes), status: toStatus(batch.fingerprint, row) };
 }
