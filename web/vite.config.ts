@@ -23,6 +23,9 @@ export default defineConfig({
     // stubs are undone after it, so no file sees another's.
     isolate: false,
     unstubGlobals: true,
+    // A hang guard, not a speed check: beside the server's test files on two busy cores, a component
+    // test that takes half a second alone has taken seven (vitest's default gives up at five).
+    testTimeout: 30_000,
     // Components (.tsx) render into jsdom; plain .ts modules touch no DOM, and skip its seconds of set-up.
     projects: [
       { extends: true, test: { name: 'components', environment: 'jsdom', include: ['src/**/*.test.tsx'] } },

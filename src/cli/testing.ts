@@ -82,7 +82,10 @@ export interface Serving {
 
 /** Starts `earshot serve` (quiet: no request log) and resolves once both hosts are listening. */
 export async function startServe(env: CliEnv, quiet = true): Promise<Serving> {
-  const server = spawn(process.execPath, [...NODE_FLAGS, BIN, 'serve', ...(quiet ? ['--quiet'] : [])], { env: offline(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [...NODE_FLAGS, BIN, 'serve', ...(quiet ? ['--quiet'] : [])], {
+    env: offline(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let errors = '';
   server.stderr!.on('data', (chunk) => (errors += chunk));
