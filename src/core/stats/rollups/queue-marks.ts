@@ -10,7 +10,7 @@
  *   and counted down here by the fold in its own. Queue and count so agree in every snapshot, so a
  *   read gates its queue scan on the count (`anyQueued`): a user with nothing queued reads no
  *   queue at all, whatever others have queued, and a play still counts the moment it is stored.
- *   The span of each user's queued times is kept the same way (migration 0034), so a window read
+ *   The span of each user's queued times is kept the same way (migration 0031), so a window read
  *   also skips the queue when none of the user's queued plays can fall in its window: after a bulk
  *   import of older plays, the recent windows of a profile page read no queue.
  * - Once nothing is queued, the fold truncates a queue grown past RECLAIM_BYTES (`reclaimQueue`),
@@ -25,7 +25,7 @@ const RECLAIM_BYTES = 1024 * 1024;
 
 /**
  * True when `userId` (or, with null, anyone) has rows queued, or with `span`, may have rows queued
- * listened in [from, to): the span kept beside the count (migration 0034) bounds the queued times.
+ * listened in [from, to): the span kept beside the count (migration 0031) bounds the queued times.
  * Uncorrelated, so PostgreSQL evaluates it once as a gate on the queue's scan and skips the scan
  * when it is false.
  */
