@@ -123,6 +123,9 @@ export interface StatsQueueUsersTable {
   user_id: string;
   /** bigint: read as a string. */
   queued: ColumnType<string, number | bigint | string, number | bigint | string>;
+  /** The earliest and latest listened_at of the user's queued rows, or wider (migration 0031). */
+  first_at: Timestamp;
+  last_at: Timestamp;
 }
 
 export type StatsGrain = 'y' | 'm' | 'd';

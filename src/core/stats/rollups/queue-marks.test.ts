@@ -1,7 +1,8 @@
 /**
  * Statistics reads that never pay for a big queue (queue-marks.ts): stats_queue_users always
- * agrees with the queue, a user with nothing queued reads no queue, a queued play counts once
- * before and after it is folded, and a drained queue's space is reclaimed.
+ * agrees with the queue and bounds its times, a user with nothing queued reads no queue, nor does a
+ * window none of the user's queued plays can fall in, a queued play counts once before and after
+ * it is folded, and a drained queue's space is reclaimed.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -10,7 +11,7 @@ import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { reclaimQueue } from './queue-marks.ts';
-import { ALL_TIME, trackPlays } from './reads.ts';
+import { ALL_TIME, trackPlays, type PlaysWindow } from './reads.ts';
 
 const DAY = 86_400_000;
 
@@ -39,9 +40,19 @@ async function counted(db: Database) {
   return { marks: marks.rows, queue: queue.rows };
 }
 
+/** The per-user counts are the queue's, and every queued play lies in its user's span. */
 async function agree(db: Database): Promise<void> {
   const { marks, queue } = await counted(db);
   assert.deepEqual(marks, queue);
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from stats_queue q join stats_queue_users m on m.user_id = q.user_id
+    where q.listened_at < m.first_at or q.listened_at > m.last_at`.execute(db);
+  assert.equal(rows[0]!.n, 0);
+}
+
+/** The lines of `user`'s read of `window` that scan stats_queue, from its executed plan. */
+async function queueScans(db: Database, user: string, window: PlaysWindow): Promise<string[]> {
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, costs off, timing off, summary off) ${trackPlays(user, window)}`.execute(db);
+  return rows.map((row) => row['QUERY PLAN']).filter((line) => /Scan on stats_queue\b/.test(line));
 }
 
 async function rawTotal(db: Database, user: string): Promise<number> {
@@ -76,18 +87,13 @@ for (const backend of testBackends()) {
       await foldAll(db);
       await play(db, importer, tracks, 500, Date.UTC(2024, 0, 1));
       await agree(db);
-      const plan = async (user: string) => {
-        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, costs off, timing off, summary off) ${trackPlays(user, ALL_TIME)}`.execute(db);
-        const lines = rows.map((row) => row['QUERY PLAN']);
-        return lines.filter((line) => /Scan on stats_queue\b/.test(line));
-      };
-      const quietScans = await plan(quiet);
+      const quietScans = await queueScans(db, quiet, ALL_TIME);
       assert.ok(quietScans.length > 0);
       assert.ok(
         quietScans.every((line) => line.includes('never executed')),
         quietScans.join('\n'),
       );
-      assert.ok((await plan(importer)).some((line) => !line.includes('never executed')));
+      assert.ok((await queueScans(db, importer, ALL_TIME)).some((line) => !line.includes('never executed')));
       assert.equal(await readTotal(db, quiet), 30);
     });
 
@@ -115,6 +121,33 @@ for (const backend of testBackends()) {
       await foldAll(db);
       for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
       assert.deepEqual(await counted(db), { marks: [], queue: [] });
+    });
+
+    test("a window read skips the queue when none of the user's queued plays can fall in it, and is exact either way", async () => {
+      await foldAll(db);
+      const start = Date.UTC(2022, 5, 1);
+      const window = { start: new Date(start), end: new Date(start + 2 * DAY) };
+      const windowTotal = async () =>
+        (await sql<{ n: number }>`select coalesce(sum(plays), 0)::int as n from (${trackPlays(live, window)}) c`.execute(db)).rows[0]!.n;
+      await play(db, live, tracks, 48, start);
+      await foldAll(db);
+      // An import of older plays, still queued: the window's read does not scan the queue.
+      await play(db, live, tracks, 100, Date.UTC(2020, 0, 1));
+      await agree(db);
+      const skipped = await queueScans(db, live, window);
+      assert.ok(skipped.length > 0);
+      assert.ok(
+        skipped.every((line) => line.includes('never executed')),
+        skipped.join('\n'),
+      );
+      assert.equal(await windowTotal(), 48);
+      // A play queued in the window widens the span: the queue is read and the play counts.
+      await play(db, live, tracks, 1, start + DAY + 1_800_000);
+      await agree(db);
+      assert.ok((await queueScans(db, live, window)).some((line) => !line.includes('never executed')));
+      assert.equal(await windowTotal(), 49);
+      await foldAll(db);
+      assert.equal(await windowTotal(), 49);
     });
 
     test('a rolled-back write leaves no count; a deleted account takes its count along', async () => {

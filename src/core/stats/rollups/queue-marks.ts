@@ -10,6 +10,9 @@
  *   and counted down here by the fold in its own. Queue and count so agree in every snapshot, so a
  *   read gates its queue scan on the count (`anyQueued`): a user with nothing queued reads no
  *   queue at all, whatever others have queued, and a play still counts the moment it is stored.
+ *   The span of each user's queued times is kept the same way (migration 0031), so a window read
+ *   also skips the queue when none of the user's queued plays can fall in its window: after a bulk
+ *   import of older plays, the recent windows of a profile page read no queue.
  * - Once nothing is queued, the fold truncates a queue grown past RECLAIM_BYTES (`reclaimQueue`),
  *   so a user who does have a play queued scans a few pages, not a drained import's dead rows.
  */
@@ -21,11 +24,18 @@ import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
 const RECLAIM_BYTES = 1024 * 1024;
 
 /**
- * True when `userId` (or, with null, anyone) has rows queued. Uncorrelated, so PostgreSQL
- * evaluates it once as a gate on the queue's scan and skips the scan when it is false.
+ * True when `userId` (or, with null, anyone) has rows queued, or with `span`, may have rows queued
+ * listened in [from, to): the span kept beside the count (migration 0031) bounds the queued times.
+ * Uncorrelated, so PostgreSQL evaluates it once as a gate on the queue's scan and skips the scan
+ * when it is false.
  */
-export const anyQueued = (userId: string | null): RawBuilder<boolean> =>
-  userId === null ? sql`exists (select 1 from stats_queue_users)` : sql`exists (select 1 from stats_queue_users where user_id = ${userId})`;
+export const anyQueued = (userId: string | null, span?: { from: Date; to: Date }): RawBuilder<boolean> => {
+  const conditions = [
+    ...(userId === null ? [] : [sql`user_id = ${userId}`]),
+    ...(span ? [sql`last_at >= ${span.from.toISOString()}::timestamptz and first_at < ${span.to.toISOString()}::timestamptz`] : []),
+  ];
+  return sql`exists (select 1 from stats_queue_users${conditions.length === 0 ? sql`` : sql` where ${sql.join(conditions, sql` and `)}`})`;
+};
 
 /**
  * Counts down what one fold took (rows per user), in the fold's transaction. The rows are locked

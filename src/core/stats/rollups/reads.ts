@@ -7,7 +7,8 @@ import { anyQueued } from './queue-marks.ts';
  * local time, from the rollups plus the changes still queued for the fold (so a play counts the
  * moment it is stored) plus raw plays at the window's edges. Raw SQL: unions of range scans,
  * one per piece with its bounds as constants so each is an index range scan. The queue, which has
- * no index, is scanned only when the user has rows in it (anyQueued, queue-marks.ts).
+ * no index, is scanned only when the user has rows in it that may fall in the window (anyQueued,
+ * queue-marks.ts).
  */
 export interface PlaysWindow {
   start: Date;
@@ -71,7 +72,7 @@ function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure) {
   const from = new Date(Math.min(...rollup.map((piece) => piece.from.getTime())));
   const to = new Date(Math.max(...rollup.map((piece) => piece.to.getTime())));
   return [
-    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`,
+    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`,
   ];
 }
 
@@ -155,7 +156,7 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
         where ${ofUser(userId, 'user_id')} and grain = 'm' and ${within(sql`period_start`, from, to)}
       union all
       select date_trunc('month', listened_at, 'UTC'), track_id, delta from stats_queue
-        where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
+        where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}
     ) counted (month, track_id, plays) group by counted.month, track_id having sum(plays) > 0`;
 }
 
@@ -200,7 +201,7 @@ export function localPlays(userId: string | null, window: PlaysWindow, zone: str
   const tz = sql`${zone}::text`;
   const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
     sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
-  const queued = (from: Date, to: Date) => sql`select * from (${plays('stats_queue', sql`delta`, from, to)}) queued where ${anyQueued(userId)}`;
+  const queued = (from: Date, to: Date) => sql`select * from (${plays('stats_queue', sql`delta`, from, to)}) queued where ${anyQueued(userId, { from, to })}`;
   const branches = [
     ...(span.from < span.to
       ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, queued(span.from, span.to)]
