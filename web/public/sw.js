@@ -4,11 +4,21 @@
 // Nothing else is cached: API answers, streams and covers always go to the server.
 const CACHE = 'earshot-shell-v1';
 
+/** The build files index.html names (its script, styles and preloads): what the shell needs to start. */
+const shellAssets = (html) => [...new Set(html.match(/\/assets\/[^"'\s>]+/g) ?? [])];
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.add('/'))
+      .then(async (cache) => {
+        await cache.add('/');
+        // Stored before this worker is active, so the app opens offline from then on: the page that
+        // registered it fetched these without it, and a later fetch through it stores them only after
+        // answering (a connection lost right after would find them missing).
+        const shell = await cache.match('/');
+        await cache.addAll(shellAssets(await shell.text()));
+      })
       .then(() => self.skipWaiting()),
   );
 });
@@ -48,7 +58,8 @@ self.addEventListener('fetch', (event) => {
           fetch(request).then((response) => {
             if (response.ok) {
               const copy = response.clone();
-              caches.open(CACHE).then((cache) => cache.put(request, copy));
+              // The worker stays up until the file is stored.
+              event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
             }
             return response;
           }),
