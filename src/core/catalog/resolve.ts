@@ -276,7 +276,7 @@ class CatalogSnapshot {
             .execute()
         : [];
     for (const track of identified) snapshot.addTrack(track);
-    const keys = [...new Map(items.map((item) => [JSON.stringify(nameKeys(item)), nameKeys(item)])).values()];
+    const keys = [...new Map(items.map(nameKeys).map((key) => [JSON.stringify(key), key])).values()];
     for (const row of await namedRows(tx, keys)) {
       if (row.kind === 'artist') {
         const artist = { id: row.id, name_key: row.name_key!, mbid: row.mbid as string | null, created_at: row.created_at };

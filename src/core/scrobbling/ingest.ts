@@ -170,9 +170,7 @@ export async function storeListensCounted<R>(
   const { rows } = await sql<R & { stored_plays: number; relay_outbox: boolean; webhook_outbox: boolean; stored_ids: string[] | null }>`
     with ins as (${scrobbleInsert(matched)} returning id, user_id),
       alongside as (${alongside(stored)}),
-      outboxes as (select
-        exists (select 1 from relay_targets where user_id in (select user_id from ins)) as relay,
-        exists (select 1 from webhooks where user_id in (select user_id from ins)) as webhooks)
+      outboxes as (${outboxesQuery(sql`select user_id from ins`)})
     select alongside.*, ${stored} as stored_plays, o.relay as relay_outbox, o.webhooks as webhook_outbox,
       case when o.relay or o.webhooks then (select json_agg(id) from ins) end as stored_ids
     from alongside, outboxes o`.execute(tx);
@@ -362,10 +360,14 @@ function inKeyOrder(rows: readonly MatchedPlay[]): MatchedPlay[] {
  */
 async function outboxesOf(tx: Tx, userIds: readonly string[]): Promise<{ relay: boolean; webhooks: boolean }> {
   const ids = `{${userIds.join(',')}}`;
-  const { rows } = await sql<{ relay: boolean; webhooks: boolean }>`select
-    exists (select 1 from relay_targets where user_id = any (${ids}::uuid[])) as relay,
-    exists (select 1 from webhooks where user_id = any (${ids}::uuid[])) as webhooks`.execute(tx);
+  const { rows } = await outboxesQuery(sql`select unnest(${ids}::uuid[])`).execute(tx);
   return rows[0]!;
+}
+
+/** outboxesOf's question as one row (relay, webhooks), for the users `userIds` (a query of user ids) selects. */
+function outboxesQuery(userIds: RawBuilder<unknown>) {
+  return sql<{ relay: boolean; webhooks: boolean }>`select exists (select 1 from relay_targets where user_id in (${userIds})) as relay,
+    exists (select 1 from webhooks where user_id in (${userIds})) as webhooks`;
 }
 
 /** Stored plays per outbox statement: one bind parameter each, well under PostgreSQL's 65535. */

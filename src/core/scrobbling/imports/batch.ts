@@ -78,6 +78,12 @@ function toListen(value: unknown): Listen | string {
   return listenProblem(listen) ?? listen;
 }
 
+/** Each value as toListen takes it, and the listens among them (what is stored or previewed). */
+function toListens(values: readonly unknown[]): { converted: (Listen | string)[]; valid: Listen[] } {
+  const converted = values.map(toListen);
+  return { converted, valid: converted.filter((listen): listen is Listen => typeof listen !== 'string') };
+}
+
 /** The checkpoint row of this import, created if new; the upsert locks it until the batch commits. */
 async function lockCheckpoint(tx: Transaction<DB>, userId: string, batch: ImportBatch): Promise<CheckpointRow> {
   return tx
@@ -129,16 +135,8 @@ async function previewBatch(db: Database, config: Pick<Config, 'unmatchedScrobbl
   checkBatchSize(batch);
   const current = await readCheckpoint(db, userId, batch.fingerprint);
   if (current?.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
-  const converted = batch.listens.map(toListen);
-  const outcomes = inOrder(
-    converted,
-    await previewListens(
-      db,
-      config,
-      userId,
-      converted.filter((listen): listen is Listen => typeof listen !== 'string'),
-    ),
-  );
+  const { converted, valid } = toListens(batch.listens);
+  const outcomes = inOrder(converted, await previewListens(db, config, userId, valid));
   const claims = outcomes.flatMap((outcome) => (outcome.status === 'stored' ? [{ key: outcome.key, newSong: outcome.newSong }] : []));
   const newSongs = claims.filter((claim) => claim.newSong).length;
   return { ...tally(batch, outcomes), newSongs, claims, status: toStatus(batch.fingerprint, current) };
@@ -153,12 +151,12 @@ export interface PreparedListens {
 
 /**
  * Checks each value as an import listen (ImportListen and the listen rules) and matches the valid
- * ones, in short transactions of their own, before the batch's transaction: what importBatch and
- * a sync (core/sync: an import whose records come from an API) do before storing.
+ * ones, in short transactions of their own, before the storing transaction: what a sync (core/sync:
+ * an import whose records come from an API) does before storing. importBatch matches known songs
+ * in its storing transaction instead (storeBatch).
  */
 export async function prepareListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, values: readonly unknown[]): Promise<PreparedListens> {
-  const converted = values.map(toListen);
-  const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
+  const { converted, valid } = toListens(values);
   return { converted, valid, tracks: await resolveListenTracks(db, config, valid) };
 }
 
@@ -199,8 +197,7 @@ class NeedsCatalog extends Error {
 export async function importBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
   if (batch.dryRun) return previewBatch(db, config, userId, batch);
   checkBatchSize(batch);
-  const converted = batch.listens.map(toListen);
-  const valid = converted.filter((listen): listen is Listen => typeof listen !== 'string');
+  const { converted, valid } = toListens(batch.listens);
   const created = new Map<Listen, ListenTrack>();
   for (let attempt = 1; ; attempt++) {
     try {
