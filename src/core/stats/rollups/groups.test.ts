@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
+import { inTransaction, openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
 import { playedCount, topAlbums, topArtists } from '../../catalog/actor-top.ts';
@@ -194,19 +194,23 @@ for (const backend of testBackends()) {
             await foldBatch(others[0]!);
             await undoCatalogEdit(others[0]!, admin, edit);
           };
-          const player = (other: Database, offset: number) =>
-            other
-              .insertInto('scrobbles')
-              .values(
-                Array.from({ length: 30 }, (_, i) => ({
-                  user_id: random.pick(users),
-                  track_id: random.pick(tracks),
-                  listened_at: new Date(FIRST + (round * 1000 + offset + i) * 61_000),
-                })),
-              )
-              .onConflict((oc) => oc.doNothing())
-              .execute()
-              .then(() => foldBatch(other));
+          // A writer as Earshot's own are: a deadlock with a merge is retried (inTransaction), not a failed write.
+          const plays = (offset: number) =>
+            Array.from({ length: 30 }, (_, i) => ({
+              user_id: random.pick(users),
+              track_id: random.pick(tracks),
+              listened_at: new Date(FIRST + (round * 1000 + offset + i) * 61_000),
+            }));
+          const player = (other: Database, offset: number) => {
+            const values = plays(offset);
+            return inTransaction(other, (tx) =>
+              tx
+                .insertInto('scrobbles')
+                .values(values)
+                .onConflict((oc) => oc.doNothing())
+                .execute(),
+            ).then(() => foldBatch(other));
+          };
           await Promise.all([editor(), player(others[1]!, 0), player(others[2]!, 500), foldAll(db), foldAll(others[2]!)]);
           await assertAgree(db, users, `round ${round}`);
         }
