@@ -1,11 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Writes app-files.json: every script and style sheet of the build, lazy pages included, so the
+ * service worker (public/sw.js) can keep them all at install and any page opens offline, not only
+ * those visited while online.
+ */
+const appFiles = (): Plugin => ({
+  name: 'earshot-app-files',
+  apply: 'build',
+  generateBundle(_options, bundle) {
+    const files = Object.keys(bundle)
+      .filter((name) => /\.(js|css)$/.test(name))
+      .sort()
+      .map((name) => `/${name}`);
+    this.emitFile({ type: 'asset', fileName: 'app-files.json', source: JSON.stringify(files) });
+  },
+});
 
 // The web app: built into web/dist and served by the API host at `/` (src/web/static.ts).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  plugins: [react(), appFiles()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
   server: {
     proxy: {

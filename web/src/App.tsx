@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useSession } from './api/session.ts';
+import { PageBoundary } from './components/PageBoundary.tsx';
 import { Loading } from './components/ui.tsx';
 import { UserMenu } from './components/UserMenu.tsx';
 import { Home } from './pages/Home.tsx';
@@ -122,6 +123,7 @@ function Player() {
 }
 
 export function App() {
+  const { path } = useLocation();
   return (
     <PlayerProvider>
       <a className="skip" href="#main">
@@ -129,9 +131,11 @@ export function App() {
       </a>
       <Navigation />
       <main id="main">
-        <Suspense fallback={<Loading />}>
-          <Page />
-        </Suspense>
+        <PageBoundary path={path}>
+          <Suspense fallback={<Loading />}>
+            <Page />
+          </Suspense>
+        </PageBoundary>
       </main>
       <Player />
     </PlayerProvider>

@@ -20,7 +20,8 @@ interface Manifest {
 }
 
 /** What the test reads of the page's service worker container (the server's types have no DOM). */
-type WorkerNavigator = { serviceWorker: { ready: Promise<{ active: { state: string } | null }> } };
+type Worker = { state: string; addEventListener(type: 'statechange', listener: () => void): void };
+type WorkerNavigator = { serviceWorker: { ready: Promise<{ active: Worker | null }> } };
 
 describeWithApp(
   'the web app installed and offline, in Chromium',
@@ -58,16 +59,26 @@ describeWithApp(
       await page.goto(`${app().apiUrl}/songs`);
       // Functions passed to evaluate run outside the page's CSP.
       const state = await page.evaluate(async () => {
-        const registration = await (navigator as unknown as WorkerNavigator).serviceWorker.ready;
-        return registration.active?.state;
+        const worker = (await (navigator as unknown as WorkerNavigator).serviceWorker.ready).active;
+        // `ready` comes once a worker is active, which may still be finishing its activation.
+        if (worker?.state === 'activating') {
+          await new Promise<void>((resolve) => worker.addEventListener('statechange', () => resolve()));
+        }
+        return worker?.state;
       });
       assert.equal(state, 'activated');
       await page.reload();
       await page.getByRole('banner').waitFor();
       await context.setOffline(true);
       try {
+        // A page never opened online: its lazy chunk comes from the worker's install-time cache.
         await page.goto(`${app().apiUrl}/search?q=anything`);
         await page.getByRole('banner').waitFor();
+        await page
+          .getByRole('heading', { name: /search/i })
+          .first()
+          .waitFor();
+        assert.equal(await page.getByText('This page could not load').count(), 0);
         assert.equal(await page.title(), 'Earshot');
       } finally {
         await context.setOffline(false);
