@@ -75,8 +75,35 @@ const named = args.length > 0 ? args : ['src', 'loadtest'].flatMap(testFiles).so
 // runner starts files in the order given, and end-to-end files (processes, browsers) are the long
 // ones, unit files the short ones that fill the gaps.
 const TIER_ORDER = ['e2e', 'app', 'unit'];
+/**
+ * The files that take a minute or more on two busy cores (the run's "slowest test files"), longest
+ * first, ahead of their tiers: the sync test (a 50k-play history on PostgreSQL, mostly waiting on
+ * the server) sorted late in the app tier and ran alone for the last three minutes of a CI run.
+ */
+const LONG_FIRST = [
+  'src/core/sync/sync.test.ts',
+  'src/adapters/web/a11y.test.ts',
+  'src/adapters/web/edits.test.ts',
+  'src/core/stats/rollups/rollups.test.ts',
+  'src/adapters/web/import.test.ts',
+  'src/adapters/web/player.test.ts',
+  'src/cli/commands/import.test.ts',
+  'src/cli/commands/backup.test.ts',
+  'src/core/stats/rollups/queue-marks.test.ts',
+  'src/adapters/web/web-app.test.ts',
+  'loadtest/loadtest.test.ts',
+];
+const gone = LONG_FIRST.filter((file) => !existsSync(file));
+if (gone.length > 0) {
+  console.error(`run-tests: LONG_FIRST names files that are gone: ${gone.join(', ')}`);
+  process.exit(2);
+}
+const rankOf = (file) => {
+  const long = LONG_FIRST.indexOf(file.split(path.sep).join('/'));
+  return long === -1 ? LONG_FIRST.length + TIER_ORDER.indexOf(tierOf(file)) : long;
+};
 const files = (tier ? named.filter((file) => tierOf(file) === tier) : named)
-  .map((file) => ({ file, rank: TIER_ORDER.indexOf(tierOf(file)) }))
+  .map((file) => ({ file, rank: rankOf(file) }))
   .sort((a, b) => a.rank - b.rank)
   .map(({ file }) => file);
 
