@@ -14,8 +14,8 @@ import { Metrics } from '../src/core/ops/metrics.ts';
 const TRIGGERS = ['scrobbles_stats_inserted', 'scrobbles_stats_deleted', 'scrobbles_stats_updated'];
 
 /**
- * The write path's three ways: `counted`, the triggers as they are (queue and per-user count,
- * migration 0020); `queue`, the queue alone, as migration 0012 had it (bench_queue_only, below);
+ * The write path's three ways: `counted`, the triggers as they are (queue, per-user count and
+ * span, migrations 0020 and 0031); `queue`, the queue alone, as migration 0012 had it (bench_queue_only, below);
  * `off`, no trigger, as before the rollups.
  */
 type Mode = 'counted' | 'queue' | 'off';
@@ -94,7 +94,8 @@ export async function rollupIngestBenchmark(): Promise<void> {
         from += 500;
       });
       await sql`truncate stats_queue_users`.execute(target.db);
-      await sql`insert into stats_queue_users (user_id, queued) select user_id, count(*) from stats_queue group by 1`.execute(target.db);
+      await sql`insert into stats_queue_users (user_id, queued, first_at, last_at)
+        select user_id, count(*), min(listened_at), max(listened_at) from stats_queue group by 1`.execute(target.db);
       const started = performance.now();
       const folded = await foldAll(target.db);
       const seconds = (performance.now() - started) / 1000;
