@@ -49,11 +49,21 @@ const ENRICHABLE_TYPES: Record<Enrichable, 'integer' | 'text'> = {
   lyrics: 'text',
 };
 
-/** The enrichable columns are read with each candidate track, to skip needless updates. */
-type EnrichableRow = { [K in Enrichable]: unknown };
-type CandidateRow = EnrichableRow & { id: string; created_at: Date };
+/** An enrichable column's bit in a candidate's `gaps`. */
+const gapBit = (column: Enrichable) => 1 << ENRICHABLE.indexOf(column);
 
-const TRACK_COLUMNS = ['tracks.id', 'tracks.created_at', ...ENRICHABLE.map((column) => `tracks.${column}` as const)] as const;
+/**
+ * Which enrichable columns of a track (`alias`) are still empty, one bit each (gapBit), to skip
+ * needless updates: all a match needs of them, where reading the columns themselves would carry
+ * every candidate's genre, lyrics and the rest back for nothing.
+ */
+const gapsOf = (alias: string) =>
+  sql.raw(`(${ENRICHABLE.map((column) => `((${alias}.${column} is null)::int << ${ENRICHABLE.indexOf(column)})`).join(' | ')})`);
+
+/** A candidate track: its identifiers index the snapshot, and its gaps say what a listen may fill. */
+type CandidateRow = { id: string; created_at: Date; mbid: string | null; isrc: string | null; gaps: number };
+
+const TRACK_COLUMNS = ['tracks.id', 'tracks.created_at', 'tracks.mbid', 'tracks.isrc', sql<number>`${gapsOf('tracks')}`.as('gaps')] as const;
 
 /** The enrichable columns a submission knows values for, as [column, value] pairs. */
 function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue][] {
@@ -94,14 +104,14 @@ interface Pass {
   albums: Map<string, string>;
 }
 
-/** Per track: the enrichable values read from the catalog, and the gaps listens fill (first one wins). */
-type Fills = Map<string, { current: EnrichableRow; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
+/** Per track: its empty enrichable columns as read from the catalog, and the values listens fill them with (first one wins). */
+type Fills = Map<string, { gaps: number; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
 
 /** Records the catalog gaps a listen knows values for, as the coalescing update at the end will fill them. */
 function enrich(fills: Fills, track: CandidateRow, metadata: TrackMetadata): void {
-  const entry = fills.get(track.id) ?? { current: track, fill: {} };
+  const entry = fills.get(track.id) ?? { gaps: track.gaps, fill: {} };
   for (const [column, value] of knownEnrichable(metadata)) {
-    if (entry.current[column] === null && entry.fill[column] === undefined) entry.fill[column] = value;
+    if ((entry.gaps & gapBit(column)) !== 0 && entry.fill[column] === undefined) entry.fill[column] = value;
   }
   if (Object.keys(entry.fill).length > 0) fills.set(track.id, entry);
 }
@@ -191,16 +201,11 @@ const earliest = <R extends { created_at: Date }>(rows: readonly R[] | undefined
 /** What a listen is matched by name with: its artist's name key, artist MBID and title key, and whether it names an album. */
 const nameKeys = (item: TrackMetadata) => ({ k: artistKey(item.artist), m: item.artistMbid ?? null, t: titleKey(item.title), b: item.album !== undefined });
 
-/** A row of namedRows: an artist (name_key set) or a track (title_key set), with the columns of the other kind null. */
+/** A row of namedRows: an artist (name_key set, its MBID in mbid) or a track (title_key set), with the columns of the other kind null. */
 type NamedResultRow = NamedRow & { kind: 'artist' | 'track'; name_key: string | null; alias_artist: string | null; alias_key: string | null };
 
-/** The enrichable columns as an artist row of namedRows has them: only its MBID, in the tracks' mbid column. */
-const ARTIST_ENRICHABLE = sql.raw(
-  ENRICHABLE.map((column) => `${column === 'mbid' ? 'art.mbid' : `null::${ENRICHABLE_TYPES[column]}`} as ${column}`).join(', '),
-);
-const TRACK_SELECT = sql.raw(
-  ['tr.id', 'tr.created_at', 'null::text', ...ENRICHABLE.map((column) => `tr.${column}`), 'tr.artist_id', 'tr.title_key', 'al.title_key'].join(', '),
-);
+/** A track row of namedRows, in the columns of its artist rows. */
+const TRACK_SELECT = sql`tr.id, tr.created_at, null::text, tr.mbid, tr.isrc, ${gapsOf('tr')}, tr.artist_id, tr.title_key, al.title_key`;
 
 /**
  * The artists the listens may be matched under (CatalogSnapshot.match picks one of them: by
@@ -228,7 +233,7 @@ async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): 
         union all select art.id, item.t, item.b from item join art on art.alias_key is null and art.mbid = item.m
         union all select art.id, item.t, item.b from item join art on art.alias_key = item.k) named
       group by artist, title)
-    select 'artist' as kind, art.id, art.created_at, art.name_key, ${ARTIST_ENRICHABLE},
+    select 'artist' as kind, art.id, art.created_at, art.name_key, art.mbid, null::text as isrc, 0 as gaps,
       null::uuid as artist_id, null::text as title_key, null::text as album_key, null::uuid as alias_artist, art.alias_key
     from art
     union all
