@@ -198,8 +198,15 @@ function addTo<R>(index: Map<string, R[]>, key: string | null | undefined, row: 
 const earliest = <R extends { created_at: Date }>(rows: readonly R[] | undefined) =>
   rows?.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
 
+type NameKeys = { k: string; m: string | null; t: string; b: boolean };
+
 /** What a listen is matched by name with: its artist's name key, artist MBID and title key, and whether it names an album. */
-const nameKeys = (item: TrackMetadata) => ({ k: artistKey(item.artist), m: item.artistMbid ?? null, t: titleKey(item.title), b: item.album !== undefined });
+const nameKeys = (item: TrackMetadata): NameKeys => ({
+  k: artistKey(item.artist),
+  m: item.artistMbid ?? null,
+  t: titleKey(item.title),
+  b: item.album !== undefined,
+});
 
 /** A row of namedRows: an artist (name_key set, its MBID in mbid) or a track (title_key set), with the columns of the other kind null. */
 type NamedResultRow = NamedRow & { kind: 'artist' | 'track'; name_key: string | null; alias_artist: string | null; alias_key: string | null };
@@ -216,7 +223,7 @@ const TRACK_SELECT = sql`tr.id, tr.created_at, null::text, tr.mbid, tr.isrc, ${g
  * Each part is a join an index serves, whatever the catalog's size; a track's album key, which
  * only prefers one of several equal titles for a listen naming an album, is read only for those.
  */
-async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): Promise<NamedResultRow[]> {
+async function namedRows(tx: Tx, keys: readonly NameKeys[]): Promise<NamedResultRow[]> {
   if (keys.length === 0) return [];
   const { rows } = await sql<NamedResultRow>`
     with item as materialized (select * from json_to_recordset(${JSON.stringify(keys)}::json) as i(k text, m text, t text, b boolean)),
@@ -261,6 +268,16 @@ class CatalogSnapshot {
   /** Old match keys catalog edits left behind (merged-away or renamed entries), to the entries that carry them now. */
   private readonly artistAliases = new Map<string, ArtistRow[]>();
   private readonly trackAliases = new Map<string, NamedRow[]>();
+  /** Each listen's name keys, folded once for the snapshot's query and its match alike. */
+  private readonly keys = new WeakMap<TrackMetadata, NameKeys>();
+
+  private nameKeys(metadata: TrackMetadata): NameKeys {
+    const known = this.keys.get(metadata);
+    if (known) return known;
+    const keys = nameKeys(metadata);
+    this.keys.set(metadata, keys);
+    return keys;
+  }
 
   /**
    * Loads what the listens may match: the tracks their identifiers name (a query of its own,
@@ -281,7 +298,7 @@ class CatalogSnapshot {
             .execute()
         : [];
     for (const track of identified) snapshot.addTrack(track);
-    const keys = [...new Map(items.map(nameKeys).map((key) => [JSON.stringify(key), key])).values()];
+    const keys = [...new Map(items.map((item) => snapshot.nameKeys(item)).map((key) => [JSON.stringify(key), key])).values()];
     for (const row of await namedRows(tx, keys)) {
       if (row.kind === 'artist') {
         const artist = { id: row.id, name_key: row.name_key!, mbid: row.mbid as string | null, created_at: row.created_at };
@@ -337,12 +354,13 @@ class CatalogSnapshot {
       (metadata.mbid ? earliest(this.byMbid.get(metadata.mbid)) : undefined) ??
       (metadata.isrc ? earliest(this.byIsrc.get(metadata.isrc.toUpperCase())) : undefined);
     if (byIdentifier) return { track: byIdentifier };
+    const keys = this.nameKeys(metadata);
     const artist =
       (metadata.artistMbid ? earliest(this.artistsByMbid.get(metadata.artistMbid)) : undefined) ??
-      earliest(this.artistsByKey.get(artistKey(metadata.artist))) ??
-      earliest(this.aliasedArtists(metadata.artist));
+      earliest(this.artistsByKey.get(keys.k)) ??
+      earliest(this.artistAliases.get(keys.k));
     if (!artist) return {};
-    const key = nameMatchKey(artist.id, titleKey(metadata.title));
+    const key = nameMatchKey(artist.id, keys.t);
     const candidates = this.byName.get(key) ?? this.trackAliases.get(key) ?? [];
     const album = metadata.album === undefined ? undefined : albumKey(metadata.album);
     const sameAlbum = album === undefined ? [] : candidates.filter((row) => row.album_key === album);
