@@ -49,11 +49,21 @@ const ENRICHABLE_TYPES: Record<Enrichable, 'integer' | 'text'> = {
   lyrics: 'text',
 };
 
-/** The enrichable columns are read with each candidate track, to skip needless updates. */
-type EnrichableRow = { [K in Enrichable]: unknown };
-type CandidateRow = EnrichableRow & { id: string; created_at: Date };
+/** An enrichable column's bit in a candidate's `gaps`. */
+const gapBit = (column: Enrichable) => 1 << ENRICHABLE.indexOf(column);
 
-const TRACK_COLUMNS = ['tracks.id', 'tracks.created_at', ...ENRICHABLE.map((column) => `tracks.${column}` as const)] as const;
+/**
+ * Which enrichable columns of a track (`alias`) are still empty, one bit each (gapBit), to skip
+ * needless updates: all a match needs of them, where reading the columns themselves would carry
+ * every candidate's genre, lyrics and the rest back for nothing.
+ */
+const gapsOf = (alias: string) =>
+  sql.raw(`(${ENRICHABLE.map((column) => `((${alias}.${column} is null)::int << ${ENRICHABLE.indexOf(column)})`).join(' | ')})`);
+
+/** A candidate track: its identifiers index the snapshot, and its gaps say what a listen may fill. */
+type CandidateRow = { id: string; created_at: Date; mbid: string | null; isrc: string | null; gaps: number };
+
+const TRACK_COLUMNS = ['tracks.id', 'tracks.created_at', 'tracks.mbid', 'tracks.isrc', sql<number>`${gapsOf('tracks')}`.as('gaps')] as const;
 
 /** The enrichable columns a submission knows values for, as [column, value] pairs. */
 function knownEnrichable(metadata: TrackMetadata): [Enrichable, EnrichableValue][] {
@@ -94,14 +104,14 @@ interface Pass {
   albums: Map<string, string>;
 }
 
-/** Per track: the enrichable values read from the catalog, and the gaps listens fill (first one wins). */
-type Fills = Map<string, { current: EnrichableRow; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
+/** Per track: its empty enrichable columns as read from the catalog, and the values listens fill them with (first one wins). */
+type Fills = Map<string, { gaps: number; fill: Partial<Record<Enrichable, EnrichableValue>> }>;
 
 /** Records the catalog gaps a listen knows values for, as the coalescing update at the end will fill them. */
 function enrich(fills: Fills, track: CandidateRow, metadata: TrackMetadata): void {
-  const entry = fills.get(track.id) ?? { current: track, fill: {} };
+  const entry = fills.get(track.id) ?? { gaps: track.gaps, fill: {} };
   for (const [column, value] of knownEnrichable(metadata)) {
-    if (entry.current[column] === null && entry.fill[column] === undefined) entry.fill[column] = value;
+    if ((entry.gaps & gapBit(column)) !== 0 && entry.fill[column] === undefined) entry.fill[column] = value;
   }
   if (Object.keys(entry.fill).length > 0) fills.set(track.id, entry);
 }
@@ -188,19 +198,21 @@ function addTo<R>(index: Map<string, R[]>, key: string | null | undefined, row: 
 const earliest = <R extends { created_at: Date }>(rows: readonly R[] | undefined) =>
   rows?.reduce<R | undefined>((best, row) => (!best || row.created_at < best.created_at ? row : best), undefined);
 
-/** What a listen is matched by name with: its artist's name key, artist MBID and title key, and whether it names an album. */
-const nameKeys = (item: TrackMetadata) => ({ k: artistKey(item.artist), m: item.artistMbid ?? null, t: titleKey(item.title), b: item.album !== undefined });
+type NameKeys = { k: string; m: string | null; t: string; b: boolean };
 
-/** A row of namedRows: an artist (name_key set) or a track (title_key set), with the columns of the other kind null. */
+/** What a listen is matched by name with: its artist's name key, artist MBID and title key, and whether it names an album. */
+const nameKeys = (item: TrackMetadata): NameKeys => ({
+  k: artistKey(item.artist),
+  m: item.artistMbid ?? null,
+  t: titleKey(item.title),
+  b: item.album !== undefined,
+});
+
+/** A row of namedRows: an artist (name_key set, its MBID in mbid) or a track (title_key set), with the columns of the other kind null. */
 type NamedResultRow = NamedRow & { kind: 'artist' | 'track'; name_key: string | null; alias_artist: string | null; alias_key: string | null };
 
-/** The enrichable columns as an artist row of namedRows has them: only its MBID, in the tracks' mbid column. */
-const ARTIST_ENRICHABLE = sql.raw(
-  ENRICHABLE.map((column) => `${column === 'mbid' ? 'art.mbid' : `null::${ENRICHABLE_TYPES[column]}`} as ${column}`).join(', '),
-);
-const TRACK_SELECT = sql.raw(
-  ['tr.id', 'tr.created_at', 'null::text', ...ENRICHABLE.map((column) => `tr.${column}`), 'tr.artist_id', 'tr.title_key', 'al.title_key'].join(', '),
-);
+/** A track row of namedRows, in the columns of its artist rows. */
+const TRACK_SELECT = sql`tr.id, tr.created_at, null::text, tr.mbid, tr.isrc, ${gapsOf('tr')}, tr.artist_id, tr.title_key, al.title_key`;
 
 /**
  * The artists the listens may be matched under (CatalogSnapshot.match picks one of them: by
@@ -211,7 +223,7 @@ const TRACK_SELECT = sql.raw(
  * Each part is a join an index serves, whatever the catalog's size; a track's album key, which
  * only prefers one of several equal titles for a listen naming an album, is read only for those.
  */
-async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): Promise<NamedResultRow[]> {
+async function namedRows(tx: Tx, keys: readonly NameKeys[]): Promise<NamedResultRow[]> {
   if (keys.length === 0) return [];
   const { rows } = await sql<NamedResultRow>`
     with item as materialized (select * from json_to_recordset(${JSON.stringify(keys)}::json) as i(k text, m text, t text, b boolean)),
@@ -228,7 +240,7 @@ async function namedRows(tx: Tx, keys: readonly ReturnType<typeof nameKeys>[]): 
         union all select art.id, item.t, item.b from item join art on art.alias_key is null and art.mbid = item.m
         union all select art.id, item.t, item.b from item join art on art.alias_key = item.k) named
       group by artist, title)
-    select 'artist' as kind, art.id, art.created_at, art.name_key, ${ARTIST_ENRICHABLE},
+    select 'artist' as kind, art.id, art.created_at, art.name_key, art.mbid, null::text as isrc, 0 as gaps,
       null::uuid as artist_id, null::text as title_key, null::text as album_key, null::uuid as alias_artist, art.alias_key
     from art
     union all
@@ -256,6 +268,16 @@ class CatalogSnapshot {
   /** Old match keys catalog edits left behind (merged-away or renamed entries), to the entries that carry them now. */
   private readonly artistAliases = new Map<string, ArtistRow[]>();
   private readonly trackAliases = new Map<string, NamedRow[]>();
+  /** Each listen's name keys, folded once for the snapshot's query and its match alike. */
+  private readonly keys = new WeakMap<TrackMetadata, NameKeys>();
+
+  private nameKeys(metadata: TrackMetadata): NameKeys {
+    const known = this.keys.get(metadata);
+    if (known) return known;
+    const keys = nameKeys(metadata);
+    this.keys.set(metadata, keys);
+    return keys;
+  }
 
   /**
    * Loads what the listens may match: the tracks their identifiers name (a query of its own,
@@ -276,7 +298,7 @@ class CatalogSnapshot {
             .execute()
         : [];
     for (const track of identified) snapshot.addTrack(track);
-    const keys = [...new Map(items.map(nameKeys).map((key) => [JSON.stringify(key), key])).values()];
+    const keys = [...new Map(items.map((item) => snapshot.nameKeys(item)).map((key) => [JSON.stringify(key), key])).values()];
     for (const row of await namedRows(tx, keys)) {
       if (row.kind === 'artist') {
         const artist = { id: row.id, name_key: row.name_key!, mbid: row.mbid as string | null, created_at: row.created_at };
@@ -332,12 +354,13 @@ class CatalogSnapshot {
       (metadata.mbid ? earliest(this.byMbid.get(metadata.mbid)) : undefined) ??
       (metadata.isrc ? earliest(this.byIsrc.get(metadata.isrc.toUpperCase())) : undefined);
     if (byIdentifier) return { track: byIdentifier };
+    const keys = this.nameKeys(metadata);
     const artist =
       (metadata.artistMbid ? earliest(this.artistsByMbid.get(metadata.artistMbid)) : undefined) ??
-      earliest(this.artistsByKey.get(artistKey(metadata.artist))) ??
-      earliest(this.aliasedArtists(metadata.artist));
+      earliest(this.artistsByKey.get(keys.k)) ??
+      earliest(this.artistAliases.get(keys.k));
     if (!artist) return {};
-    const key = nameMatchKey(artist.id, titleKey(metadata.title));
+    const key = nameMatchKey(artist.id, keys.t);
     const candidates = this.byName.get(key) ?? this.trackAliases.get(key) ?? [];
     const album = metadata.album === undefined ? undefined : albumKey(metadata.album);
     const sameAlbum = album === undefined ? [] : candidates.filter((row) => row.album_key === album);

@@ -165,12 +165,12 @@ export async function storeListensCounted<R>(
   });
   // One round trip: the insert, the caller's write and whether the stored plays need the
   // outboxes; their ids travel back only then. The outboxes are asked after the insert, in
-  // this transaction, as outboxesOf asks them.
+  // this transaction, as outboxesOf asks them; every play is the one user's.
   const stored = sql<number>`(select count(*)::int from ins)`;
   const { rows } = await sql<R & { stored_plays: number; relay_outbox: boolean; webhook_outbox: boolean; stored_ids: string[] | null }>`
-    with ins as (${scrobbleInsert(matched)} returning id, user_id),
+    with ins as (${scrobbleInsert(matched)} returning id),
       alongside as (${alongside(stored)}),
-      outboxes as (${outboxesQuery(sql`select user_id from ins`)})
+      outboxes as (${outboxesQuery(sql`select ${userId}::uuid`)})
     select alongside.*, ${stored} as stored_plays, o.relay as relay_outbox, o.webhooks as webhook_outbox,
       case when o.relay or o.webhooks then (select json_agg(id) from ins) end as stored_ids
     from alongside, outboxes o`.execute(tx);
@@ -395,7 +395,8 @@ function scrobbleInsert(rows: readonly MatchedPlay[]) {
   const values = inKeyOrder(rows).map(({ userId, listen, track, source, originTarget }) => ({
     user_id: userId,
     track_id: track.trackId,
-    listened_at: listen.listenedAt,
+    // As a string already: a Date's toJSON takes JSON.stringify off its fast path for every row.
+    listened_at: listen.listenedAt.toISOString(),
     played_ms: listen.playedMs ?? null,
     submitted: listen.submitted ?? {},
     source,
