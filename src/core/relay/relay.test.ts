@@ -533,6 +533,28 @@ for (const backend of testBackends()) {
         queued.map((row) => row.payload.title),
         ['File June'],
       );
+      // An import batch (a file imported from the web app or the CLI) asks the same of its targets.
+      await a.ctx.db.deleteFrom('relay_outbox').execute();
+      const { importBatch } = await import('../scrobbling/imports/batch.ts');
+      const batchListens = [
+        { artist: 'Importer', title: 'Batch June', listenedAt: '2025-06-12T10:00:00Z', submitted: {} },
+        { artist: 'Importer', title: 'Batch May', listenedAt: '2025-05-12T10:00:00Z', submitted: {} },
+      ];
+      const batch = await importBatch(a.ctx.db, a.ctx.config, alice.userId, {
+        fingerprint: 'b'.repeat(64),
+        format: 'listenbrainz',
+        from: 0,
+        records: batchListens.length,
+        listens: batchListens,
+        complete: true,
+      });
+      assert.deepEqual([batch.stored, batch.duplicate, batch.ignored], [2, 0, 0]);
+      assert.equal((await status(plain)).queued, 0);
+      const batchQueued = await a.ctx.db.selectFrom('relay_outbox').select('payload').where('target_id', '=', windowed).execute();
+      assert.deepEqual(
+        batchQueued.map((row) => row.payload.title),
+        ['Batch June'],
+      );
       await removeTarget(plain);
       await removeTarget(windowed);
     });
