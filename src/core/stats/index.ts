@@ -1,5 +1,4 @@
 export { wrappedFor, type WrappedRequest } from './wrapped.ts';
 export { foldAll, statsFoldJob } from './rollups/fold.ts';
 export { rebuildRollups } from './rollups/rebuild.ts';
-export { ALL_TIME, totalRows, trackPlays, type PlaysWindow } from './rollups/reads.ts';
-export { playedTotals } from './rollups/ranked-totals.ts';
+export { ALL_TIME, trackPlays, type PlaysWindow } from './rollups/reads.ts';
