@@ -16,11 +16,11 @@ export type Aggregates = Omit<Wrapped, 'year' | 'period' | 'startDate' | 'endDat
 };
 
 /**
- * The row of `table` with id `id`, as a lateral subquery: one index probe per outer row, never a
- * scan of the whole table to join a handful of rows (the limit keeps the planner from turning it
- * into a join, which Wrapped's statement would otherwise hash: 20k tracks read for 5 rows).
+ * The track with id `id`, as a lateral subquery: one index probe per outer row, never a scan of
+ * the whole table to join a handful of rows (the limit keeps the planner from turning it into a
+ * join, which Wrapped's statement would otherwise hash: 20k tracks read for 5 rows).
  */
-const byId = (table: 'tracks', id: RawBuilder<unknown>) => sql`(select * from ${sql.table(table)} where id = ${id} limit 1)`;
+const trackById = (id: RawBuilder<unknown>) => sql`(select * from tracks where id = ${id} limit 1)`;
 
 /** A JSON array of `row` over `source`, empty rather than null. */
 export const jsonList = (row: RawBuilder<unknown>, source: RawBuilder<unknown>) =>
@@ -40,7 +40,7 @@ export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuil
     sql`json_build_object('id', id, 'title', title, 'artist', artist, 'albumArt', album_art, 'uri', uri, 'artistUri', artist_uri, 'albumUri', album_uri, 'playCount', play_count)`,
     sql`select t.id, t.title, t.artist, ${songArt('t')} as album_art, t.uri, ar.uri as artist_uri, al.uri as album_uri,
         c.play_count, row_number() over (order by c.play_count desc, t.title, t.id) as ordinal
-      from ${counts.tracks} c cross join lateral ${byId('tracks', sql`c.track_id`)} t
+      from ${counts.tracks} c cross join lateral ${trackById(sql`c.track_id`)} t
       left join artists ar on ar.id = t.artist_id left join albums al on al.id = t.album_id
       order by ordinal limit 5`,
   )} as "topTracks",
@@ -55,7 +55,7 @@ export function topLists(counts: { artists: RawBuilder<unknown>; tracks: RawBuil
 export function moment(plays: RawBuilder<unknown>, direction: 'asc' | 'desc') {
   return sql`(select json_build_object('trackTitle', t.title, 'artistName', t.artist, 'timestamp', to_char(p.listened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), 'trackUri', t.uri)
     from (select track_id, listened_at from ${plays} order by listened_at ${sql.raw(direction)}, id ${sql.raw(direction)} limit 1) p
-    cross join lateral ${byId('tracks', sql`p.track_id`)} t)`;
+    cross join lateral ${trackById(sql`p.track_id`)} t)`;
 }
 
 /** A UTC midnight: date_bin's origin for binning instants into UTC days. */
@@ -114,6 +114,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     earlier_settled as (
       select distinct t.artist_id from stats_first_plays f join tracks t on t.id = f.track_id
         where f.user_id = ${userId} and f.first_at < ${start} and f.track_id not in (select track_id from pending)
+          -- The uncorrelated exists is a gate PostgreSQL evaluates once: no scan when every heard artist is settled.
           and t.artist_id in (select artist_id from candidates) and exists (select 1 from candidates)
     ),
     unsettled as (select artist_id from candidates where artist_id not in (select artist_id from earlier_settled)),
