@@ -32,8 +32,9 @@ async function createUser(db: Database): Promise<string> {
 
 /**
  * Listens/s of the import path (importBatch: catalog matching, duplicate detection and
- * checkpointing in 500-listen batches) into a realistically seeded table, against a raw
- * multi-row INSERT of the same scrobbles with the track ids already known.
+ * checkpointing in 500-listen batches, one in flight ahead as runImport sends them) into a
+ * realistically seeded table, against a raw multi-row INSERT of the same scrobbles with the track
+ * ids already known.
  */
 export async function importThroughputBenchmark(): Promise<void> {
   const count = Number(process.env.BENCH_IMPORT_LISTENS ?? 20_000);
@@ -52,12 +53,15 @@ export async function importThroughputBenchmark(): Promise<void> {
         listenedAt: listenedAt.toISOString(),
         submitted: { artist: track.artist, title: track.title },
       }));
+      // As runImport sends them: one batch in flight while the next is sent, answers taken in order.
       const viaImport = async () => {
         const userId = await createUser(target.db);
         const fingerprint = randomBytes(32).toString('hex');
+        let inFlight: Promise<unknown> | undefined;
         for (let from = 0; from < count; from += BATCH) {
           const batch = listens.slice(from, from + BATCH);
-          await importBatch(target.db, config, userId, {
+          const front = inFlight;
+          inFlight = importBatch(target.db, config, userId, {
             fingerprint,
             format: 'listenbrainz',
             from,
@@ -65,7 +69,9 @@ export async function importThroughputBenchmark(): Promise<void> {
             listens: batch,
             complete: from + BATCH >= count,
           });
+          await front;
         }
+        await inFlight;
       };
       const viaRawInsert = async () => {
         const userId = await createUser(target.db);

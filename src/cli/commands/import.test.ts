@@ -478,7 +478,7 @@ for (const storage of cliStorages('import')) {
       const archive = file(
         'listenbrainz_interrupted.zip',
         zipArchive(
-          [0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 1500, 1500, `Interrupted ${month}`) })),
+          [0, 1, 2].map((month) => ({ name: `listens/2022/${month + 1}.jsonl`, content: lbLines(50_000 + month * 2500, 2500, `Interrupted ${month}`) })),
         ),
       );
       const child = spawn(process.execPath, [path.resolve('bin/earshot.js'), 'import', archive], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -503,7 +503,7 @@ for (const storage of cliStorages('import')) {
       const stored = [stdout, resumed.stdout].join('\n').matchAll(/^Imported .*this run stored (\d+)/gm);
       assert.equal(
         [...stored].reduce((total, match) => total + Number(match[1]), 0),
-        4500,
+        7500,
       );
     });
 

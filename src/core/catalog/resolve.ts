@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { RetryableConflict } from '../../toolkit/db/retry.ts';
 import type { DB } from '../../toolkit/db/index.ts';
 import { albumKey, artistKey, cleanText, primaryArtist, titleKey } from './normalize.ts';
 import { spotifyTrackUrl, type TrackMetadata } from './track-metadata.ts';
 
 type Tx = Transaction<DB>;
+/** What reads a snapshot: a transaction, or the database outside one. */
+type Reader = Kysely<DB>;
 
 export interface ResolvedTrack {
   trackId: string;
@@ -223,7 +225,7 @@ const TRACK_SELECT = sql`tr.id, tr.created_at, null::text, tr.mbid, tr.isrc, ${g
  * Each part is a join an index serves, whatever the catalog's size; a track's album key, which
  * only prefers one of several equal titles for a listen naming an album, is read only for those.
  */
-async function namedRows(tx: Tx, keys: readonly NameKeys[]): Promise<NamedResultRow[]> {
+async function namedRows(tx: Reader, keys: readonly NameKeys[]): Promise<NamedResultRow[]> {
   if (keys.length === 0) return [];
   const { rows } = await sql<NamedResultRow>`
     with item as materialized (select * from json_to_recordset(${JSON.stringify(keys)}::json) as i(k text, m text, t text, b boolean)),
@@ -284,7 +286,7 @@ class CatalogSnapshot {
    * only when they carry any), and in one statement their artists and those artists' tracks of
    * the listens' titles, whatever their number.
    */
-  static async load(tx: Tx, items: readonly TrackMetadata[]): Promise<CatalogSnapshot> {
+  static async load(tx: Reader, items: readonly TrackMetadata[]): Promise<CatalogSnapshot> {
     const snapshot = new CatalogSnapshot();
     const mbids = unique(items.map((item) => item.mbid));
     const isrcs = unique(items.map((item) => item.isrc?.toUpperCase()));
@@ -475,6 +477,13 @@ function plannedLocks(snapshot: CatalogSnapshot, misses: readonly TrackMetadata[
   return keys;
 }
 
+/** A listen's matched track, its gaps recorded for the update at the end; null for a miss. */
+function hit(pass: Pass, snapshot: CatalogSnapshot, track: NamedRow | undefined, metadata: TrackMetadata): ResolvedTrack | null {
+  if (!track) return null;
+  snapshot.enrich(pass.fills, track, metadata);
+  return { trackId: track.id, matched: true };
+}
+
 /**
  * Resolves listens in order against a snapshot: the matching order first, and
  * for a miss (when `create` allows) a new track, under the artist it found or
@@ -491,13 +500,8 @@ async function resolveInOrder(
   const resolved: (ResolvedTrack | null)[] = [];
   for (const metadata of items) {
     const { track, artist: knownArtist } = snapshot.match(metadata);
-    if (track) {
-      snapshot.enrich(pass.fills, track, metadata);
-      resolved.push({ trackId: track.id, matched: true });
-      continue;
-    }
-    if (!create) {
-      resolved.push(null);
+    if (track || !create) {
+      resolved.push(hit(pass, snapshot, track, metadata));
       continue;
     }
     if (knownArtist) requireArtistLock(pass, knownArtist.name_key);
@@ -534,18 +538,38 @@ export async function resolveTracks(tx: Tx, items: readonly TrackMetadata[], cre
 }
 
 /**
- * The catalog tracks of the listens the catalog already has, in input order
- * (undefined for the rest, which resolveTracks must resolve), with the gaps
- * they fill written. Such a listen creates nothing, so it takes no advisory
- * lock: a whole batch of them costs one snapshot and one update, however many
- * there are.
+ * What matchKnownTracks found: each listen's catalog track, in input order (undefined for one
+ * the catalog lacks, which resolveTracks must resolve), and the catalog gaps they fill, which
+ * fillKnownGaps writes.
  */
-export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(ResolvedTrack | undefined)[]> {
-  const snapshot = await CatalogSnapshot.load(tx, items);
+export interface KnownMatch {
+  tracks: (ResolvedTrack | undefined)[];
+  fills: Fills;
+}
+
+/**
+ * The catalog tracks of the listens the catalog already has, matched against a snapshot read
+ * with `reader`: a transaction, or the database itself when the storing transaction comes
+ * after (an import batch matches before it waits for its checkpoint). Writes nothing; such a
+ * listen creates nothing, so it takes no advisory lock: a whole batch of them costs one
+ * snapshot and one update, however many there are.
+ */
+export async function matchKnown(reader: Reader, items: readonly TrackMetadata[]): Promise<KnownMatch> {
+  const snapshot = await CatalogSnapshot.load(reader, items);
   const pass: Pass = { locked: new Set(), fills: new Map(), albums: new Map() };
-  const resolved = await resolveInOrder(tx, pass, snapshot, items, false);
-  await applyFills(tx, pass.fills);
-  return resolved.map((track) => track ?? undefined);
+  return { tracks: items.map((metadata) => hit(pass, snapshot, snapshot.match(metadata).track, metadata) ?? undefined), fills: pass.fills };
+}
+
+/** Writes the gaps a KnownMatch fills, in the storing transaction; a value another writer set meanwhile stays. */
+export async function fillKnownGaps(tx: Tx, match: KnownMatch): Promise<void> {
+  await applyFills(tx, match.fills);
+}
+
+/** matchKnown and fillKnownGaps in one transaction. */
+export async function resolveKnownTracks(tx: Tx, items: readonly TrackMetadata[]): Promise<(ResolvedTrack | undefined)[]> {
+  const match = await matchKnown(tx, items);
+  await fillKnownGaps(tx, match);
+  return match.tracks;
 }
 
 /**

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Config } from '../../toolkit/config.ts';
 import type { AppContext } from '../context.ts';
-import { matchKnownTracks, resolveKnownTracks, resolveTrack, resolveTracks, type ResolvedTrack } from '../catalog/resolve.ts';
+import {
+  fillKnownGaps,
+  matchKnown,
+  matchKnownTracks,
+  resolveKnownTracks,
+  resolveTrack,
+  resolveTracks,
+  type KnownMatch,
+  type ResolvedTrack,
+} from '../catalog/resolve.ts';
 import { connectionLimit, inTransaction, type Database, type DB } from '../../toolkit/db/index.ts';
 import type { TrackMetadata } from '../catalog/track-metadata.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -252,19 +261,29 @@ export async function resolveListenTracks(
   });
 }
 
+/** What matchKnownListens found: each listen's track (undefined: not in the catalog yet), and how to write the gaps they fill. */
+export interface KnownListens {
+  tracks: (ListenTrack | undefined)[];
+  /** Writes the catalog gaps the matched listens fill, in the storing transaction. */
+  fillGaps(tx: Tx): Promise<void>;
+}
+
 /**
- * resolveListenTracks for the listens the catalog already knows, in the caller's transaction:
- * one snapshot and no advisory lock, however many they are (an import batch matches in its
- * storing transaction this way). Undefined for a listen whose track must be created first
- * (resolveListenTracks does that in transactions of its own); under UNMATCHED_SCROBBLES=skip
- * such a listen has its reason instead.
+ * resolveListenTracks for the listens the catalog already knows, matched against a snapshot read
+ * with `reader` and nothing written yet: one snapshot and no advisory lock, however many they are.
+ * An import batch matches this way before its storing transaction, which then writes the gaps
+ * they fill. Undefined for a listen whose track must be created first (resolveListenTracks does
+ * that in transactions of its own); under UNMATCHED_SCROBBLES=skip such a listen has its reason
+ * instead.
  */
-export async function knownListenTracks(tx: Tx, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<(ListenTrack | undefined)[]> {
+export async function matchKnownListens(reader: Database | Tx, config: Pick<Config, 'unmatchedScrobbles'>, listens: readonly Listen[]): Promise<KnownListens> {
   const createUnmatched = config.unmatchedScrobbles === 'store';
-  return byDistinctListen(listens, async (items) => {
-    const tracks = items.length > 0 ? await resolveKnownTracks(tx, items) : [];
-    return tracks.map((track) => track ?? (createUnmatched ? undefined : null));
+  let match: KnownMatch | undefined;
+  const tracks = await byDistinctListen(listens, async (items) => {
+    match = items.length > 0 ? await matchKnown(reader, items) : undefined;
+    return (match?.tracks ?? []).map((track) => track ?? (createUnmatched ? undefined : null));
   });
+  return { tracks, fillGaps: async (tx) => (match ? fillKnownGaps(tx, match) : undefined) };
 }
 
 /**

@@ -6,8 +6,9 @@ import { isoDateTime } from '../../../toolkit/schemas.ts';
 import type { Config } from '../../../toolkit/config.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { TRANSACTION_ATTEMPTS } from '../../../toolkit/db/retry.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  knownListenTracks,
+  matchKnownListens,
   previewListens,
   resolveListenTracks,
   storeListens,
@@ -98,12 +99,31 @@ function checkBatchSize(batch: ImportBatch): void {
   if (batch.listens.length > batch.records) throw invalidRequest(`a batch of ${batch.records} records cannot carry ${batch.listens.length} listens`);
 }
 
+const checkpointMismatch = (consumed: number, batch: ImportBatch) =>
+  conflict('CheckpointMismatch', `the checkpoint is at record ${consumed}, not ${batch.from}; resume from there`);
+
+/** Thrown out of a storing transaction, to roll it back, when the batch before this one has not committed yet. */
+class CheckpointBehind extends Error {
+  constructor(readonly consumed: number) {
+    super('the checkpoint is behind the batch');
+  }
+}
+
 function checkBatchFits(checkpoint: CheckpointRow, batch: ImportBatch): void {
   checkBatchSize(batch);
   if (checkpoint.format !== batch.format) throw invalidRequest(`this file is being imported as ${checkpoint.format}, not ${batch.format}`);
   if (checkpoint.completed_at) throw conflict('ImportComplete', 'this file was already imported completely');
-  if (checkpoint.records_consumed !== batch.from) {
-    throw conflict('CheckpointMismatch', `the checkpoint is at record ${checkpoint.records_consumed}, not ${batch.from}; resume from there`);
+  if (checkpoint.records_consumed < batch.from) throw new CheckpointBehind(checkpoint.records_consumed);
+  if (checkpoint.records_consumed !== batch.from) throw checkpointMismatch(checkpoint.records_consumed, batch);
+}
+
+/** checkBatchFits before the batch is matched: a checkpoint behind it is the batch in front, still being stored. */
+function checkBatchCanFit(checkpoint: CheckpointRow | undefined, batch: ImportBatch): void {
+  if (!checkpoint) return;
+  try {
+    checkBatchFits(checkpoint, batch);
+  } catch (error) {
+    if (!(error instanceof CheckpointBehind)) throw error;
   }
 }
 
@@ -153,7 +173,7 @@ export interface PreparedListens {
  * Checks each value as an import listen (ImportListen and the listen rules) and matches the valid
  * ones, in short transactions of their own, before the storing transaction: what a sync (core/sync:
  * an import whose records come from an API) does before storing. importBatch matches known songs
- * in its storing transaction instead (storeBatch).
+ * in one snapshot instead (matchBatch).
  */
 export async function prepareListens(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, values: readonly unknown[]): Promise<PreparedListens> {
   const { converted, valid } = toListens(values);
@@ -174,62 +194,103 @@ export async function storePrepared(
   return inOrder(prepared.converted, await storeListens(tx, userId, prepared.valid, prepared.tracks, source, originTarget));
 }
 
-/** Thrown out of a storing transaction, to roll it back, when listens need catalog entries created first. */
-class NeedsCatalog extends Error {
-  constructor(readonly listens: Listen[]) {
-    super('listens need catalog entries created first');
-  }
-}
+/**
+ * How long a batch that arrived before the one in front of it (its `from` past the checkpoint)
+ * waits for that one to commit: runImport keeps one batch in flight ahead, and sends it again
+ * should it be refused for this after the one in front was stored (that one may be creating
+ * catalog entries, or waiting its turn on the embedded database, for longer).
+ */
+const BEHIND_WAIT_MS = 1_000;
+
+const isForeignKeyViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23503';
 
 /**
- * Stores one batch of an import and advances the file's checkpoint in the same
- * transaction: a batch is either wholly applied and counted, or not at all.
- * Records the client could not turn into listens count as ignored. The checkpoint
- * is locked and checked first, so a batch that cannot fit costs nothing more.
- * Listens of songs the catalog knows (all of a re-import, most of any history)
- * are matched in that transaction, set-based and without advisory locks; the
- * scrobbles, the checkpoint's advance and the outbox question go in one
- * statement. When some listens need catalog entries created, the transaction
- * is rolled back, those are created in short transactions of their own (what
- * they create is found again, never duplicated, if the batch fails after), and
- * the batch runs again with them.
+ * Stores one batch of an import and advances the file's checkpoint in the same transaction: a
+ * batch is either wholly applied and counted, or not at all. Records the client could not turn
+ * into listens count as ignored. The listens are matched first, outside any transaction
+ * (matchBatch), so a batch sent while the one before it is being stored is matched meanwhile and
+ * then waits only for that one's commit. The storing transaction locks the checkpoint and checks
+ * the batch fits (a batch that cannot costs nothing more), then writes the gaps the listens fill,
+ * and in one statement the scrobbles, the checkpoint's advance and the outbox question. A track a
+ * catalog edit removed between the match and the store (merged away) fails the insert's foreign
+ * key, and the batch is matched again.
  */
 export async function importBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, userId: string, batch: ImportBatch): Promise<ImportBatchResult> {
   if (batch.dryRun) return previewBatch(db, config, userId, batch);
   checkBatchSize(batch);
+  // Checked once before matching, so that a batch which cannot fit creates no catalog entries
+  // and costs no snapshot; the storing transaction checks again under the checkpoint's lock.
+  checkBatchCanFit(await readCheckpoint(db, userId, batch.fingerprint), batch);
   const { converted, valid } = toListens(batch.listens);
-  const created = new Map<Listen, ListenTrack>();
   for (let attempt = 1; ; attempt++) {
+    const matched = await matchBatch(db, config, valid);
     try {
-      return await inTransaction(db, (tx) => storeBatch(tx, config, userId, batch, converted, valid, created));
+      return await storeInTurn(db, userId, batch, converted, valid, matched);
     } catch (error) {
-      // A listen known at the first attempt and gone at the next (a catalog edit merged its track away) needs another round.
-      if (!(error instanceof NeedsCatalog) || attempt >= TRANSACTION_ATTEMPTS) throw error;
-      const tracks = await resolveListenTracks(db, config, error.listens);
-      error.listens.forEach((listen, i) => created.set(listen, tracks[i]!));
+      if (!isForeignKeyViolation(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
     }
   }
 }
 
+/** A batch's listens matched to the catalog: known songs in one snapshot and no lock, the others created in short transactions of their own (found again, never duplicated, if the batch fails after). */
+async function matchBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, valid: readonly Listen[]): Promise<MatchedBatch> {
+  const known = await matchKnownListens(db, config, valid);
+  const missing = valid.filter((_, i) => known.tracks[i] === undefined);
+  if (missing.length === 0) return { tracks: known.tracks as ListenTrack[], fillGaps: known.fillGaps };
+  const created = await resolveListenTracks(db, config, missing);
+  let next = 0;
+  return { tracks: known.tracks.map((track) => track ?? created[next++]!), fillGaps: known.fillGaps };
+}
+
+interface MatchedBatch {
+  tracks: ListenTrack[];
+  fillGaps(tx: Transaction<DB>): Promise<void>;
+}
+
 /**
- * importBatch's storing transaction. `created`: tracks resolved outside it for the listens
- * an earlier attempt found missing, used where the catalog still lacks them (as a sync uses
- * tracks matched before its storing transaction).
+ * storeBatch's transaction; while the batch in front of this one has not committed, run again
+ * once the checkpoint (read without a lock, at growing intervals) shows it has, for up to
+ * BEHIND_WAIT_MS.
  */
-async function storeBatch(
-  tx: Transaction<DB>,
-  config: Pick<Config, 'unmatchedScrobbles'>,
+async function storeInTurn(
+  db: Database,
   userId: string,
   batch: ImportBatch,
   converted: readonly (Listen | string)[],
   valid: readonly Listen[],
-  created: ReadonlyMap<Listen, ListenTrack>,
+  matched: MatchedBatch,
+): Promise<ImportBatchResult> {
+  const deadline = Date.now() + BEHIND_WAIT_MS;
+  for (;;) {
+    try {
+      return await inTransaction(db, (tx) => storeBatch(tx, userId, batch, converted, valid, matched));
+    } catch (error) {
+      if (!(error instanceof CheckpointBehind)) throw error;
+      if (!(await checkpointReaches(db, userId, batch, deadline))) throw checkpointMismatch(error.consumed, batch);
+    }
+  }
+}
+
+/** Whether the checkpoint reaches the batch's `from` by `deadline`, read without a lock at growing intervals. */
+async function checkpointReaches(db: Database, userId: string, batch: ImportBatch, deadline: number): Promise<boolean> {
+  for (let pause = 2; ; pause = Math.min(2 * pause, 50)) {
+    if (((await readCheckpoint(db, userId, batch.fingerprint))?.records_consumed ?? 0) >= batch.from) return true;
+    if (Date.now() + pause > deadline) return false;
+    await sleep(pause);
+  }
+}
+
+/** importBatch's storing transaction, with the batch's listens matched before it. */
+async function storeBatch(
+  tx: Transaction<DB>,
+  userId: string,
+  batch: ImportBatch,
+  converted: readonly (Listen | string)[],
+  valid: readonly Listen[],
+  { tracks, fillGaps }: MatchedBatch,
 ): Promise<ImportBatchResult> {
   checkBatchFits(await lockCheckpoint(tx, userId, batch), batch);
-  const known = await knownListenTracks(tx, config, valid);
-  const missing = valid.filter((listen, i) => known[i] === undefined && !created.has(listen));
-  if (missing.length > 0) throw new NeedsCatalog(missing);
-  const tracks = known.map((track, i) => track ?? created.get(valid[i]!)!);
+  await fillGaps(tx);
   const outcomes = inOrder(
     converted,
     tracks.map((track) => (typeof track === 'string' ? { status: 'ignored' as const, reason: track } : { status: 'matched' as const })),

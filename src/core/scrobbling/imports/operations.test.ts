@@ -6,6 +6,7 @@ import { after, it } from 'node:test';
 import { sql } from 'kysely';
 import { albumKey, artistKey, titleKey } from '../../catalog/normalize.ts';
 import { describeWithApp, scrobbleCount, type TestApp } from '../../../app/testing.ts';
+import { connectionLimit } from '../../../toolkit/db/index.ts';
 import { PlayClaims } from '../play-claims.ts';
 import { runImport, type ImportSink } from './run.ts';
 import { planImports } from './plan.ts';
@@ -283,6 +284,43 @@ describeWithApp('history import', (app) => {
     assert.equal(await scrobbleCount(app(), did), 207);
   });
 
+  it('a batch that reaches the server before the one in front of it waits for that one, and both are stored in order', async () => {
+    const { token, did } = await app().signup('import-overtaken');
+    const second = app().procedure(IMPORT, batch({ fingerprint: fingerprint('7'), from: 2, records: 1, listens: [listen(3)] }), token);
+    // Sent later, so the second batch finds no checkpoint at its record yet (it waits up to a second).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const first = await app().procedure(IMPORT, batch({ fingerprint: fingerprint('7'), records: 2, listens: [listen(1), listen(2)] }), token);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const answer = await second;
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual([answer.body.stored, answer.body.status.recordsConsumed, answer.body.status.stored], [1, 3, 3]);
+    assert.equal(await scrobbleCount(app(), did), 3);
+  });
+
+  it('runImport keeps one batch in flight ahead, and sends again one that overtook the batch in front of it', async () => {
+    const { token, did } = await app().signup('import-in-flight');
+    const file = jsonlFile('in-flight.jsonl', 230);
+    const sink = apiSink(app(), token);
+    let [inFlight, most, refused] = [0, 0, 0];
+    const counting: ImportSink = {
+      status: sink.status,
+      async send(input) {
+        most = Math.max(most, ++inFlight);
+        try {
+          // The first batch sent behind another is refused as the server refuses one that overtook it.
+          if (input.from > 0 && refused++ === 0) throw Object.assign(new Error('CheckpointMismatch'), { status: 409 });
+          return await sink.send(input);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const summary = await runImport({ source: fileSource(file), format: 'listenbrainz', sink: counting, batchSize: 50 });
+    assert.equal(most, 2);
+    assert.deepEqual([summary.records, summary.stored, summary.duplicate, summary.ignored], [230, 207, 0, 23]);
+    assert.equal(await scrobbleCount(app(), did), 207);
+  });
+
   it("resumes one entry of a zip after a stop; the archive's other entries keep their own checkpoints", async () => {
     const { token, did } = await app().signup('import-zip-resume');
     const lines = (from: number, count: number) =>
@@ -486,3 +524,64 @@ describeWithApp('history import', (app) => {
     assert.deepEqual(await real(second), [1, 1]);
   });
 });
+
+describeWithApp(
+  'history import beside a catalog edit',
+  (app) => {
+    it("a track merged away between a batch's match and its store: the batch is matched again, and nothing is lost", async (t) => {
+      // The edit must commit while the batch waits for its checkpoint: two connections.
+      if (connectionLimit(app().ctx.db) < 2) return t.skip('needs a database server (two connections)');
+      const { token, did } = await app().signup('import-merged-away');
+      const db = app().ctx.db;
+      const artist = await db
+        .insertInto('artists')
+        .values({ name: 'Gone', name_key: artistKey('Gone') })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const doomed = await db
+        .insertInto('tracks')
+        .values({ title: 'Doomed', title_key: titleKey('Doomed'), artist: 'Gone', artist_id: artist.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const print = fingerprint('8');
+      assert.equal((await app().procedure(IMPORT, batch({ fingerprint: print, records: 1, listens: [listen(1)] }), token)).status, 200);
+      let locked!: () => void;
+      let release!: () => void;
+      const [isLocked, released] = [new Promise<void>((resolve) => (locked = resolve)), new Promise<void>((resolve) => (release = resolve))];
+      const edit = db.transaction().execute(async (tx) => {
+        await tx.selectFrom('import_checkpoints').select('user_id').where('fingerprint', '=', print).forUpdate().execute();
+        locked();
+        await released;
+        await tx.deleteFrom('tracks').where('id', '=', doomed.id).execute();
+      });
+      await isLocked;
+      const importing = app().procedure(
+        IMPORT,
+        batch({ fingerprint: print, from: 1, records: 1, listens: [listen(2, { artist: 'Gone', title: 'Doomed' })] }),
+        token,
+      );
+      // Matched (to the doomed track) and waiting for the checkpoint's lock.
+      while (Number((await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`.execute(db)).rows[0]!.n) === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      release();
+      await edit;
+      const answer = await importing;
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.body.stored, 1);
+      const stored = await db
+        .selectFrom('scrobbles')
+        .innerJoin('tracks', 'tracks.id', 'scrobbles.track_id')
+        .innerJoin('users', 'users.id', 'scrobbles.user_id')
+        .select(['tracks.id', 'tracks.title'])
+        .where('users.did', '=', did)
+        .where('tracks.artist', '=', 'Gone')
+        .execute();
+      assert.equal(stored.length, 1);
+      assert.equal(stored[0]!.title, 'Doomed');
+      assert.notEqual(stored[0]!.id, doomed.id);
+    });
+  },
+  {},
+  { storage: 'one' },
+);

@@ -72,6 +72,15 @@ interface PendingBatch {
 
 const emptyBatch = (): PendingBatch => ({ records: 0, listens: [], recordNumbers: [], bytes: 0 });
 
+/** A batch sent and not yet answered. */
+interface Flight {
+  sent: ImportBatch;
+  batch: PendingBatch;
+  /** Sent while the batch in front of it was not answered yet. */
+  behind: boolean;
+  answer: Promise<ImportBatchResult>;
+}
+
 /**
  * Streams an export file (or archive entry) to a sink in batches, resuming
  * after the records the sink's checkpoint says are already imported. Memory
@@ -107,9 +116,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     if (summary.ignoredExamples.length < IGNORED_EXAMPLES) summary.ignoredExamples.push({ record, reason });
   };
   const claims = options.claims ?? new PlayClaims();
-  const flush = async (batch: PendingBatch, complete: boolean) => {
-    const sent: ImportBatch = { fingerprint, format, from: summary.records, records: batch.records, listens: batch.listens, complete };
-    const result = options.dryRun ? claimAcrossRun(await sink.send({ ...sent, dryRun: true }), claims) : await sink.send(sent);
+  const sendBatch = (sent: ImportBatch) => (options.dryRun ? sink.send({ ...sent, dryRun: true }) : sink.send(sent));
+  const account = (batch: PendingBatch, result: ImportBatchResult) => {
     for (const { index, reason } of result.ignoredListens) noteIgnored(batch.recordNumbers[index]!, reason);
     summary.records += batch.records;
     summary.stored += result.stored;
@@ -119,15 +127,47 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     summary.rate = (summary.stored + summary.duplicate + summary.ignored) / Math.max((performance.now() - started) / 1000, 0.001);
     options.onProgress?.({ ...summary });
   };
+  // One batch stays in flight while the next is read and sent: the server matches that one to
+  // the catalog while it stores this one. Answers are taken in order.
+  let inFlight: Flight | undefined;
+  let sentRecords = summary.records;
+  const settle = async (flight: Flight) => {
+    let result: ImportBatchResult;
+    try {
+      result = await flight.answer;
+    } catch (error) {
+      // Sent while the batch in front was being stored, it may have reached the server first and
+      // been refused for a checkpoint not there yet (409): that one is stored now, so it goes again.
+      if (!flight.behind || (error as { status?: unknown }).status !== 409) {
+        // Nothing of the run is left running once it throws.
+        await inFlight?.answer.catch(() => undefined);
+        throw error;
+      }
+      result = await sendBatch(flight.sent);
+    }
+    account(flight.batch, options.dryRun ? claimAcrossRun(result, claims) : result);
+  };
+  const flush = async (batch: PendingBatch, complete: boolean) => {
+    const sent: ImportBatch = { fingerprint, format, from: sentRecords, records: batch.records, listens: batch.listens, complete };
+    sentRecords += batch.records;
+    const front = inFlight;
+    inFlight = { sent, batch, behind: front !== undefined, answer: sendBatch(sent) };
+    // Taken in order by settle; until then a refusal must not count as unhandled.
+    inFlight.answer.catch(() => undefined);
+    if (front) await settle(front);
+  };
+  /** Whether to stop here, asked between batches: what was sent is committed first, and a re-run starts right after it. */
+  const stopping = async () => {
+    if (!options.stopRequested?.()) return false;
+    if (inFlight) await settle(inFlight);
+    summary.interrupted = true;
+    return true;
+  };
   let batch = emptyBatch();
   const chunks = textChunks(source.open(), (bytes) => (summary.bytesRead += bytes));
   for await (const { record, result } of readImportRecords(format, chunks)) {
     if (record <= status.recordsConsumed) continue;
-    // Only between batches: what was sent is committed, and the re-run starts right after it.
-    if (batch.records === 0 && options.stopRequested?.()) {
-      summary.interrupted = true;
-      return summary;
-    }
+    if (batch.records === 0 && (await stopping())) return summary;
     const bytes = 'listen' in result ? Buffer.byteLength(JSON.stringify(result.listen)) + 1 : 0;
     const sendable = bytes <= MAX_BATCH_BYTES;
     // The batch goes before this listen joins it, so no request ever passes the byte limit.
@@ -146,8 +186,11 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     if (batch.listens.length >= batchSize || batch.records >= MAX_BATCH_RECORDS) {
       await flush(batch, false);
       batch = emptyBatch();
+      // A stop asked while the answer was awaited takes effect now, not after the next batch is read.
+      if (await stopping()) return summary;
     }
   }
   await flush(batch, true);
+  await settle(inFlight!);
   return summary;
 }
