@@ -131,21 +131,25 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   // the catalog while it stores this one. Answers are taken in order.
   let inFlight: Flight | undefined;
   let sentRecords = summary.records;
-  const settle = async (flight: Flight) => {
-    let result: ImportBatchResult;
+  const answerOf = async (flight: Flight) => {
     try {
-      result = await flight.answer;
+      return await flight.answer;
     } catch (error) {
       // Sent while the batch in front was being stored, it may have reached the server first and
       // been refused for a checkpoint not there yet (409): that one is stored now, so it goes again.
-      if (!flight.behind || (error as { status?: unknown }).status !== 409) {
-        // Nothing of the run is left running once it throws.
-        await inFlight?.answer.catch(() => undefined);
-        throw error;
-      }
-      result = await sendBatch(flight.sent);
+      if (!flight.behind || (error as { status?: unknown }).status !== 409) throw error;
+      return sendBatch(flight.sent);
     }
-    account(flight.batch, options.dryRun ? claimAcrossRun(result, claims) : result);
+  };
+  const settle = async (flight: Flight) => {
+    try {
+      const result = await answerOf(flight);
+      account(flight.batch, options.dryRun ? claimAcrossRun(result, claims) : result);
+    } catch (error) {
+      // Nothing of the run is left running once it throws.
+      if (inFlight !== flight) await inFlight?.answer.catch(() => undefined);
+      throw error;
+    }
   };
   const flush = async (batch: PendingBatch, complete: boolean) => {
     const sent: ImportBatch = { fingerprint, format, from: sentRecords, records: batch.records, listens: batch.listens, complete };
