@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { sql, type Transaction } from 'kysely';
@@ -6,13 +7,13 @@ import { isoDateTime } from '../../../toolkit/schemas.ts';
 import type { Config } from '../../../toolkit/config.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { TRANSACTION_ATTEMPTS } from '../../../toolkit/db/retry.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   matchKnownListens,
   previewListens,
   resolveListenTracks,
   storeListens,
   storeListensCounted,
+  type KnownListens,
   type Listen,
   type ListenOutcome,
   type ListenTrack,
@@ -236,16 +237,14 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
 async function matchBatch(db: Database, config: Pick<Config, 'unmatchedScrobbles'>, valid: readonly Listen[]): Promise<MatchedBatch> {
   const known = await matchKnownListens(db, config, valid);
   const missing = valid.filter((_, i) => known.tracks[i] === undefined);
-  if (missing.length === 0) return { tracks: known.tracks as ListenTrack[], fillGaps: known.fillGaps };
+  if (missing.length === 0) return { ...known, tracks: known.tracks as ListenTrack[] };
   const created = await resolveListenTracks(db, config, missing);
   let next = 0;
-  return { tracks: known.tracks.map((track) => track ?? created[next++]!), fillGaps: known.fillGaps };
+  return { ...known, tracks: known.tracks.map((track) => track ?? created[next++]!) };
 }
 
-interface MatchedBatch {
-  tracks: ListenTrack[];
-  fillGaps(tx: Transaction<DB>): Promise<void>;
-}
+/** matchKnownListens's answer with a track (or why there is none) for every listen. */
+type MatchedBatch = Omit<KnownListens, 'tracks'> & { tracks: ListenTrack[] };
 
 /**
  * storeBatch's transaction; while the batch in front of this one has not committed, run again
