@@ -96,6 +96,69 @@ describeWithApp('Wrapped and charts', (app) => {
     assert.equal((await app().query(WRAPPED, { did: handle, year: 2024, tz: 'UTC' })).body.totalScrobbles, 1);
   });
 
+  test("a play in the UTC year but past the local one's end counts nowhere in it, folded or queued: no artist, song, album or genre of none", async () => {
+    const { handle } = await listenerWithHistory(app(), 'lateberliner', [
+      play('2024-06-01T10:00:00Z', 'Kraftwerk', 'Autobahn', { album: 'Autobahn', durationMs: 600_000 }),
+      play('2024-12-31T23:30:00Z', 'Neu!', 'Hallogallo', { album: 'Neu!', durationMs: 600_000, genre: 'Krautrock' }),
+    ]);
+    const berlin2024 = async () => (await app().query(WRAPPED, { did: handle, year: 2024, tz: 'Europe/Berlin' })).body;
+    for (const state of ['queued', 'folded']) {
+      if (state === 'folded') await foldAll(app().ctx.db);
+      const body = await berlin2024();
+      assert.equal(body.totalScrobbles, 1, state);
+      assert.equal(body.totalListeningTimeMinutes, 10, state);
+      assert.deepEqual(
+        body.topArtists.map((artist: { name: string }) => artist.name),
+        ['Kraftwerk'],
+        state,
+      );
+      assert.deepEqual(
+        body.topTracks.map((track: { title: string }) => track.title),
+        ['Autobahn'],
+        state,
+      );
+      assert.deepEqual(
+        body.topAlbums.map((album: { title: string }) => album.title),
+        ['Autobahn'],
+        state,
+      );
+      assert.deepEqual(body.topGenres, [], state);
+      assert.equal(body.newArtistsCount, 1, state);
+    }
+  });
+
+  test("top songs: a song the year's rollup row ranks first but the window's edge takes back down lets the sixth in, folded or queued", async () => {
+    const plays = (title: string, count: number, at: (i: number) => string) =>
+      Array.from({ length: count }, (_, i) => play(at(i), 'Various', title, { album: 'Mixtape' }));
+    const midyear = (i: number) => `2024-06-${String(i + 1).padStart(2, '0')}T10:00:00Z`;
+    const { handle } = await listenerWithHistory(app(), 'edgy', [
+      // 3 plays in Berlin's 2024, 10 more in UTC's 2024 that are Berlin's 2025: 13 in the UTC year's row.
+      ...plays('Edge', 3, midyear),
+      ...plays('Edge', 10, (i) => `2024-12-31T23:${String(10 + i * 4).padStart(2, '0')}:00Z`),
+      ...plays('B', 7, midyear),
+      ...plays('C', 6, midyear),
+      ...plays('D', 5, midyear),
+      ...plays('E', 5, midyear),
+      ...plays('F', 4, midyear),
+      ...plays('G', 2, midyear),
+    ]);
+    for (const state of ['queued', 'folded']) {
+      if (state === 'folded') await foldAll(app().ctx.db);
+      const { body } = await app().query(WRAPPED, { did: handle, year: 2024, tz: 'Europe/Berlin' });
+      assert.deepEqual(
+        body.topTracks.map((track: { title: string; playCount: number }) => [track.title, track.playCount]),
+        [
+          ['B', 7],
+          ['C', 6],
+          ['D', 5],
+          ['E', 5],
+          ['F', 4],
+        ],
+        state,
+      );
+    }
+  });
+
   test("the user's time zone setting is the default, and the current year in it", async () => {
     const { userId, handle } = await listenerWithHistory(app(), 'settled', [play('2024-12-31T23:30:00Z', 'Kraftwerk', 'Neonlicht')]);
     await app().ctx.db.updateTable('users').set({ timezone: 'Europe/Berlin' }).where('id', '=', userId).execute();

@@ -62,6 +62,18 @@ function signedRange(source: Piece['source'], a: number, b: number, weight: numb
   return a < b ? [{ source, from: new Date(a), to: new Date(b), weight }] : [{ source, from: new Date(b), to: new Date(a), weight: -weight }];
 }
 
+const BOUNDARIES: Record<StatsGrain, Boundary> = { y: years, m: months, d: days };
+
+/**
+ * The one period a rollup piece covers, when it covers exactly one: its rows are then read with
+ * period_start equal to it, which gives them in track order (the rollup's key), so a join with
+ * the catalog by track needs no sort.
+ */
+export function onePeriod(piece: Piece): Date | undefined {
+  if (piece.source === 'raw') return undefined;
+  return BOUNDARIES[piece.source](piece.from.getTime(), 1) === piece.to.getTime() ? piece.from : undefined;
+}
+
 /** The pieces whose weighted counts add up to the plays in [start, end). */
 export function windowPieces(start: Date, end: Date): Piece[] {
   const [s, e] = [start.getTime(), end.getTime()];

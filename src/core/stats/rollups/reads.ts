@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
+import { onePeriod, quarterSpan, windowPieces, type Piece } from './pieces.ts';
 import { anyQueued } from './queue-marks.ts';
 
 /**
@@ -54,8 +54,9 @@ function piecePlays(userId: string | null, piece: Piece, measure: Measure) {
   if (piece.source === 'raw') {
     return sql`select track_id, ${measured(measure, 'raw', weight)} from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`;
   }
+  const period = onePeriod(piece);
   return sql`select track_id, ${measured(measure, 'rollup', weight)} from stats_track_counts
-      where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${within(sql`period_start`, piece.from, piece.to)}`;
+      where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${period ? sql`period_start = ${at(period)}` : within(sql`period_start`, piece.from, piece.to)}`;
 }
 
 /**
@@ -98,17 +99,45 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 export const exactSum = (column: RawBuilder<unknown>) => sql`sum(${column}::float8)::bigint`;
 
 /**
- * (track_id, plays, measured, played_ms) for each track `userId` played in the window, plays > 0:
- * trackPlays plus how many of those plays have a played time (measured) and its sum in ms (a
- * bigint). For listening time, which counts played_ms where known and the track's duration for the
- * other plays - measured. Always from the windowed rollups: the all-time totals carry no played time.
+ * A window's listening as relations of (track_id, plays, measured, played_ms), one per rollup
+ * piece, raw edge and the queue, not summed across them: every statistic over them is a sum, so
+ * each can be joined with the catalog on its own (a single period's rows in track order) and
+ * summed per artist, album or genre without first summing per track. A track's rows add up to its
+ * plays in the window (never below zero, possibly zero), `measured` to how many of them have a
+ * played time and `played_ms` to its sum in ms (a bigint): listening time counts played_ms where
+ * known and the track's duration for the other plays - measured. The queued changes are summed per
+ * track (after a bulk import, ~100k rows of a few thousand tracks). Always from the windowed
+ * rollups: the all-time totals carry no played time.
  */
-export function trackListening(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number; measured: number; played_ms: string }> {
-  const branches = pieceBranches(userId, window, 'listening');
-  if (branches.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
-  return sql`select track_id, sum(plays)::int as plays, sum(measured)::int as measured, ${exactSum(sql`played_ms`)} as played_ms
-    from (${sql.join(branches, sql` union all `)}) counted (track_id, plays, measured, played_ms) group by track_id having sum(plays) > 0`;
+export function listeningParts(userId: string, window: PlaysWindow): ListeningParts {
+  const pieces = windowPieces(window.start, window.end);
+  const grains = pieces.map((piece) => (onePeriod(piece) ? GRAIN_RANK.indexOf(piece.source) : -1));
+  const largest = Math.max(-1, ...grains);
+  return {
+    parts: [
+      ...pieces.map((piece) => piecePlays(userId, piece, 'listening').$castTo<ListeningRow>()),
+      ...queuedPlays(userId, pieces, 'listening').map(
+        (queued) =>
+          sql<ListeningRow>`select track_id, sum(plays)::int, sum(measured)::int, ${exactSum(sql`played_ms`)} from (${queued}) queued (track_id, plays, measured, played_ms) group by 1`,
+      ),
+    ],
+    main: largest === -1 ? -1 : grains.indexOf(largest),
+  };
 }
+
+export interface ListeningParts {
+  parts: RawBuilder<ListeningRow>[];
+  /**
+   * The part read from one whole period of the largest grain there is (a calendar year's year row),
+   * -1 when none is: at most one row per track and most of the window's rows, in track order.
+   */
+  main: number;
+}
+
+type ListeningRow = { track_id: string; plays: number; measured: number; played_ms: string };
+
+/** Rollup grains, smallest first. */
+const GRAIN_RANK: Piece['source'][] = ['d', 'm', 'y'];
 
 /**
  * The changes still queued of one user or, with null, everyone, by the rule above, as (user_id,
