@@ -3,8 +3,8 @@ import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
-import { exactSum, listeningParts, localPlays } from './rollups/reads.ts';
-import { anyQueued } from './rollups/queue-marks.ts';
+import { ALL_TIME, exactSum, localHourPlays, trackParts } from './rollups/reads.ts';
+import { windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -67,10 +67,11 @@ const contenders = (counts: string, n: number) =>
 
 /**
  * Every aggregate of a Wrapped in one statement, from the rollups (src/core/stats/rollups/): the
- * window's plays per track (`played`) give totals and top lists, its plays by local time
- * (`local`) give every local-time statistic, and first plays per track say which artists are
- * new. Top lists rank on counts, then join the catalog for names; ties go to the name (title),
- * then the id. Raw SQL, as statistics are: aggregates over CTEs the builder would only obscure.
+ * window's plays per artist, album and genre and in all (`sums`, from windowGroups) give totals
+ * and top lists, its plays per track the top songs, its plays by local time (`local`) every
+ * local-time statistic, and the plays per artist before it which artists are new. Top lists rank
+ * on counts, then join the catalog for names; ties go to the name (title), then the id. Raw SQL,
+ * as statistics are: aggregates over CTEs the builder would only obscure.
  */
 function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) {
   const start = sql`${window.start}::timestamptz`;
@@ -78,100 +79,68 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
   const zone = sql`${timeZone}::text`;
   // First and last play: one step down scrobbles_user_time_idx each.
   const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
-  // Each part of the window's listening (listeningParts) with the catalog rows of its tracks: a
-  // single period's rows come in track order and merge with a covering index of tracks (migration
-  // 0032), the few rows at the edges probe it. A track no longer in the catalog (merged away, its
-  // re-pointing still queued) drops out with all its rows, so what is left still adds up per track.
-  const { parts, main } = listeningParts(userId, window);
-  const joined = parts.map(
-    (part, i) => sql`select ${sql.lit(i)}, c.track_id, c.plays, c.measured, c.played_ms, t.artist_id, t.album_id, t.duration, t.genre, f.first_at
-      from (${part}) c (track_id, plays, measured, played_ms) join tracks t on t.id = c.track_id
-      left join stats_first_plays f on f.user_id = ${userId} and f.track_id = c.track_id`,
-  );
-  const played =
-    joined.length > 0
-      ? sql.join(joined, sql` union all `)
-      : sql`select 0, null::uuid, 0, 0, 0::bigint, null::uuid, null::uuid, null::int, null::text, null::timestamptz where false`;
+  const { main, others } = trackParts(userId, window);
+  const noTracks = sql`select null::uuid, 0 where false`;
   return sql<Aggregates>`
-    with pending as materialized (select distinct q.track_id from stats_queue q where ${anyQueued(userId)} and q.user_id = ${userId}),
-    played (part, track_id, plays, measured, played_ms, artist_id, album_id, duration, genre, first_at) as materialized (${played}),
-    -- Every sum over the window's plays in one pass: per artist (with whether a track of theirs was
-    -- first played before the window, see below), per album (with the plays of its tracks that have
-    -- no genre of their own, which count under the album's), per track genre, and in all (listening
-    -- time: the played time where a client reported it, the track's duration for the other plays).
-    -- grouping() tells the sets apart: 3 artist, 5 album, 6 genre, 7 all.
-    sums as materialized (
-      select grouping(artist_id, album_id, genre) as set, artist_id, album_id, genre, sum(plays)::int as plays,
-        coalesce(sum(plays) filter (where genre is null), 0)::int as genreless,
-        coalesce(bool_or(first_at < ${start} and track_id not in (select track_id from pending)), false) as settled,
-        sum(measured)::int as measured, ${exactSum(sql`played_ms`)} as played_ms, ${exactSum(sql`duration::bigint * (plays - measured)`)} as unmeasured_ms
-      from played group by grouping sets ((artist_id), (album_id), (genre), ())
+    with sums as materialized (
+      select dim, key, sum(plays)::int as plays, sum(measured)::int as measured,
+        ${exactSum(sql`played_ms`)} as played_ms, ${exactSum(sql`unmeasured_ms`)} as unmeasured_ms
+      from (${windowGroups(userId, window)}) grouped group by 1, 2
     ),
-    local as (${localPlays(userId, window, timeZone)}),
-    -- Plays per local day, per local hour of the day and per UTC day, in one pass over the local rows
-    -- (one or two per hour of the window); grouping() tells the sets apart: 3 day, 5 hour, 6 UTC day.
-    by_local as materialized (
-      select grouping(local_at::date, extract(hour from local_at)::int, date_bin('1 day', at, ${UTC_MIDNIGHT})) as set,
-        local_at::date as day, extract(hour from local_at)::int as hour, date_bin('1 day', at, ${UTC_MIDNIGHT}) as utc_day, sum(plays)::int as count
-      from local group by grouping sets ((local_at::date), (extract(hour from local_at)::int), (date_bin('1 day', at, ${UTC_MIDNIGHT})))
-      having sum(plays) > 0
-    ),
+    artist_counts as (select key::uuid as artist_id, plays as play_count from sums where dim = 'a' and plays > 0),
+    album_counts as (select key::uuid as album_id, plays as play_count from sums where dim = 'l' and plays > 0),
+    genre_counts as (select key as genre, plays as play_count from sums where dim = 'g' and plays > 0),
+    -- Listening time: the played time where a client reported it, the track's duration for the other plays.
+    totals as (select coalesce(t.plays, 0) as scrobbles, coalesce(t.measured, 0) as measured,
+      ((coalesce(t.played_ms, 0) + coalesce(t.unmeasured_ms, 0)) / 60000)::int as minutes, (coalesce(t.played_ms, 0) / 60000)::int as measured_minutes
+      from (select) one left join sums t on t.dim = 't'),
     -- Plays per track, for the tracks that can make the top five: summing all ~20k of a year's
     -- tracks cost more than the rest of the top lists together. A track without rows outside the
-    -- main part (listeningParts) has its main row's plays; of those, no track outside the main
-    -- part's 5 + k largest rows (k tracks have rows elsewhere, all summed here) can make the top
-    -- five, since at least five tracks among those rows have at least as many plays.
-    others as materialized (select track_id, sum(plays) as plays from played where part <> ${sql.lit(main)} group by 1),
+    -- main part (trackParts) has its main row's plays; of those, no track outside the main part's
+    -- 5 + k largest rows (k tracks have rows elsewhere, all summed here) can make the top five,
+    -- since at least five tracks among those rows have at least as many plays.
+    others as materialized (select track_id, sum(plays) as plays from (${sql.join(others.length > 0 ? others : [noTracks], sql` union all `)}) o (track_id, plays) group by 1),
     track_counts as materialized (
       select track_id, sum(plays)::int as play_count from (
-        select track_id, plays from played where part = ${sql.lit(main)}
-          and (plays >= (select coalesce(min(plays), 0) from (select plays from played where part = ${sql.lit(main)} order by plays desc limit 5 + (select count(*) from others)) top)
-            or track_id in (select track_id from others))
-        union all
+        ${
+          main
+            ? sql`select track_id, plays from (${main}) m (track_id, plays)
+                where plays >= (select coalesce(min(plays), 0) from (select plays from (${main}) m (track_id, plays) order by plays desc limit 5 + (select count(*) from others)) top)
+              union
+              select track_id, plays from (${main}) m (track_id, plays) where track_id in (select track_id from others)
+              union all`
+            : sql``
+        }
         select track_id, plays from others
       ) counted group by 1 having sum(plays) > 0
     ),
-    artist_counts as (select artist_id, plays as play_count, settled from sums where set = 3 and artist_id is not null and plays > 0),
-    album_counts as (select album_id, plays as play_count from sums where set = 5 and album_id is not null and plays > 0),
-    genre_counts as (
-      select genre, sum(plays)::int as play_count from (
-        select genre, plays from sums where set = 6 and genre is not null
+    -- An artist heard in the window is new unless their plays before it add up to any.
+    earlier_artists as (
+      select key from (${windowGroups(userId, { start: ALL_TIME.start, end: window.start }, ['a'])}) earlier group by 1 having sum(plays) > 0
+    ),
+    -- Plays per local day, per local hour of the day and per UTC day, in one pass over the local
+    -- rows (one per hour of the window): an hour's later plays (localHourPlays) go to the next local
+    -- hour, and to the next day from 23h. grouping() tells the sets apart: 3 day, 5 hour, 6 UTC day.
+    by_local as materialized (
+      select grouping(local_at::date, extract(hour from local_at)::int, date_bin('1 day', at, ${UTC_MIDNIGHT})) as set,
+        local_at::date as day, extract(hour from local_at)::int as hour, date_bin('1 day', at, ${UTC_MIDNIGHT}) as utc_day,
+        sum(plays) as plays, sum(later) as later, coalesce(sum(later) filter (where extract(hour from local_at) = 23), 0) as after_midnight
+      from (${localHourPlays(userId, window, timeZone)}) local
+      group by grouping sets ((local_at::date), (extract(hour from local_at)::int), (date_bin('1 day', at, ${UTC_MIDNIGHT})))
+    ),
+    local_days as (
+      select day, sum(count)::int as count from (
+        select day, plays + later - after_midnight from by_local where set = 3
         union all
-        select al.genre, s.genreless from sums s join albums al on al.id = s.album_id where s.set = 5 and s.genreless <> 0 and al.genre is not null
-      ) g group by 1 having sum(plays) > 0
+        select day + 1, after_midnight from by_local where set = 3 and after_midnight <> 0
+      ) d (day, count) group by 1 having sum(count) > 0
     ),
-    totals as (select coalesce(plays, 0) as scrobbles, coalesce(measured, 0) as measured,
-      ((coalesce(played_ms, 0) + coalesce(unmeasured_ms, 0)) / 60000)::int as minutes, (coalesce(played_ms, 0) / 60000)::int as measured_minutes
-      from sums where set = 7),
-    -- Months from these days, and UTC days by binning instants (arithmetic): no time zone
-    -- conversion per row of local, which holds one or two rows per hour of the window.
-    local_days as (select day, count from by_local where set = 3),
-    streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run),
-    -- Artists heard in the window and played before it: from first plays, except for tracks with
-    -- changes still queued, whose first play stats_first_plays may not know yet. Most heard artists
-    -- are settled by a track heard in the window (its first play is read beside it in played:
-    -- earlier than the window, it is an artist's play before it whether or not that track's plays
-    -- in the window add up to more than none); only the others' tracks are looked up in the
-    -- catalog. Tracks with queued changes are looked up raw, one index probe per track (a scalar
-    -- subquery, never turned into a join over the user's whole history: most of 180-430 ms after a
-    -- 100k-play import), and only for heard artists the first plays did not settle (materialized
-    -- first, so no probe runs for other tracks): after a bulk import of older plays, few of the
-    -- thousands of tracks queued.
-    candidates as materialized (select artist_id from artist_counts where not settled),
-    earlier_settled as (
-      select distinct t.artist_id from stats_first_plays f join tracks t on t.id = f.track_id
-        where f.user_id = ${userId} and f.first_at < ${start} and f.track_id not in (select track_id from pending)
-          -- The uncorrelated exists is a gate PostgreSQL evaluates once: no scan when every heard artist is settled.
-          and t.artist_id in (select artist_id from candidates) and exists (select 1 from candidates)
+    local_hours as (
+      select hour, sum(count)::int as count from (
+        select hour, plays from by_local where set = 5 union all select (hour + 1) % 24, later from by_local where set = 5
+      ) h (hour, count) group by 1 having sum(count) > 0
     ),
-    unsettled as (select artist_id from candidates where artist_id not in (select artist_id from earlier_settled)),
-    unsettled_tracks as materialized (
-      select t.id, t.artist_id from tracks t join pending p on p.track_id = t.id where t.artist_id in (select artist_id from unsettled)
-    ),
-    earlier_pending as (
-      select distinct artist_id from unsettled_tracks u
-        where coalesce((select true from scrobbles s where s.user_id = ${userId} and s.track_id = u.id and s.listened_at < ${start} limit 1), false)
-    )
+    streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run)
     select
       totals.scrobbles as "totalScrobbles",
       totals.minutes as "totalListeningTimeMinutes",
@@ -192,11 +161,11 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
         sql`json_build_object('date', date, 'count', count)`,
         sql`select to_char(utc_day, 'YYYY-MM-DD') as date, count, row_number() over (order by utc_day) as ordinal
           from (select (utc_day at time zone 'UTC')::date as utc_day, count from (
-            select utc_day, count from by_local where set = 6) by_instant) days`,
+            select utc_day, (plays + later)::int from by_local where set = 6 and plays + later > 0) by_instant (utc_day, count)) days`,
       )} as "scrobblesPerDay",
       (select json_build_object('date', to_char(day, 'YYYY-MM-DD'), 'count', count) from local_days order by count desc, day limit 1) as "mostActiveDay",
-      coalesce((select hour from by_local where set = 5 order by count desc, hour limit 1), 0) as "mostActiveHour",
-      ((select count(*) from unsettled) - (select count(*) from earlier_pending))::int as "newArtistsCount",
+      coalesce((select hour from local_hours order by count desc, hour limit 1), 0) as "mostActiveHour",
+      (select count(*) from artist_counts where artist_id::text not in (select key from earlier_artists))::int as "newArtistsCount",
       coalesce((select max(length) from streaks), 0) as "longestStreak",
       ${moment(inWindow, 'asc')} as "firstScrobble",
       ${moment(inWindow, 'desc')} as "lastScrobble"
@@ -238,11 +207,9 @@ export async function wrappedFor(db: Database, request: WrappedRequest): Promise
 export async function wrappedOf(db: Database, userId: string, window: StatsWindow, timeZone: string): Promise<Wrapped> {
   const { rows } = await withTimeZone(timeZone, () =>
     db.transaction().execute(async (tx) => {
-      // No hash joins: the planner would hash a year's ~20k rollup rows and probe them with a scan
-      // of the whole of tracks, each row taken apart up to its genre, where merging them with the
-      // covering index in track order costs a third. Parallel workers cost more to start than the
-      // few thousand rows each part reads (1M plays: 220 -> 140 ms).
-      await setForTransaction(tx, { ...NO_JIT, enable_hashjoin: 'off', max_parallel_workers_per_gather: '0' });
+      // Parallel workers cost more to start than the few thousand rows each part reads (1M plays:
+      // 220 -> 140 ms).
+      await setForTransaction(tx, { ...NO_JIT, max_parallel_workers_per_gather: '0' });
       return aggregatesQuery(userId, window, timeZone).execute(tx);
     }),
   );

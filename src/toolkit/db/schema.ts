@@ -152,13 +152,6 @@ export interface StatsHoursTable {
   q3: number;
 }
 
-/** A user's first play of a track (migration 0012). */
-export interface StatsFirstPlaysTable {
-  user_id: string;
-  track_id: string;
-  first_at: Timestamp;
-}
-
 /** All-time plays per user and track (migration 0021), folded like the other rollups; indexed per user in play order (0029). */
 export interface StatsTrackTotalsTable {
   user_id: string;
@@ -186,11 +179,31 @@ export interface StatsAlbumTotalsTable {
   plays: number;
 }
 
-/** The artist and album each track's folded plays are counted under (migration 0023). */
+/** The artist, album, genre and duration each track's folded plays are counted under (migrations 0023, 0032). */
 export interface StatsTrackGroupsTable {
   track_id: string;
   artist_id: string | null;
   album_id: string | null;
+  /** The track's own genre, else its album's. */
+  genre: string | null;
+  duration: number | null;
+}
+
+/** What a year's folded plays add up to per artist, album, genre and in all (migration 0032). */
+export type StatsYearDim = 'a' | 'l' | 'g' | 't';
+
+/** A year's plays per user and artist ('a'), album ('l'), genre ('g') or in all ('t', key ''), with their listening time (migration 0032). */
+export interface StatsYearGroupsTable {
+  user_id: string;
+  year: Timestamp;
+  dim: StatsYearDim;
+  key: string;
+  plays: number;
+  measured: number;
+  /** bigint: read as a string. */
+  played_ms: ColumnType<string, number | bigint | string, number | bigint | string>;
+  /** The durations of the plays without a played time (bigint: read as a string). */
+  unmeasured_ms: ColumnType<string, number | bigint | string, number | bigint | string>;
 }
 
 /** Tracks re-pointed to another artist or album since the fold last regrouped them (migration 0023). */
@@ -674,7 +687,7 @@ export interface DB {
   stats_queue_users: StatsQueueUsersTable;
   stats_track_counts: StatsTrackCountsTable;
   stats_hours: StatsHoursTable;
-  stats_first_plays: StatsFirstPlaysTable;
+  stats_year_groups: StatsYearGroupsTable;
   stats_track_totals: StatsTrackTotalsTable;
   stats_catalog_plays: StatsCatalogPlaysTable;
   stats_artist_totals: StatsArtistTotalsTable;

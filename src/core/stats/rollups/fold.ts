@@ -5,8 +5,8 @@
  * (insertScrobbles in src/core/scrobbling/ingest.ts for the ListenBrainz, Last.fm, Audioscrobbler
  * and Maloja submits and imports; corrections, catalog merges, deletions), to the stats_queue
  * table, in the writer's transaction. This module folds that queue into the rollups
- * (stats_track_counts, stats_hours, stats_first_plays, stats_track_totals, and per artist and album,
- * groups.ts): statsFoldJob every second in a serving
+ * (stats_track_counts, stats_hours, stats_track_totals, per artist and album of all time and per
+ * artist, album and genre of each year, groups.ts): statsFoldJob every second in a serving
  * process (started by `earshot serve`, src/cli/commands/serve.ts), foldAll on demand. Readers
  * (reads.ts) add the plays still queued to the rollups, so a play counts the moment it is stored;
  * rebuild.ts recomputes every rollup from the raw plays (`earshot stats rebuild`), and pieces.ts
@@ -16,7 +16,7 @@ import { sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../../../toolkit/background.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
-import { FOLD_LOCK, regroup, tidyGroups, zeroGroups, type ZeroGroups } from './groups.ts';
+import { catalogGroups, FOLD_LOCK, regroup, tidyGroups, yearDims, zeroGroups, type ZeroGroups } from './groups.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
 
 /**
@@ -44,10 +44,10 @@ interface Folded extends ZeroGroups {
  * (FOLD_LOCK, groups.ts); SKIP LOCKED and upserts in key order are kept all the same.
  * Rows of users deleted since are dropped. The counts carry the played time too (measured plays and
  * their played_ms, migration 0027): a play leaving takes off exactly what it brought. Minutes are
- * taken in UTC (extract from a timestamptz follows the session's zone). A first play is looked up afresh (one index probe) for every
- * (user, track) the batch touches, rather than folded: deletions make it order-dependent, and
- * batches may be folded out of order. The per-artist and per-album totals take each track's groups
- * from stats_track_groups, a track met for the first time from `tracks` (groups.ts).
+ * taken in UTC (extract from a timestamptz follows the session's zone). The per-artist and
+ * per-album totals and the year rows take each track's groups (and the duration its plays without
+ * a played time count) from stats_track_groups, a track met for the first time from `tracks`
+ * (groups.ts).
  */
 const takeAndFold = sql<Folded>`
   with taken as (
@@ -72,12 +72,16 @@ const takeAndFold = sql<Folded>`
     returning user_id, track_id, plays
   ),
   groups_new as (
-    insert into stats_track_groups (track_id, artist_id, album_id)
-    select id, artist_id, album_id from tracks where id in (select track_id from live) order by 1
+    insert into stats_track_groups (track_id, artist_id, album_id, genre, duration)
+    select * from ${catalogGroups} c where c.track_id in (select track_id from live) order by 1
     on conflict (track_id) do nothing
-    returning track_id, artist_id, album_id
+    returning track_id, artist_id, album_id, genre, duration
   ),
-  groups as (select * from groups_new union all select * from stats_track_groups where track_id in (select track_id from live)),
+  groups as (
+    select * from groups_new
+    union all
+    select track_id, artist_id, album_id, genre, duration from stats_track_groups where track_id in (select track_id from live)
+  ),
   artists as (
     insert into stats_artist_totals (user_id, artist_id, plays)
     select l.user_id, g.artist_id, sum(l.delta) from live l join groups g using (track_id) where g.artist_id is not null
@@ -92,6 +96,19 @@ const takeAndFold = sql<Folded>`
     on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
     returning user_id, album_id as id, plays
   ),
+  years as (
+    insert into stats_year_groups (user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms)
+    select l.user_id, date_trunc('year', l.listened_at, 'UTC'), d.dim, d.key, sum(l.delta),
+      coalesce(sum(l.delta) filter (where l.played_ms is not null), 0), coalesce(sum(l.delta * l.played_ms::bigint), 0),
+      coalesce(sum(l.delta * g.duration::bigint) filter (where l.played_ms is null), 0)
+    from live l join groups g using (track_id) cross join lateral ${yearDims(sql`g`)}
+    where d.key is not null
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (user_id, year, dim, key) do update set plays = stats_year_groups.plays + excluded.plays,
+      measured = stats_year_groups.measured + excluded.measured, played_ms = stats_year_groups.played_ms + excluded.played_ms,
+      unmeasured_ms = stats_year_groups.unmeasured_ms + excluded.unmeasured_ms
+    returning user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms
+  ),
   quarters as (select user_id, date_trunc('hour', listened_at, 'UTC') as hour, extract(minute from listened_at at time zone 'UTC')::int / 15 as quarter, delta from live),
   hours as (
     insert into stats_hours (user_id, hour, q0, q1, q2, q3)
@@ -102,17 +119,6 @@ const takeAndFold = sql<Folded>`
     on conflict (user_id, hour) do update set
       q0 = stats_hours.q0 + excluded.q0, q1 = stats_hours.q1 + excluded.q1, q2 = stats_hours.q2 + excluded.q2, q3 = stats_hours.q3 + excluded.q3
     returning user_id, hour, q0, q1, q2, q3
-  ),
-  touched as (select distinct user_id, track_id from live),
-  firsts as (
-    select t.user_id, t.track_id, (select min(s.listened_at) from scrobbles s where s.user_id = t.user_id and s.track_id = t.track_id) as first_at
-    from touched t
-  ),
-  firsts_gone as (delete from stats_first_plays f using firsts where f.user_id = firsts.user_id and f.track_id = firsts.track_id and firsts.first_at is null),
-  firsts_set as (
-    insert into stats_first_plays (user_id, track_id, first_at)
-    select user_id, track_id, first_at from firsts where first_at is not null order by 1, 2
-    on conflict (user_id, track_id) do update set first_at = excluded.first_at
   )
   select (select count(*)::int from taken) as taken,
     (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,

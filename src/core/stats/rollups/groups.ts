@@ -5,14 +5,17 @@ import { queuedRows } from './reads.ts';
 /**
  * All-time plays per user and artist, and per user and album (migration 0023): a user's all-time
  * top artists and albums read one row per artist or album instead of grouping their per-track
- * totals through `tracks` at request time (~350 ms for 35k distinct tracks).
+ * totals through `tracks` at request time (~350 ms for 35k distinct tracks). And a year's plays
+ * per user and artist, album, genre and in all, with their listening time (stats_year_groups,
+ * migration 0032, read by window-groups.ts), kept the same way from the yearly track counts.
  *
  * stats_artist_totals and stats_album_totals hold the sum of stats_track_totals over the tracks
  * that stats_track_groups puts under each artist and album. The fold (fold.ts) adds each batch
  * there in its statement, by stats_track_groups (a track met for the first time gets its row from
- * `tracks`). A catalog edit that moves a track to another artist or album (a merge, its undo, an
- * edited song) does not touch them: a trigger notes the track in stats_regroup, in the edit's
- * transaction, and the next fold moves the track's totals to its new groups (`regroup`). So edits
+ * `tracks`). A catalog edit that moves a track to another artist, album or genre or gives it
+ * another duration (a merge, its undo, an edited song or album) does not touch them: a trigger
+ * notes the track in stats_regroup, in the edit's transaction, and the next fold moves the track's
+ * totals and year rows to its new groups (`regroup`). So edits
  * never wait for the fold nor the fold for an edit, the fold's batches take a lock of their own to
  * run one at a time (FOLD_LOCK), and a read in any snapshot adds up exactly (`groupPlays`).
  */
@@ -33,12 +36,15 @@ export async function regroup(tx: Transaction<DB>): Promise<ZeroGroups> {
   const { rows } = await sql<ZeroGroups>`
     with noted as (delete from stats_regroup returning track_id),
     moved as (
-      select g.track_id, g.artist_id as old_artist, g.album_id as old_album, t.artist_id as new_artist, t.album_id as new_album
-      from stats_track_groups g join tracks t on t.id = g.track_id
-      where g.track_id in (select track_id from noted) and (g.artist_id, g.album_id) is distinct from (t.artist_id, t.album_id)
+      select g.track_id, g.artist_id as old_artist, g.album_id as old_album, g.genre as old_genre, g.duration as old_duration,
+        c.artist_id as new_artist, c.album_id as new_album, c.genre as new_genre, c.duration as new_duration
+      from stats_track_groups g join ${catalogGroups} c on c.track_id = g.track_id
+      where g.track_id in (select track_id from noted)
+        and (g.artist_id, g.album_id, g.genre, g.duration) is distinct from (c.artist_id, c.album_id, c.genre, c.duration)
     ),
     regrouped as (
-      update stats_track_groups g set artist_id = m.new_artist, album_id = m.new_album from moved m where g.track_id = m.track_id
+      update stats_track_groups g set artist_id = m.new_artist, album_id = m.new_album, genre = m.new_genre, duration = m.new_duration
+      from moved m where g.track_id = m.track_id
     ),
     changes as (
       select tt.user_id, x.artist_id, x.album_id, x.sign * tt.plays as plays
@@ -56,23 +62,69 @@ export async function regroup(tx: Transaction<DB>): Promise<ZeroGroups> {
       select user_id, album_id, sum(plays) from changes where album_id is not null group by 1, 2 having sum(plays) <> 0 order by 1, 2
       on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
       returning user_id, album_id as id, plays
+    ),
+    -- The track's yearly counts, taken off the year rows of its old groups and added to its new ones.
+    year_moves as (
+      select c.user_id, c.period_start as year, d.dim, d.key, x.sign * c.plays as plays, x.sign * c.measured as measured,
+        x.sign * c.played_ms as played_ms, x.sign * coalesce(x.duration::bigint * (c.plays - c.measured), 0) as unmeasured_ms
+      from moved m join stats_track_counts c on c.track_id = m.track_id and c.grain = 'y'
+      cross join lateral (values (m.old_artist, m.old_album, m.old_genre, m.old_duration, -1), (m.new_artist, m.new_album, m.new_genre, m.new_duration, 1))
+        x (artist_id, album_id, genre, duration, sign)
+      cross join lateral ${yearDims(sql`x`)}
+      where d.key is not null
+    ),
+    years as (
+      insert into stats_year_groups (user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms)
+      select user_id, year, dim, key, sum(plays), sum(measured), sum(played_ms), sum(unmeasured_ms) from year_moves group by 1, 2, 3, 4
+      having (sum(plays), sum(measured), sum(played_ms), sum(unmeasured_ms)) <> (0, 0, 0, 0) order by 1, 2, 3, 4
+      on conflict (user_id, year, dim, key) do update set plays = stats_year_groups.plays + excluded.plays,
+        measured = stats_year_groups.measured + excluded.measured, played_ms = stats_year_groups.played_ms + excluded.played_ms,
+        unmeasured_ms = stats_year_groups.unmeasured_ms + excluded.unmeasured_ms
+      returning user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms
     )
     select ${zeroGroups}`.execute(tx);
   return rows[0]!;
 }
 
-/** Group rows counted down to nothing, to delete: (user_id, id) lists or null. */
+/** Group rows counted down to nothing, to delete: (user_id, id) lists, (user_id, year, dim, key) for year rows, or null. */
 export interface ZeroGroups {
   zero_artists: { user_id: string; id: string }[] | null;
   zero_albums: { user_id: string; id: string }[] | null;
+  zero_years: { user_id: string; year: string; dim: string; key: string }[] | null;
 }
 
-/** The ZeroGroups columns of a statement with CTEs `artists` and `albums` returning (user_id, id, plays). */
+/**
+ * The ZeroGroups columns of a statement with CTEs `artists` and `albums` returning (user_id, id,
+ * plays), and `years` returning year rows. A year row goes when all it sums is zero: batches may
+ * be folded out of order, so plays can pass through zero while a played time is still counted.
+ */
 export const zeroGroups = sql`(select json_agg(json_build_object('user_id', user_id, 'id', id)) from artists where plays = 0) as zero_artists,
-  (select json_agg(json_build_object('user_id', user_id, 'id', id)) from albums where plays = 0) as zero_albums`;
+  (select json_agg(json_build_object('user_id', user_id, 'id', id)) from albums where plays = 0) as zero_albums,
+  (select json_agg(json_build_object('user_id', user_id, 'year', year, 'dim', dim, 'key', key)) from years
+    where plays = 0 and measured = 0 and played_ms = 0 and unmeasured_ms = 0) as zero_years`;
+
+/**
+ * The year rows a row of groups (artist_id, album_id, genre) counts in, as a relation d (dim, key)
+ * to join laterally: its artist, album and genre where it has them, and all plays.
+ */
+export const yearDims = (groups: RawBuilder<unknown>) =>
+  sql`(values ('a'::"char", ${groups}.artist_id::text), ('l'::"char", ${groups}.album_id::text), ('g'::"char", ${groups}.genre), ('t'::"char", '')) d (dim, key)`;
+
+/**
+ * (track_id, artist_id, album_id, genre, duration) of every track in the catalog now: the groups
+ * its plays are counted under once the fold has met or regrouped it (the genre is its own, else
+ * its album's).
+ */
+export const catalogGroups = sql`(select t.id as track_id, t.artist_id, t.album_id, coalesce(t.genre, al.genre) as genre, t.duration
+  from tracks t left join albums al on al.id = t.album_id)`;
 
 /** Deletes the group rows a fold or regroup counted down to zero (in a later statement, which sees them). */
 export async function tidyGroups(tx: Transaction<DB>, zero: ZeroGroups): Promise<void> {
+  if (zero.zero_years) {
+    await sql`delete from stats_year_groups y using json_to_recordset(${JSON.stringify(zero.zero_years)}::json) z (user_id uuid, year timestamptz, dim "char", key text)
+      where y.user_id = z.user_id and y.year = z.year and y.dim = z.dim and y.key = z.key
+        and y.plays = 0 and y.measured = 0 and y.played_ms = 0 and y.unmeasured_ms = 0`.execute(tx);
+  }
   for (const group of ['artist', 'album'] as const) {
     const rows = group === 'artist' ? zero.zero_artists : zero.zero_albums;
     if (!rows) continue;

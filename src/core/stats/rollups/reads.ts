@@ -99,45 +99,55 @@ export function trackPlays(userId: string | null, window: PlaysWindow): RawBuild
 export const exactSum = (column: RawBuilder<unknown>) => sql`sum(${column}::float8)::bigint`;
 
 /**
- * A window's listening as relations of (track_id, plays, measured, played_ms), one per rollup
- * piece, raw edge and the queue, not summed across them: every statistic over them is a sum, so
- * each can be joined with the catalog on its own (a single period's rows in track order) and
- * summed per artist, album or genre without first summing per track. A track's rows add up to its
- * plays in the window (never below zero, possibly zero), `measured` to how many of them have a
- * played time and `played_ms` to its sum in ms (a bigint): listening time counts played_ms where
- * known and the track's duration for the other plays - measured. The queued changes are summed per
- * track (after a bulk import, ~100k rows of a few thousand tracks). Always from the windowed
- * rollups: the all-time totals carry no played time.
+ * A user's plays in a window per track as relations of (track_id, plays), not summed across them:
+ * `main`, the rows of the one whole period of the largest grain the window takes in (a calendar
+ * year's year row: most of its rows, at most one per track, in track order), or null when there is
+ * none; `others`, the rest of its pieces and the changes queued in it, summed per track (after a
+ * bulk import, ~100k queued rows of a few thousand tracks). A track's rows add up to its plays in
+ * the window. For readers that need only some tracks' plays (Wrapped's top songs).
  */
-export function listeningParts(userId: string, window: PlaysWindow): ListeningParts {
+export function trackParts(userId: string, window: PlaysWindow): { main: RawBuilder<TrackRow> | null; others: RawBuilder<TrackRow>[] } {
   const pieces = windowPieces(window.start, window.end);
-  const grains = pieces.map((piece) => (onePeriod(piece) ? GRAIN_RANK.indexOf(piece.source) : -1));
-  const largest = Math.max(-1, ...grains);
+  const ranks = pieces.map((piece) => (onePeriod(piece) ? GRAIN_RANK.indexOf(piece.source) : -1));
+  const largest = Math.max(-1, ...ranks);
+  const main = largest === -1 ? -1 : ranks.indexOf(largest);
   return {
+    main: main === -1 ? null : piecePlays(userId, pieces[main]!, 'plays').$castTo<TrackRow>(),
+    others: [
+      ...pieces.filter((_, i) => i !== main).map((piece) => piecePlays(userId, piece, 'plays').$castTo<TrackRow>()),
+      ...queuedPlays(userId, pieces, 'plays').map(
+        (queued) => sql<TrackRow>`select track_id, sum(plays)::int from (${queued}) queued (track_id, plays) group by 1`,
+      ),
+    ],
+  };
+}
+
+type TrackRow = { track_id: string; plays: number };
+
+/** Rollup grains, smallest first. */
+const GRAIN_RANK: Piece['source'][] = ['d', 'm', 'y'];
+
+/**
+ * A user's plays in a window per track with their listening time, as relations of (track_id, plays,
+ * measured, played_ms), not summed across them: one per piece `read` takes (all when absent) and
+ * one of the changes queued in the window, summed per track. Their rows add up per track to its
+ * plays in the window, how many of them have a played time and its sum in ms (a bigint).
+ */
+export function listeningParts(userId: string, window: PlaysWindow, read: (piece: Piece) => boolean = () => true) {
+  const pieces = windowPieces(window.start, window.end);
+  return {
+    pieces,
     parts: [
-      ...pieces.map((piece) => piecePlays(userId, piece, 'listening').$castTo<ListeningRow>()),
+      ...pieces.filter(read).map((piece) => piecePlays(userId, piece, 'listening').$castTo<ListeningRow>()),
       ...queuedPlays(userId, pieces, 'listening').map(
         (queued) =>
           sql<ListeningRow>`select track_id, sum(plays)::int, sum(measured)::int, ${exactSum(sql`played_ms`)} from (${queued}) queued (track_id, plays, measured, played_ms) group by 1`,
       ),
     ],
-    main: largest === -1 ? -1 : grains.indexOf(largest),
   };
 }
 
-export interface ListeningParts {
-  parts: RawBuilder<ListeningRow>[];
-  /**
-   * The part read from one whole period of the largest grain there is (a calendar year's year row),
-   * -1 when none is: at most one row per track and most of the window's rows, in track order.
-   */
-  main: number;
-}
-
 type ListeningRow = { track_id: string; plays: number; measured: number; played_ms: string };
-
-/** Rollup grains, smallest first. */
-const GRAIN_RANK: Piece['source'][] = ['d', 'm', 'y'];
 
 /**
  * The changes still queued of one user or, with null, everyone, by the rule above, as (user_id,
@@ -190,9 +200,10 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
 
 /**
  * The hourly rollup in local time: an hour whose offset holds throughout and lies wholly in the
- * window is one or two rows (split where the local hour turns, at :15, :30 or :45 in zones so
- * offset); an hour at the window's edge or with an offset change inside it is its quarters, each
- * converted on its own. Converting twice per hour instead of per quarter is most of the read.
+ * window is one row, its plays before the local hour turns (at :15, :30 or :45 in zones so offset)
+ * and `later` those after, which are in the next local hour; an hour at the window's edge or with
+ * an offset change inside it is its quarters, each converted on its own. Converting twice per hour
+ * instead of per quarter is most of the read.
  */
 function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBuilder<unknown>) {
   const quarter = sql`interval '15 minutes'`;
@@ -206,29 +217,33 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
         from stats_hours h where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)} offset 0) h
     )
     select hour as at, local_start as local_at,
-      case turn when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays
-    from hours where whole and turn > 0
-    union all
-    select hour + turn * ${quarter}, local_start + turn * ${quarter},
-      case turn when 0 then q0 + q1 + q2 + q3 when 1 then q1 + q2 + q3 when 2 then q2 + q3 else q3 end
+      case turn when 0 then q0 + q1 + q2 + q3 when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays,
+      case turn when 0 then 0 when 1 then q1 + q2 + q3 when 2 then q2 + q3 else q3 end as later
     from hours where whole
     union all
-    select hour + v.i * ${quarter}, (hour + v.i * ${quarter}) at time zone ${zone}, v.plays
+    select hour + v.i * ${quarter}, (hour + v.i * ${quarter}) at time zone ${zone}, v.plays, 0
     from hours cross join lateral (values (0, q0), (1, q1), (2, q2), (3, q3)) v (i, plays)
     where not whole and hour + v.i * ${quarter} >= ${at(from)} and hour + v.i * ${quarter} < ${at(to)}`;
 }
 
 /**
- * (at, local_at, plays) for the window's plays by local time in `zone`: `at` the instant a row's
- * plays start (a quarter or part of an hour from the hourly rollup, or a raw or queued play's own
- * time), `local_at` its wall-clock time. For one user or, with `userId` null, everyone. Exact in
- * every zone whose offsets and changes fall on quarter hours, which all current ones do.
+ * (at, local_at, plays, later) for the window's plays by local time in `zone`: `at` the instant a
+ * row's plays start (an hour or quarter from the hourly rollup, or a raw or queued play's own time),
+ * `local_at` its wall-clock time; `later` plays, of an hour split where the local hour turns, are
+ * in the local hour after local_at's (and on the next local day when that is 23h), in the same UTC
+ * hour as `at`. For one user or, with `userId` null, everyone. Exact in every zone whose offsets and
+ * changes fall on quarter hours, which all current ones do. For readers that group by local day or
+ * hour (Wrapped): one row per hour of the window, not two.
  */
-export function localPlays(userId: string | null, window: PlaysWindow, zone: string): RawBuilder<{ at: Date; local_at: Date; plays: number }> {
+export function localHourPlays(
+  userId: string | null,
+  window: PlaysWindow,
+  zone: string,
+): RawBuilder<{ at: Date; local_at: Date; plays: number; later: number }> {
   const span = quarterSpan(window.start, window.end);
   const tz = sql`${zone}::text`;
   const plays = (table: string, delta: RawBuilder<unknown>, from: Date, to: Date) =>
-    sql`select listened_at, listened_at at time zone ${tz}, ${delta} from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
+    sql`select listened_at, listened_at at time zone ${tz}, ${delta}, 0 from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
   const queued = (from: Date, to: Date) => sql`select * from (${plays('stats_queue', sql`delta`, from, to)}) queued where ${anyQueued(userId, { from, to })}`;
   const branches = [
     ...(span.from < span.to
@@ -236,6 +251,18 @@ export function localPlays(userId: string | null, window: PlaysWindow, zone: str
       : []),
     ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];
-  if (branches.length === 0) return sql`select null::timestamptz as at, null::timestamp as local_at, 0 as plays where false`;
-  return sql`select * from (${sql.join(branches, sql` union all `)}) counted (at, local_at, plays)`;
+  if (branches.length === 0) return sql`select null::timestamptz as at, null::timestamp as local_at, 0 as plays, 0 as later where false`;
+  return sql`select * from (${sql.join(branches, sql` union all `)}) counted (at, local_at, plays, later)`;
+}
+
+/**
+ * (at, local_at, plays) for the window's plays by local time in `zone`: localHourPlays with each
+ * hour's later plays a row of their own, at the local hour's turn.
+ */
+export function localPlays(userId: string | null, window: PlaysWindow, zone: string): RawBuilder<{ at: Date; local_at: Date; plays: number }> {
+  const turn = sql`date_trunc('hour', local_at) + interval '1 hour'`;
+  return sql`with hours as materialized (${localHourPlays(userId, window, zone)})
+    select at, local_at, plays from hours
+    union all
+    select at + (${turn} - local_at), ${turn}, later from hours where later <> 0`;
 }

@@ -69,7 +69,8 @@ const playedTime = ({ int }: ReturnType<typeof seededPicker>) => (int(3) === 0 ?
  */
 async function randomChange(db: Database, random: ReturnType<typeof seededPicker>, users: string[], tracks: string[]): Promise<void> {
   const { int, pick } = random;
-  const kind = pick(['insert', 'insert', 'insert', 'delete', 'retime', 'repoint', 'replay']);
+  const kind = pick(['insert', 'insert', 'insert', 'delete', 'retime', 'repoint', 'replay', 'catalog']);
+  if (kind === 'catalog') return randomCatalogEdit(db, random, tracks);
   if (kind === 'insert') {
     const plays = Array.from({ length: 1 + int(60) }, () => ({
       user_id: pick(users),
@@ -119,6 +120,39 @@ async function randomChange(db: Database, random: ReturnType<typeof seededPicker
       .catch((error: { code?: string }) => {
         if (error.code !== '23505') throw error;
       });
+  }
+}
+
+/**
+ * One random catalog edit that moves a track's plays between groups (artist, album, genre, the
+ * duration its plays without a played time count): a song or album edited, or a song merged into
+ * another (its plays re-pointed, the track deleted and dropped from `tracks`).
+ */
+async function randomCatalogEdit(db: Database, random: ReturnType<typeof seededPicker>, tracks: string[]): Promise<void> {
+  const { int, pick } = random;
+  const track = pick(tracks);
+  const edit = pick(['artist', 'album', 'genre', 'duration', 'album genre', 'merge']);
+  if (edit === 'artist') {
+    await sql`update tracks set artist_id = (select id from artists order by md5(id::text || ${int(1e9)}::text) limit 1) where id = ${track}`.execute(db);
+  } else if (edit === 'album') {
+    await sql`update tracks set album_id = case when ${int(4)} = 0 then null else (select id from albums order by md5(id::text || ${int(1e9)}::text) limit 1) end where id = ${track}`.execute(
+      db,
+    );
+  } else if (edit === 'genre') {
+    await sql`update tracks set genre = ${pick([null, 'Track genre', 'Other genre'])} where id = ${track}`.execute(db);
+  } else if (edit === 'duration') {
+    await sql`update tracks set duration = ${pick([null, 100_000 + int(300_000)])} where id = ${track}`.execute(db);
+  } else if (edit === 'album genre') {
+    await sql`update albums set genre = ${pick([null, 'Genre 1', 'Album genre'])} where id = (select album_id from tracks where id = ${track})`.execute(db);
+  } else if (tracks.length > 10) {
+    const into = pick(tracks.filter((id) => id !== track));
+    // The merged song's plays that the other already has at the same instant are one play twice.
+    await sql`delete from scrobbles s where track_id = ${track} and exists (select 1 from scrobbles o where o.user_id = s.user_id and o.track_id = ${into} and o.listened_at = s.listened_at)`.execute(
+      db,
+    );
+    await sql`update scrobbles set track_id = ${into} where track_id = ${track}`.execute(db);
+    await sql`delete from tracks where id = ${track}`.execute(db);
+    tracks.splice(tracks.indexOf(track), 1);
   }
 }
 
@@ -172,8 +206,8 @@ async function rollupTrackCounts(db: Database, userId: string | null) {
 async function rollupTables(db: Database) {
   const counts = await sql`select user_id, grain, period_start, track_id, plays, measured, played_ms from stats_track_counts order by 1, 2, 3, 4`.execute(db);
   const hours = await sql`select * from stats_hours order by user_id, hour`.execute(db);
-  const firsts = await sql`select * from stats_first_plays order by user_id, track_id`.execute(db);
-  return { counts: counts.rows, hours: hours.rows, firsts: firsts.rows };
+  const years = await sql`select * from stats_year_groups order by user_id, year, dim, key`.execute(db);
+  return { counts: counts.rows, hours: hours.rows, years: years.rows };
 }
 
 for (const backend of testBackends()) {
@@ -271,7 +305,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(await rollupTrackCounts(db, null), await rawTrackCounts(db, null));
       assert.deepEqual(await scrobblesPerDay(db, { window: ALL_TIME, timeZone: 'UTC' }), (await rawTimeStats(db, null, 'UTC')).days);
       await foldAll(db);
-      for (const table of ['stats_track_counts', 'stats_hours', 'stats_first_plays'] as const) {
+      for (const table of ['stats_track_counts', 'stats_hours', 'stats_year_groups'] as const) {
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where user_id = ${gone}`.execute(db);
         assert.equal(rows[0]!.n, 0, table);
       }
