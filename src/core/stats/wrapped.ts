@@ -4,7 +4,7 @@ import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
 import { ALL_TIME, exactSum, localHourPlays, trackParts } from './rollups/reads.ts';
-import { windowGroups } from './rollups/window-groups.ts';
+import { isRegrouping, windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -73,7 +73,7 @@ const contenders = (counts: string, n: number) =>
  * on counts, then join the catalog for names; ties go to the name (title), then the id. Raw SQL,
  * as statistics are: aggregates over CTEs the builder would only obscure.
  */
-function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) {
+function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, regrouping: boolean) {
   const start = sql`${window.start}::timestamptz`;
   const end = sql`${window.end}::timestamptz`;
   const zone = sql`${timeZone}::text`;
@@ -85,7 +85,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     with sums as materialized (
       select dim, key, sum(plays)::int as plays, sum(measured)::int as measured,
         ${exactSum(sql`played_ms`)} as played_ms, ${exactSum(sql`unmeasured_ms`)} as unmeasured_ms
-      from (${windowGroups(userId, window)}) grouped group by 1, 2
+      from (${windowGroups(userId, window, { regrouping })}) grouped group by 1, 2
     ),
     artist_counts as (select key::uuid as artist_id, plays as play_count from sums where dim = 'a' and plays > 0),
     album_counts as (select key::uuid as album_id, plays as play_count from sums where dim = 'l' and plays > 0),
@@ -107,7 +107,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
             ? sql`select track_id, plays from (${main}) m (track_id, plays)
                 where plays >= (select coalesce(min(plays), 0) from (select plays from (${main}) m (track_id, plays) order by plays desc limit 5 + (select count(*) from others)) top)
               union
-              select track_id, plays from (${main}) m (track_id, plays) where track_id in (select track_id from others)
+              select m.track_id, m.plays from others o cross join lateral (select * from (${main}) m (track_id, plays) where m.track_id = o.track_id limit 1) m
               union all`
             : sql``
         }
@@ -116,7 +116,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string) 
     ),
     -- An artist heard in the window is new unless their plays before it add up to any.
     earlier_artists as (
-      select key from (${windowGroups(userId, { start: ALL_TIME.start, end: window.start }, ['a'])}) earlier group by 1 having sum(plays) > 0
+      select key from (${windowGroups(userId, { start: ALL_TIME.start, end: window.start }, { dims: ['a'], regrouping })}) earlier group by 1 having sum(plays) > 0
     ),
     -- Plays per local day, per local hour of the day and per UTC day, in one pass over the local
     -- rows (one per hour of the window): an hour's later plays (localHourPlays) go to the next local
@@ -206,12 +206,16 @@ export async function wrappedFor(db: Database, request: WrappedRequest): Promise
 /** A user's Wrapped over a window; days, months and hours are counted in `timeZone`, scrobblesPerDay in UTC. */
 export async function wrappedOf(db: Database, userId: string, window: StatsWindow, timeZone: string): Promise<Wrapped> {
   const { rows } = await withTimeZone(timeZone, () =>
-    db.transaction().execute(async (tx) => {
-      // Parallel workers cost more to start than the few thousand rows each part reads (1M plays:
-      // 220 -> 140 ms).
-      await setForTransaction(tx, { ...NO_JIT, max_parallel_workers_per_gather: '0' });
-      return aggregatesQuery(userId, window, timeZone).execute(tx);
-    }),
+    // Repeatable read: the statement is built for what isRegrouping saw, so it runs in that snapshot.
+    db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        // Parallel workers cost more to start than the few thousand rows each part reads (1M plays:
+        // 220 -> 140 ms).
+        await setForTransaction(tx, { ...NO_JIT, max_parallel_workers_per_gather: '0' });
+        return aggregatesQuery(userId, window, timeZone, await isRegrouping(tx)).execute(tx);
+      }),
   );
   return assembleWrapped(window, rows[0]!);
 }

@@ -48,6 +48,9 @@ function measured(measure: Measure, source: Source, factor: RawBuilder<unknown>)
   return sql`${plays}, (played_ms is not null)::int * ${plays}, coalesce(played_ms, 0)::bigint * ${plays}`;
 }
 
+/** A rollup's own columns, for a piece of weight 1: a reader can then rank by plays along an index. */
+const rollupColumns = (measure: Measure) => (measure === 'plays' ? sql`plays` : sql`plays, measured, played_ms`);
+
 /** One piece's plays per track, times its weight. */
 function piecePlays(userId: string | null, piece: Piece, measure: Measure) {
   const weight = sql.lit(piece.weight);
@@ -55,7 +58,7 @@ function piecePlays(userId: string | null, piece: Piece, measure: Measure) {
     return sql`select track_id, ${measured(measure, 'raw', weight)} from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`;
   }
   const period = onePeriod(piece);
-  return sql`select track_id, ${measured(measure, 'rollup', weight)} from stats_track_counts
+  return sql`select track_id, ${piece.weight === 1 ? rollupColumns(measure) : measured(measure, 'rollup', weight)} from stats_track_counts
       where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${period ? sql`period_start = ${at(period)}` : within(sql`period_start`, piece.from, piece.to)}`;
 }
 

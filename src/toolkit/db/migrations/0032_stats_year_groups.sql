@@ -96,3 +96,9 @@ begin
   select coalesce(sum(plays), 0) into counted from stats_track_totals;
   return counted;
 end $$;
+
+-- A year's tracks in play order: Wrapped's top songs are the first rows of one index range (as the
+-- all-time ones are, migration 0029) instead of a sort of the ~20k tracks of a heavy listener's
+-- year. Years only: a month's or a day's tracks are few. Each fold of a year row writes one more
+-- index entry.
+create index stats_track_counts_year_ranked_idx on stats_track_counts (user_id, period_start, plays desc, track_id) where grain = 'y';
