@@ -439,8 +439,8 @@ function scrobbleInsert(rows: readonly MatchedPlay[]) {
  * stats_queue_inserted(), which appends each new play to the stats_queue table in
  * this same transaction (src/toolkit/db/migrations/0012_stats_rollups.sql). The
  * background job statsFoldJob, through foldBatch (src/core/stats/rollups/fold.ts),
- * then folds the queue into the rollups stats_track_counts, stats_hours and
- * stats_first_plays that the statistics read (src/core/stats/rollups/reads.ts).
+ * then folds the queue into the rollups (stats_track_counts, stats_hours, the totals
+ * and the year rows) that the statistics read (src/core/stats/rollups/reads.ts).
  */
 async function insertScrobbles(tx: Tx, rows: readonly MatchedPlay[]): Promise<Map<string, { scrobbleId: string; inserted: boolean }>> {
   const ids = new Map<string, { scrobbleId: string; inserted: boolean }>();

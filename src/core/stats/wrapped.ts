@@ -80,6 +80,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
   // First and last play: one step down scrobbles_user_time_idx each.
   const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
   const { main, others } = trackParts(userId, window);
+  const yearStart = new Date(Date.UTC(window.start.getUTCFullYear(), 0, 1));
   const noTracks = sql`select null::uuid, 0 where false`;
   return sql<Aggregates>`
     with sums as materialized (
@@ -114,9 +115,18 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
         select track_id, plays from others
       ) counted group by 1 having sum(plays) > 0
     ),
-    -- An artist heard in the window is new unless their plays before it add up to any.
-    earlier_artists as (
-      select key from (${windowGroups(userId, { start: ALL_TIME.start, end: window.start }, { dims: ['a'], regrouping })}) earlier group by 1 having sum(plays) > 0
+    -- An artist heard in the window is new unless their plays before it add up to any: first in
+    -- the UTC years before the window's (whole years: their year rows), then, for the artists
+    -- those leave, in the rest of the time before the window (up to 6 months of per-track rows:
+    -- only the plays of those artists' tracks are put under groups).
+    heard_before as (
+      select key from (${windowGroups(userId, { start: ALL_TIME.start, end: yearStart }, { dims: ['a'], regrouping })}) earlier
+      group by 1 having sum(plays) > 0
+    ),
+    undecided as materialized (select key::uuid as artist_id from sums where dim = 'a' and plays > 0 and key not in (select key from heard_before)),
+    heard_since as (
+      select key from (${windowGroups(userId, { start: yearStart, end: window.start }, { dims: ['a'], artists: sql`select artist_id from undecided`, regrouping })}) earlier
+      where exists (select 1 from undecided) group by 1 having sum(plays) > 0
     ),
     -- Plays per local day, per local hour of the day and per UTC day, in one pass over the local
     -- rows (one per hour of the window): an hour's later plays (localHourPlays) go to the next local
@@ -165,7 +175,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
       )} as "scrobblesPerDay",
       (select json_build_object('date', to_char(day, 'YYYY-MM-DD'), 'count', count) from local_days order by count desc, day limit 1) as "mostActiveDay",
       coalesce((select hour from local_hours order by count desc, hour limit 1), 0) as "mostActiveHour",
-      (select count(*) from artist_counts where artist_id::text not in (select key from earlier_artists))::int as "newArtistsCount",
+      (select count(*) from undecided where artist_id::text not in (select key from heard_since))::int as "newArtistsCount",
       coalesce((select max(length) from streaks), 0) as "longestStreak",
       ${moment(inWindow, 'asc')} as "firstScrobble",
       ${moment(inWindow, 'desc')} as "lastScrobble"

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, StatsYearDim } from '../../../toolkit/db/index.ts';
 import { catalogGroups, yearDims } from './groups.ts';
 import { onePeriod, type Piece } from './pieces.ts';
-import { listeningParts, type PlaysWindow } from './reads.ts';
+import { exactSum, listeningParts, type PlaysWindow } from './reads.ts';
 
 /**
  * A window's plays per artist, album and genre, and in all, with their listening time: for
@@ -31,27 +31,47 @@ const ALL_DIMS: StatsYearDim[] = ['a', 'l', 'g', 't'];
 /**
  * Rows of (dim, key, plays, measured, played_ms, unmeasured_ms), not summed: summed per (dim, key)
  * they are `userId`'s plays in the window per artist ('a'), album ('l'), genre ('g') and in all
- * ('t', key ''), never below zero, possibly zero. `dims` restricts them to those dimensions.
+ * ('t', key ''), never below zero, possibly zero; `options` may restrict them to some (GroupsOptions).
  * `regrouping` says whether catalog edits wait for the fold (isRegrouping, read in the snapshot the
  * statement runs in): the moves they make are only read when some do, which spares the planner
  * two branches of joins (2 of a Wrapped's 5 ms of planning).
  */
-export function windowGroups(userId: string, window: PlaysWindow, options: { dims?: StatsYearDim[]; regrouping: boolean }): RawBuilder<GroupRow> {
-  const { dims = ALL_DIMS, regrouping } = options;
+export function windowGroups(userId: string, window: PlaysWindow, options: GroupsOptions): RawBuilder<GroupRow> {
+  const { regrouping } = options;
   const years = (piece: Piece) => piece.source === 'y';
   const { pieces, parts } = listeningParts(userId, window, (piece) => !years(piece));
   const branches = [
-    ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, dims), ...(regrouping ? [pendingMoves(userId, piece, dims)] : [])]),
-    ...parts.map((part) => inGroups(part, dims)),
+    ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
+    ...(parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
   ];
   if (branches.length === 0)
     return sql`select null::"char" as dim, null::text as key, 0 as plays, 0 as measured, 0::bigint as played_ms, 0::bigint as unmeasured_ms where false`;
   return sql`select * from (${sql.join(branches, sql` union all `)}) grouped (dim, key, plays, measured, played_ms, unmeasured_ms)`;
 }
 
+export interface GroupsOptions {
+  /** Only these dimensions (all when absent). */
+  dims?: StatsYearDim[];
+  /**
+   * Only these artists: a relation of their ids (as uuid), with dims ['a']. Every part is still
+   * read, but only the plays of their tracks are put under groups and summed.
+   */
+  artists?: RawBuilder<unknown>;
+  regrouping: boolean;
+}
+
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-const ofDims = (column: RawBuilder<unknown>, dims: StatsYearDim[]) =>
-  dims.length === ALL_DIMS.length ? sql`true` : sql`${column} in (${sql.join(dims.map((dim) => sql.lit(dim)))})`;
+
+/** The condition on a row's (dim, key) the options ask for. */
+function wanted(dim: RawBuilder<unknown>, key: RawBuilder<unknown>, { dims = ALL_DIMS, artists }: GroupsOptions) {
+  return sql.join(
+    [
+      dims.length === ALL_DIMS.length ? sql`true` : sql`${dim} in (${sql.join(dims.map((name) => sql.lit(name)))})`,
+      artists ? sql`${key} in (select id::text from (${artists}) wanted (id))` : sql`true`,
+    ],
+    sql` and `,
+  );
+}
 
 /** The year range of a piece of whole years, as a condition on `column`: one year by equality. */
 function yearsOf(column: RawBuilder<unknown>, piece: Piece) {
@@ -60,10 +80,10 @@ function yearsOf(column: RawBuilder<unknown>, piece: Piece) {
 }
 
 /** A piece of whole years from the year rows, times its weight. */
-function yearRows(userId: string, piece: Piece, dims: StatsYearDim[]) {
+function yearRows(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
   return sql`select dim, key, plays * ${weight}, measured * ${weight}, played_ms * ${weight}, unmeasured_ms * ${weight}
-    from stats_year_groups where user_id = ${userId} and ${yearsOf(sql`year`, piece)} and ${ofDims(sql`dim`, dims)}`;
+    from stats_year_groups where user_id = ${userId} and ${yearsOf(sql`year`, piece)} and ${wanted(sql`dim`, sql`key`, options)}`;
 }
 
 /** Whether catalog edits wait for the fold to move tracks' year rows: whether windowGroups must add the moves. */
@@ -77,7 +97,7 @@ export async function isRegrouping(db: Kysely<DB>): Promise<boolean> {
  * (stats_regroup) and the fold has counted, its yearly counts off its old groups and onto the
  * catalog's.
  */
-function pendingMoves(userId: string, piece: Piece, dims: StatsYearDim[]) {
+function pendingMoves(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
   return sql`select d.dim, d.key, x.sign * c.plays * ${weight}, x.sign * c.measured * ${weight}, x.sign * c.played_ms * ${weight},
       x.sign * coalesce(x.duration::bigint * (c.plays - c.measured), 0) * ${weight}
@@ -87,27 +107,32 @@ function pendingMoves(userId: string, piece: Piece, dims: StatsYearDim[]) {
     cross join lateral (values (g.artist_id, g.album_id, g.genre, g.duration, -1), (n.artist_id, n.album_id, n.genre, n.duration, 1))
       x (artist_id, album_id, genre, duration, sign)
     cross join lateral ${yearDims(sql`x`)}
-    where d.key is not null and ${ofDims(sql`d.dim`, dims)}`;
+    where d.key is not null and ${wanted(sql`d.dim`, sql`d.key`, options)}`;
 }
 
 /**
- * Per-track rows (track_id, plays, measured, played_ms) under the groups their plays count in: the
- * catalog's for a track in it; for a track merged away (its rollup rows and queued removals not
- * folded yet), those the fold counted it under, where its removals will be taken off; a track
- * the fold never met and the catalog no longer has counts nowhere, as in the fold.
+ * Per-track rows (track_id, plays, measured, played_ms), summed per track, under the groups their
+ * plays count in: the catalog's for a track in it; for a track merged away (its rollup rows and
+ * queued removals not folded yet), those the fold counted it under, where its removals will be
+ * taken off; a track the fold never met and the catalog no longer has counts nowhere, as in the
+ * fold. Summed first, so each track meets the catalog once however many days of a window it has.
  */
-function inGroups(part: RawBuilder<unknown>, dims: StatsYearDim[]) {
-  // A lateral probe per track, the catalog's groups first: a join would hash every track's groups
-  // for the few hundred rows at a window's edges.
-  return sql`select d.dim, d.key, c.plays, c.measured, c.played_ms, coalesce(k.duration::bigint * (c.plays - c.measured), 0)
-    from (${part}) c (track_id, plays, measured, played_ms)
-    cross join lateral (
-      select artist_id, album_id, genre, duration from (
-        select 0 as rank, n.* from ${catalogGroups} n where n.track_id = c.track_id
-        union all
-        select 1, g.track_id, g.artist_id, g.album_id, g.genre, g.duration from stats_track_groups g where g.track_id = c.track_id
-      ) known order by rank limit 1
-    ) k
-    cross join lateral ${yearDims(sql`k`)}
-    where d.key is not null and ${ofDims(sql`d.dim`, dims)}`;
+function inGroups(rows: RawBuilder<unknown>, options: GroupsOptions) {
+  // The tracks that can count for the artists asked for: theirs in the catalog, and those merged away from them.
+  const ofArtists = options.artists
+    ? sql`where c.track_id in (select id from tracks where artist_id in (select * from (${options.artists}) a)
+        union all select track_id from stats_track_groups where artist_id in (select * from (${options.artists}) a))`
+    : sql``;
+  return sql`select * from (with per_track as materialized (
+      select track_id, sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms
+      from (${rows}) c (track_id, plays, measured, played_ms) ${ofArtists} group by 1
+    )
+    select d.dim, d.key, k.plays, k.measured, k.played_ms, coalesce(k.duration::bigint * (k.plays - k.measured), 0)
+    from (
+      select c.*, n.artist_id, n.album_id, n.genre, n.duration from per_track c join ${catalogGroups} n on n.track_id = c.track_id
+      union all
+      select c.*, g.artist_id, g.album_id, g.genre, g.duration from per_track c join stats_track_groups g on g.track_id = c.track_id
+        where not exists (select 1 from tracks t where t.id = c.track_id)
+    ) k cross join lateral ${yearDims(sql`k`)}
+    where d.key is not null and ${wanted(sql`d.dim`, sql`d.key`, options)}) in_groups`;
 }
