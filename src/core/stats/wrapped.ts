@@ -4,7 +4,7 @@ import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
 import { ALL_TIME, exactSum, localHourPlays, trackParts } from './rollups/reads.ts';
-import { isRegrouping, windowGroups } from './rollups/window-groups.ts';
+import { isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -222,8 +222,12 @@ export async function wrappedOf(db: Database, userId: string, window: StatsWindo
       .setIsolationLevel('repeatable read')
       .execute(async (tx) => {
         // Parallel workers cost more to start than the few thousand rows each part reads (1M plays:
-        // 220 -> 140 ms).
-        await setForTransaction(tx, { ...NO_JIT, max_parallel_workers_per_gather: '0' });
+        // 220 -> 140 ms). Nested loops only where the window's per-track rows are few (readsMonthsOrDays).
+        await setForTransaction(tx, {
+          ...NO_JIT,
+          max_parallel_workers_per_gather: '0',
+          ...(readsMonthsOrDays(window) ? { enable_nestloop: 'off' } : {}),
+        });
         return aggregatesQuery(userId, window, timeZone, await isRegrouping(tx)).execute(tx);
       }),
   );
