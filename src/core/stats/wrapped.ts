@@ -81,6 +81,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
   const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
   const { main, others } = trackParts(userId, window);
   const yearStart = new Date(Date.UTC(window.start.getUTCFullYear(), 0, 1));
+  const before = { start: ALL_TIME.start, end: yearStart };
   const noTracks = sql`select null::uuid, 0 where false`;
   return sql<Aggregates>`
     with sums as materialized (
@@ -115,17 +116,25 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
         select track_id, plays from others
       ) counted group by 1 having sum(plays) > 0
     ),
-    -- An artist heard in the window is new unless their plays before it add up to any: first in
-    -- the UTC years before the window's (whole years: their year rows), then, for the artists
-    -- those leave, in the rest of the time before the window (up to 6 months of per-track rows:
-    -- only the plays of those artists' tracks are put under groups).
-    heard_before as (
-      select key from (${windowGroups(userId, { start: ALL_TIME.start, end: yearStart }, { dims: ['a'], regrouping })}) earlier
+    -- An artist heard in the window is new unless their plays before it add up to any. First the
+    -- UTC years before the window's (their year rows), counting of the changes still queued only
+    -- plays leaving: an artist with plays left is settled whatever else is queued, and after a bulk
+    -- import of older plays (~100k queued plays arriving) most are, without summing the import.
+    -- Then, for the artists those leave, every queued change of their tracks; then the rest of the
+    -- time before the window (up to 6 months of per-track rows) for those still undecided.
+    heard as materialized (select artist_id from artist_counts),
+    kept_before as (
+      select key from (${windowGroups(userId, before, { only: 'a', artists: sql`select artist_id from heard`, queued: 'removals', regrouping })}) earlier
       group by 1 having sum(plays) > 0
     ),
-    undecided as materialized (select key::uuid as artist_id from sums where dim = 'a' and plays > 0 and key not in (select key from heard_before)),
+    unkept as materialized (select artist_id from heard where artist_id::text not in (select key from kept_before)),
+    heard_before as (
+      select key from (${windowGroups(userId, before, { only: 'a', artists: sql`select artist_id from unkept`, regrouping })}) earlier
+      where exists (select 1 from unkept) group by 1 having sum(plays) > 0
+    ),
+    undecided as materialized (select artist_id from unkept where artist_id::text not in (select key from heard_before)),
     heard_since as (
-      select key from (${windowGroups(userId, { start: yearStart, end: window.start }, { dims: ['a'], artists: sql`select artist_id from undecided`, regrouping })}) earlier
+      select key from (${windowGroups(userId, { start: yearStart, end: window.start }, { only: 'a', artists: sql`select artist_id from undecided`, regrouping })}) earlier
       where exists (select 1 from undecided) group by 1 having sum(plays) > 0
     ),
     -- Plays per local day, per local hour of the day and per UTC day, in one pass over the local

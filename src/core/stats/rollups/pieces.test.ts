@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
-import { quarterSpan, windowPieces, type Piece } from './pieces.ts';
+import { onePeriod, quarterSpan, windowPieces, type Piece } from './pieces.ts';
 
 const DAY_MS = 86_400_000;
 const START_OF_DATA = Date.UTC(2019, 0, 1);
@@ -81,4 +81,24 @@ test('quarter spans: whole quarter hours from the rollup, the partial ones raw',
   const inside = quarterSpan(new Date('2026-03-01T10:01:00Z'), new Date('2026-03-01T10:14:00Z'));
   assert.equal(inside.from.getTime(), inside.to.getTime());
   assert.equal(inside.raw.length, 1);
+});
+
+test('onePeriod names the one UTC year, month or day a rollup piece covers, and nothing for wider pieces or raw plays', () => {
+  const piece = (source: Piece['source'], from: string, to: string): Piece => ({ source, from: new Date(from), to: new Date(to), weight: 1 });
+  assert.deepEqual(onePeriod(piece('y', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z')), new Date('2025-01-01T00:00:00Z'));
+  assert.deepEqual(onePeriod(piece('m', '2024-02-01T00:00:00Z', '2024-03-01T00:00:00Z')), new Date('2024-02-01T00:00:00Z'));
+  assert.deepEqual(onePeriod(piece('d', '2024-12-31T00:00:00Z', '2025-01-01T00:00:00Z')), new Date('2024-12-31T00:00:00Z'));
+  assert.equal(onePeriod(piece('y', '2024-01-01T00:00:00Z', '2026-01-01T00:00:00Z')), undefined);
+  assert.equal(onePeriod(piece('m', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z')), undefined);
+  assert.equal(onePeriod(piece('raw', '2024-01-01T00:00:00Z', '2024-01-02T00:00:00Z')), undefined);
+  // A calendar year in a zone east of UTC: its UTC year row and raw hours at each end.
+  const pieces = windowPieces(new Date('2024-12-31T18:30:00Z'), new Date('2025-12-31T18:30:00Z'));
+  assert.deepEqual(
+    pieces.map((p) => [p.source, onePeriod(p)?.toISOString() ?? null]),
+    [
+      ['y', '2025-01-01T00:00:00.000Z'],
+      ['raw', null],
+      ['raw', null],
+    ],
+  );
 });

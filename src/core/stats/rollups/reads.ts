@@ -66,7 +66,7 @@ function piecePlays(userId: string | null, piece: Piece, measure: Measure) {
  * The changes still queued in the rollup pieces, each weighted as the pieces covering it are, in
  * one scan of the unindexed queue (a scan per piece cost a read several whole scans).
  */
-function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure) {
+function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure, only: QueuedChanges = 'all') {
   const rollup = pieces.filter((piece) => piece.source !== 'raw');
   if (rollup.length === 0) return [];
   const weight = sql.join(
@@ -76,9 +76,12 @@ function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure) {
   const from = new Date(Math.min(...rollup.map((piece) => piece.from.getTime())));
   const to = new Date(Math.max(...rollup.map((piece) => piece.to.getTime())));
   return [
-    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`,
+    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}${only === 'removals' ? sql` and delta < 0` : sql``}`,
   ];
 }
+
+/** Which queued changes a read takes: all of them, or only plays leaving (a sum without the plays arriving is a lower bound). */
+export type QueuedChanges = 'all' | 'removals';
 
 /** Each piece's rows and the queued ones, as one relation of (track_id, plays[, measured, played_ms]). */
 function pieceBranches(userId: string | null, window: PlaysWindow, measure: Measure) {
@@ -132,20 +135,17 @@ const GRAIN_RANK: Piece['source'][] = ['d', 'm', 'y'];
 
 /**
  * A user's plays in a window per track with their listening time, as relations of (track_id, plays,
- * measured, played_ms), not summed across them: one per piece `read` takes (all when absent) and
- * one of the changes queued in the window, summed per track. Their rows add up per track to its
- * plays in the window, how many of them have a played time and its sum in ms (a bigint).
+ * measured, played_ms), not summed: one per piece `read` takes and one of the changes queued in the
+ * window (`queued` of them). Their rows add up per track to its plays in the window, how many of
+ * them have a played time and its sum in ms (a bigint).
  */
-export function listeningParts(userId: string, window: PlaysWindow, read: (piece: Piece) => boolean = () => true) {
+export function listeningParts(userId: string, window: PlaysWindow, read: (piece: Piece) => boolean, queued: QueuedChanges = 'all') {
   const pieces = windowPieces(window.start, window.end);
   return {
     pieces,
     parts: [
       ...pieces.filter(read).map((piece) => piecePlays(userId, piece, 'listening').$castTo<ListeningRow>()),
-      ...queuedPlays(userId, pieces, 'listening').map(
-        (queued) =>
-          sql<ListeningRow>`select track_id, sum(plays)::int, sum(measured)::int, ${exactSum(sql`played_ms`)} from (${queued}) queued (track_id, plays, measured, played_ms) group by 1`,
-      ),
+      ...queuedPlays(userId, pieces, 'listening', queued).map((rows) => rows.$castTo<ListeningRow>()),
     ],
   };
 }

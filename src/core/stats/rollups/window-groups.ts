@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, StatsYearDim } from '../../../toolkit/db/index.ts';
 import { catalogGroups, yearDims } from './groups.ts';
 import { onePeriod, windowPieces, type Piece } from './pieces.ts';
-import { exactSum, listeningParts, type PlaysWindow } from './reads.ts';
+import { exactSum, listeningParts, type PlaysWindow, type QueuedChanges } from './reads.ts';
 
 /**
  * A window's plays per artist, album and genre, and in all, with their listening time: for
@@ -26,8 +26,6 @@ export interface GroupRow {
   unmeasured_ms: string;
 }
 
-const ALL_DIMS: StatsYearDim[] = ['a', 'l', 'g', 't'];
-
 /**
  * Rows of (dim, key, plays, measured, played_ms, unmeasured_ms), not summed: summed per (dim, key)
  * they are `userId`'s plays in the window per artist ('a'), album ('l'), genre ('g') and in all
@@ -39,7 +37,7 @@ const ALL_DIMS: StatsYearDim[] = ['a', 'l', 'g', 't'];
 export function windowGroups(userId: string, window: PlaysWindow, options: GroupsOptions): RawBuilder<GroupRow> {
   const { regrouping } = options;
   const years = (piece: Piece) => piece.source === 'y';
-  const { pieces, parts } = listeningParts(userId, window, (piece) => !years(piece));
+  const { pieces, parts } = listeningParts(userId, window, (piece) => !years(piece), options.queued);
   const branches = [
     ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
     ...(parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
@@ -50,28 +48,45 @@ export function windowGroups(userId: string, window: PlaysWindow, options: Group
 }
 
 export interface GroupsOptions {
-  /** Only these dimensions (all when absent). */
-  dims?: StatsYearDim[];
+  /** Only this dimension (all when absent). */
+  only?: StatsYearDim;
   /**
-   * Only these artists: a relation of their ids (as uuid), with dims ['a']. Every part is still
-   * read, but only the plays of their tracks are put under groups and summed.
+   * The artists asked about: a relation of their ids (as uuid), with only 'a'. The parts read per
+   * track put only their tracks' plays under groups; other artists' year rows may still be there,
+   * so a caller keeps the keys it asked for.
    */
   artists?: RawBuilder<unknown>;
+  /**
+   * The queued changes to count: all (when absent), or only plays leaving, which makes each sum a
+   * lower bound that is exact where no play is queued to arrive: read after a bulk import (~100k
+   * queued plays arriving) without summing the import per track.
+   */
+  queued?: QueuedChanges;
   regrouping: boolean;
 }
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
-/** The condition on a row's (dim, key) the options ask for. */
-function wanted(dim: RawBuilder<unknown>, key: RawBuilder<unknown>, { dims = ALL_DIMS, artists }: GroupsOptions) {
-  return sql.join(
-    [
-      dims.length === ALL_DIMS.length ? sql`true` : sql`${dim} in (${sql.join(dims.map((name) => sql.lit(name)))})`,
-      artists ? sql`${key} in (select id::text from (${artists}) wanted (id))` : sql`true`,
-    ],
-    sql` and `,
-  );
+/** The column whose value is each dimension's key. */
+const KEY_COLUMNS: Record<StatsYearDim, RawBuilder<unknown>> = { a: sql`artist_id::text`, l: sql`album_id::text`, g: sql`genre`, t: sql`''` };
+
+/**
+ * How rows of (artist_id, album_id, genre, sums) are summed per (dim, key): one grouping pass over
+ * every dimension (grouping() of artist_id, album_id and genre tells the sets apart: 3, 5, 6, 7),
+ * or one group by for a single one.
+ */
+function groupingOf(only: StatsYearDim | undefined) {
+  if (only) return { dim: sql`${sql.lit(only)}::"char"`, key: KEY_COLUMNS[only], by: sql`group by 1, 2` };
+  const set = sql`grouping(artist_id, album_id, genre)`;
+  return {
+    dim: sql`case ${set} when 3 then 'a' when 5 then 'l' when 6 then 'g' else 't' end::"char"`,
+    key: sql`case ${set} when 3 then artist_id::text when 5 then album_id::text when 6 then genre else '' end`,
+    by: sql`group by grouping sets ((artist_id), (album_id), (genre), ())`,
+  };
 }
+
+/** The condition on a row's dim the options ask for. */
+const wanted = (dim: RawBuilder<unknown>, { only }: GroupsOptions) => (only ? sql`${dim} = ${sql.lit(only)}` : sql`true`);
 
 /** The year range of a piece of whole years, as a condition on `column`: one year by equality. */
 function yearsOf(column: RawBuilder<unknown>, piece: Piece) {
@@ -83,7 +98,7 @@ function yearsOf(column: RawBuilder<unknown>, piece: Piece) {
 function yearRows(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
   return sql`select dim, key, plays * ${weight}, measured * ${weight}, played_ms * ${weight}, unmeasured_ms * ${weight}
-    from stats_year_groups where user_id = ${userId} and ${yearsOf(sql`year`, piece)} and ${wanted(sql`dim`, sql`key`, options)}`;
+    from stats_year_groups where user_id = ${userId} and ${yearsOf(sql`year`, piece)} and ${wanted(sql`dim`, options)}`;
 }
 
 /**
@@ -115,7 +130,7 @@ function pendingMoves(userId: string, piece: Piece, options: GroupsOptions) {
     cross join lateral (values (g.artist_id, g.album_id, g.genre, g.duration, -1), (n.artist_id, n.album_id, n.genre, n.duration, 1))
       x (artist_id, album_id, genre, duration, sign)
     cross join lateral ${yearDims(sql`x`)}
-    where d.key is not null and ${wanted(sql`d.dim`, sql`d.key`, options)}`;
+    where d.key is not null and ${wanted(sql`d.dim`, options)}`;
 }
 
 /**
@@ -132,12 +147,15 @@ function inGroups(rows: RawBuilder<unknown>, options: GroupsOptions) {
         union all select track_id from stats_track_groups where artist_id in (select * from (${options.artists}) a))`
     : sql``;
   const pick = (column: string) => sql`case when n.track_id is not null then ${sql.ref(`n.${column}`)} else ${sql.ref(`g.${column}`)} end`;
-  // One join with the catalog, the kept groups probed only for a track not in it; then every sum
-  // in one grouping pass (a 30-day window of a heavy listener has ~20k tracks: expanded into a
-  // row per group first, they were 80k rows to sum).
+  // A track's groups as the fold keeps them (stats_track_groups: narrow, one row a track) are the
+  // catalog's for every track the fold has met and no edit waits to move; the catalog (tracks and
+  // albums, wide) is read only for the others, one probe each. A 30-day window of a heavy listener
+  // has ~6-20k tracks. Then every sum in one grouping pass (expanded into a row per group first,
+  // they were up to 80k rows to sum).
+  const moved = options.regrouping ? sql` or c.track_id in (select track_id from stats_regroup)` : sql``;
+  const grouping = groupingOf(options.only);
   return sql`select dim, key, plays, measured, played_ms, unmeasured_ms from (
-      select case grouping(artist_id, album_id, genre) when 3 then 'a' when 5 then 'l' when 6 then 'g' else 't' end::"char" as dim,
-        case grouping(artist_id, album_id, genre) when 3 then artist_id::text when 5 then album_id::text when 6 then genre else '' end as key,
+      select ${grouping.dim} as dim, ${grouping.key} as key,
         sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms,
         coalesce(${exactSum(sql`duration::bigint * (plays - measured)`)}, 0) as unmeasured_ms
       from (
@@ -147,9 +165,9 @@ function inGroups(rows: RawBuilder<unknown>, options: GroupsOptions) {
           select track_id, sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms
           from (${rows}) c (track_id, plays, measured, played_ms) ${ofArtists} group by 1
         ) c
-        left join ${catalogGroups} n on n.track_id = c.track_id
-        left join lateral (select * from stats_track_groups g where n.track_id is null and g.track_id = c.track_id) g on true
+        left join stats_track_groups g on g.track_id = c.track_id
+        left join lateral (select * from ${catalogGroups} n where (g.track_id is null${moved}) and n.track_id = c.track_id) n on true
         where n.track_id is not null or g.track_id is not null
-      ) k group by grouping sets ((artist_id), (album_id), (genre), ())
-    ) sums where key is not null and ${wanted(sql`dim`, sql`key`, options)}`;
+      ) k ${grouping.by}
+    ) sums where key is not null and ${wanted(sql`dim`, options)}`;
 }
