@@ -166,7 +166,8 @@ function inGroups(rows: RawBuilder<unknown>, options: GroupsOptions) {
           from (${rows}) c (track_id, plays, measured, played_ms) ${ofArtists} group by 1
         ) c
         left join stats_track_groups g on g.track_id = c.track_id
-        left join lateral (select * from ${catalogGroups} n where (g.track_id is null${moved}) and n.track_id = c.track_id) n on true
+        -- The limit keeps the probe a probe: flattened into a join, it was planned as a hash of the whole catalog.
+        left join lateral (select * from ${catalogGroups} n where (g.track_id is null${moved}) and n.track_id = c.track_id limit 1) n on true
         where n.track_id is not null or g.track_id is not null
       ) k ${grouping.by}
     ) sums where key is not null and ${wanted(sql`dim`, options)}`;
