@@ -29,7 +29,8 @@ export interface GroupRow {
 /**
  * Rows of (dim, key, plays, measured, played_ms, unmeasured_ms), not summed: summed per (dim, key)
  * they are `userId`'s plays in the window per artist ('a'), album ('l'), genre ('g') and in all
- * ('t', key ''), never below zero, possibly zero; `options` may restrict them to some (GroupsOptions).
+ * ('t', key ''), never below zero (counting every queued change), possibly zero; `options` may
+ * restrict them to some (GroupsOptions).
  * `regrouping` says whether catalog edits wait for the fold (isRegrouping, read in the snapshot the
  * statement runs in): the moves they make are only read when some do, which spares the planner
  * two branches of joins (2 of a Wrapped's 5 ms of planning).
