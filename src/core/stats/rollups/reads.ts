@@ -201,32 +201,52 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
     ) counted (month, track_id, plays) group by counted.month, track_id having sum(plays) > 0`;
 }
 
+const HOUR_MS = 3_600_000;
+const utcDay = sql`date_bin('1 day', h.hour, timestamptz '2000-01-01 00:00:00+00')`;
+
 /**
- * The hourly rollup in local time: an hour whose offset holds throughout and lies wholly in the
- * window is one row, its plays before the local hour turns (at :15, :30 or :45 in zones so offset)
- * and `later` those after, which are in the next local hour; an hour at the window's edge or with
- * an offset change inside it is its quarters, each converted on its own. Converting twice per hour
- * instead of per quarter is most of the read.
+ * The hourly rollup in local time. An hour wholly in the window is one row, its plays before the
+ * local hour turns (at :15, :30 or :45 in zones so offset) and `later` those after, which are in
+ * the next local hour: one time zone conversion per hour. The hours at the window's edges, and
+ * every hour of a UTC day the zone's offset changes in, are their quarters, each converted on its
+ * own. A day's change is found by the offsets at its two midnights, which is exact because no zone
+ * changes its offset twice within a day (in tzdata since 1900 the closest changes are four days
+ * apart); a change at the next midnight makes a day's hours quarters for nothing, never wrong.
  */
 function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBuilder<unknown>) {
   const quarter = sql`interval '15 minutes'`;
+  const [first, last] = [Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS, Math.floor(to.getTime() / HOUR_MS) * HOUR_MS];
+  const hoursIn = (lo: RawBuilder<unknown>, hi: RawBuilder<unknown>) =>
+    sql`select h.hour, h.q0, h.q1, h.q2, h.q3 from stats_hours h where ${ofUser} and h.hour >= ${lo} and h.hour < ${hi}`;
+  const quarters = (hours: RawBuilder<unknown>) => sql`select h.hour + v.i * ${quarter}, (h.hour + v.i * ${quarter}) at time zone ${zone}, v.plays, 0
+    from (${hours}) h cross join lateral (values (0, h.q0), (1, h.q1), (2, h.q2), (3, h.q3)) v (i, plays)
+    where h.hour + v.i * ${quarter} >= ${at(from)} and h.hour + v.i * ${quarter} < ${at(to)}`;
+  const start = at(new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS));
+  if (first >= last) return quarters(hoursIn(start, at(to)));
+  const [whole, wholeEnd] = [at(new Date(first)), at(new Date(last))];
+  const offset = (instant: RawBuilder<unknown>) => sql`(${instant} at time zone ${zone}) - (${instant} at time zone 'UTC')`;
   return sql`
-    with hours as materialized (
-      select h.hour, h.q0, h.q1, h.q2, h.q3, h.local_start,
-        h.local_45 - h.local_start = interval '45 minutes' and h.hour >= ${at(from)} and h.hour + interval '1 hour' <= ${at(to)} as whole,
-        ((60 - extract(minute from h.local_start)::int) % 60) / 15 as turn
-      -- offset 0 keeps the subquery whole, so each conversion runs once per hour rather than once per use.
-      from (select hour, q0, q1, q2, q3, hour at time zone ${zone} as local_start, (hour + interval '45 minutes') at time zone ${zone} as local_45
-        from stats_hours h where ${ofUser} and h.hour >= date_trunc('hour', ${at(from)}, 'UTC') and h.hour < ${at(to)} offset 0) h
+    with shifts as materialized (
+      -- The days from the first hour with plays to the last, not the window's (all time is 9,000 years).
+      select d from (select min(h.hour) as first, max(h.hour) as last from (${hoursIn(whole, wholeEnd)}) h) played,
+        generate_series(date_bin('1 day', played.first, timestamptz '2000-01-01 00:00:00+00'), played.last, interval '1 day') d
+      where ${offset(sql`d`)} <> ${offset(sql`(d + interval '1 day')`)}
     )
     select hour as at, local_start as local_at,
       case turn when 0 then q0 + q1 + q2 + q3 when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays,
       case turn when 0 then 0 when 1 then q1 + q2 + q3 when 2 then q2 + q3 else q3 end as later
-    from hours where whole
+    from (
+      select h.*, ((60 - extract(minute from h.local_start)::int) % 60) / 15 as turn
+      -- offset 0 keeps the subquery whole, so the conversion runs once per hour rather than once per use.
+      from (select h.*, h.hour at time zone ${zone} as local_start from (${hoursIn(whole, wholeEnd)}) h
+        where ${utcDay} not in (select d from shifts) offset 0) h
+    ) hours
     union all
-    select hour + v.i * ${quarter}, (hour + v.i * ${quarter}) at time zone ${zone}, v.plays, 0
-    from hours cross join lateral (values (0, q0), (1, q1), (2, q2), (3, q3)) v (i, plays)
-    where not whole and hour + v.i * ${quarter} >= ${at(from)} and hour + v.i * ${quarter} < ${at(to)}`;
+    ${quarters(hoursIn(start, whole))}
+    union all
+    ${quarters(hoursIn(wholeEnd, at(to)))}
+    union all
+    ${quarters(sql`select h.* from shifts s cross join lateral (${hoursIn(sql`greatest(s.d, ${whole})`, sql`least(s.d + interval '1 day', ${wholeEnd})`)}) h`)}`;
 }
 
 /**

@@ -284,6 +284,32 @@ for (const backend of testBackends()) {
       }
     });
 
+    test('an hour whose offset changes in its middle is counted quarter by quarter, folded or not', async () => {
+      // St John's springs forward at 05:30 UTC (01:59 NST is followed by 03:00 NDT), Lord Howe at
+      // 15:30 UTC (+10:30 to +11): each hour's first plays are in one local hour, its last two hours on.
+      const user = await createUser(db, 'midhour');
+      const cases = [
+        { zone: 'America/St_Johns', times: ['2025-03-09T05:10:00Z', '2025-03-09T05:40:00Z', '2025-03-09T05:50:00Z'], year: 2025 },
+        { zone: 'Australia/Lord_Howe', times: ['2025-10-05T15:05:00Z', '2025-10-05T15:35:00Z', '2025-10-05T15:55:00Z'], year: 2025 },
+      ];
+      await db
+        .insertInto('scrobbles')
+        .values(cases.flatMap(({ times }) => times.map((at, i) => ({ user_id: user, track_id: tracks[i]!, listened_at: new Date(at) }))))
+        .execute();
+      for (const state of ['queued', 'folded']) {
+        if (state === 'folded') await foldAll(db);
+        for (const { zone, year } of cases) {
+          const raw = await rawTimeStats(db, user, zone);
+          assert.deepEqual(await listeningClock(db, { userId: user, window: ALL_TIME, timeZone: zone }), raw.clock, `clock: ${zone}, ${state}`);
+          assert.deepEqual(await scrobblesPerDay(db, { userId: user, window: ALL_TIME, timeZone: zone }), raw.days, `chart: ${zone}, ${state}`);
+          const window = await sql<{ start: Date; end: Date }>`
+            select make_timestamptz(${year}, 1, 1, 0, 0, 0, ${zone}) as start, make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, ${zone}) as end`.execute(db);
+          const yearWindow = { period: 'year' as const, year, ...window.rows[0]! };
+          assert.deepEqual(await wrappedOf(db, user, yearWindow, zone), await wrappedFromHistory(db, user, yearWindow, zone), `Wrapped: ${zone}, ${state}`);
+        }
+      }
+    });
+
     test("a deleted account's rollups and queued changes go with it", async () => {
       const gone = await createUser(db, 'gone');
       await db
