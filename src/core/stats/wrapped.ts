@@ -3,7 +3,7 @@ import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
-import { ALL_TIME, exactSum, localHourPlays, trackParts } from './rollups/reads.ts';
+import { ALL_TIME, exactSum, localHourPlays, trackParts, utcDayOf } from './rollups/reads.ts';
 import { isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
@@ -57,9 +57,6 @@ export function moment(plays: RawBuilder<unknown>, direction: 'asc' | 'desc') {
     from (select track_id, listened_at from ${plays} order by listened_at ${sql.raw(direction)}, id ${sql.raw(direction)} limit 1) p
     cross join lateral ${trackById(sql`p.track_id`)} t)`;
 }
-
-/** A UTC midnight: date_bin's origin for binning instants into UTC days. */
-const UTC_MIDNIGHT = sql`timestamptz '2000-01-01 00:00:00+00'`;
 
 /** The rows of `counts` (a CTE with play_count) that can make its top `n`: ranked on counts alone, before any catalog join. */
 const contenders = (counts: string, n: number) =>
@@ -141,11 +138,11 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
     -- rows (one per hour of the window): an hour's later plays (localHourPlays) go to the next local
     -- hour, and to the next day from 23h. grouping() tells the sets apart: 3 day, 5 hour, 6 UTC day.
     by_local as materialized (
-      select grouping(local_at::date, extract(hour from local_at)::int, date_bin('1 day', at, ${UTC_MIDNIGHT})) as set,
-        local_at::date as day, extract(hour from local_at)::int as hour, date_bin('1 day', at, ${UTC_MIDNIGHT}) as utc_day,
+      select grouping(local_at::date, extract(hour from local_at)::int, ${utcDayOf(sql`at`)}) as set,
+        local_at::date as day, extract(hour from local_at)::int as hour, ${utcDayOf(sql`at`)} as utc_day,
         sum(plays) as plays, sum(later) as later, coalesce(sum(later) filter (where extract(hour from local_at) = 23), 0) as after_midnight
       from (${localHourPlays(userId, window, timeZone)}) local
-      group by grouping sets ((local_at::date), (extract(hour from local_at)::int), (date_bin('1 day', at, ${UTC_MIDNIGHT})))
+      group by grouping sets ((local_at::date), (extract(hour from local_at)::int), (${utcDayOf(sql`at`)}))
     ),
     local_days as (
       select day, sum(count)::int as count from (

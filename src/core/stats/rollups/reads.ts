@@ -25,6 +25,21 @@ const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const within = (column: RawBuilder<unknown>, from: Date, to: Date) => sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
 
 /**
+ * The periods of a rollup piece as a condition on `column` (a period start): one period by
+ * equality, which gives its rows in the rollup's key order (track or group), else a range.
+ */
+export function periodsOf(column: RawBuilder<unknown>, piece: Piece) {
+  const period = onePeriod(piece);
+  return period ? sql`${column} = ${at(period)}` : within(column, piece.from, piece.to);
+}
+
+/** A UTC midnight: date_bin's origin for binning instants into UTC days. */
+const UTC_MIDNIGHT = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+/** The UTC day an instant is in, by arithmetic (no time zone conversion). */
+export const utcDayOf = (instant: RawBuilder<unknown>) => sql`date_bin('1 day', ${instant}, ${UTC_MIDNIGHT})`;
+
+/**
  * The rows of one user or, with `userId` null, of every account there is: not every user_id, since
  * the queue keeps a deleted account's removals until the fold drops them, and those would take plays
  * off everyone's counts whose rollups already went with the account. As a list of ids, the rollups'
@@ -57,9 +72,8 @@ function piecePlays(userId: string | null, piece: Piece, measure: Measure) {
   if (piece.source === 'raw') {
     return sql`select track_id, ${measured(measure, 'raw', weight)} from scrobbles where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, piece.from, piece.to)}`;
   }
-  const period = onePeriod(piece);
   return sql`select track_id, ${piece.weight === 1 ? rollupColumns(measure) : measured(measure, 'rollup', weight)} from stats_track_counts
-      where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${period ? sql`period_start = ${at(period)}` : within(sql`period_start`, piece.from, piece.to)}`;
+      where ${ofUser(userId, 'user_id')} and grain = ${sql.lit(piece.source)} and ${periodsOf(sql`period_start`, piece)}`;
 }
 
 /**
@@ -202,7 +216,6 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
 }
 
 const HOUR_MS = 3_600_000;
-const utcDay = sql`date_bin('1 day', h.hour, timestamptz '2000-01-01 00:00:00+00')`;
 
 /**
  * The hourly rollup in local time. An hour wholly in the window is one row, its plays before the
@@ -229,7 +242,7 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
     with shifts as materialized (
       -- The days from the first hour with plays to the last, not the window's (all time is 9,000 years).
       select d from (select min(h.hour) as first, max(h.hour) as last from (${hoursIn(whole, wholeEnd)}) h) played,
-        generate_series(date_bin('1 day', played.first, timestamptz '2000-01-01 00:00:00+00'), played.last, interval '1 day') d
+        generate_series(${utcDayOf(sql`played.first`)}, played.last, interval '1 day') d
       where ${offset(sql`d`)} <> ${offset(sql`(d + interval '1 day')`)}
     )
     select hour as at, local_start as local_at,
@@ -239,7 +252,7 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
       select h.*, ((60 - extract(minute from h.local_start)::int) % 60) / 15 as turn
       -- offset 0 keeps the subquery whole, so the conversion runs once per hour rather than once per use.
       from (select h.*, h.hour at time zone ${zone} as local_start from (${hoursIn(whole, wholeEnd)}) h
-        where ${utcDay} not in (select d from shifts) offset 0) h
+        where ${utcDayOf(sql`h.hour`)} not in (select d from shifts) offset 0) h
     ) hours
     union all
     ${quarters(hoursIn(start, whole))}

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, StatsYearDim } from '../../../toolkit/db/index.ts';
 import { catalogGroups, yearDims } from './groups.ts';
-import { onePeriod, windowPieces, type Piece } from './pieces.ts';
-import { exactSum, listeningParts, type PlaysWindow, type QueuedChanges } from './reads.ts';
+import { windowPieces, type Piece } from './pieces.ts';
+import { exactSum, listeningParts, periodsOf, type PlaysWindow, type QueuedChanges } from './reads.ts';
 
 /**
  * A window's plays per artist, album and genre, and in all, with their listening time: for
@@ -66,8 +66,6 @@ export interface GroupsOptions {
   regrouping: boolean;
 }
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-
 /** The column whose value is each dimension's key. */
 const KEY_COLUMNS: Record<StatsYearDim, RawBuilder<unknown>> = { a: sql`artist_id::text`, l: sql`album_id::text`, g: sql`genre`, t: sql`''` };
 
@@ -89,17 +87,11 @@ function groupingOf(only: StatsYearDim | undefined) {
 /** The condition on a row's dim the options ask for. */
 const wanted = (dim: RawBuilder<unknown>, { only }: GroupsOptions) => (only ? sql`${dim} = ${sql.lit(only)}` : sql`true`);
 
-/** The year range of a piece of whole years, as a condition on `column`: one year by equality. */
-function yearsOf(column: RawBuilder<unknown>, piece: Piece) {
-  const year = onePeriod(piece);
-  return year ? sql`${column} = ${at(year)}` : sql`${column} >= ${at(piece.from)} and ${column} < ${at(piece.to)}`;
-}
-
 /** A piece of whole years from the year rows, times its weight. */
 function yearRows(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
   return sql`select dim, key, plays * ${weight}, measured * ${weight}, played_ms * ${weight}, unmeasured_ms * ${weight}
-    from stats_year_groups where user_id = ${userId} and ${yearsOf(sql`year`, piece)} and ${wanted(sql`dim`, options)}`;
+    from stats_year_groups where user_id = ${userId} and ${periodsOf(sql`year`, piece)} and ${wanted(sql`dim`, options)}`;
 }
 
 /**
@@ -127,7 +119,7 @@ function pendingMoves(userId: string, piece: Piece, options: GroupsOptions) {
       x.sign * coalesce(x.duration::bigint * (c.plays - c.measured), 0) * ${weight}
     from (select distinct track_id from stats_regroup) r
     join stats_track_groups g on g.track_id = r.track_id join ${catalogGroups} n on n.track_id = r.track_id
-    join stats_track_counts c on c.user_id = ${userId} and c.grain = 'y' and ${yearsOf(sql`c.period_start`, piece)} and c.track_id = r.track_id
+    join stats_track_counts c on c.user_id = ${userId} and c.grain = 'y' and ${periodsOf(sql`c.period_start`, piece)} and c.track_id = r.track_id
     cross join lateral (values (g.artist_id, g.album_id, g.genre, g.duration, -1), (n.artist_id, n.album_id, n.genre, n.duration, 1))
       x (artist_id, album_id, genre, duration, sign)
     cross join lateral ${yearDims(sql`x`)}
