@@ -124,12 +124,24 @@ async function trimLog(ctx: AppContext, userId: string, hookId: string): Promise
         order by id desc limit ${DELIVERY_LOG_SIZE}) newest)`.execute(ctx.db);
 }
 
+/**
+ * Posts one hook's claimed deliveries one after another, oldest first, so a receiver sees a
+ * now-playing before the love that followed it; different hooks are posted side by side. A
+ * delivery that is retried later can still arrive after newer ones: each carries its createdAt.
+ */
+async function deliverInOrder(ctx: AppContext, rows: ClaimedDelivery[], options: WebhookSenderOptions): Promise<number> {
+  let delivered = 0;
+  for (const row of rows) if (await deliverOne(ctx, row, options)) delivered++;
+  return delivered;
+}
+
 /** Delivers what is due until nothing is (or `signal` aborts); answers how many deliveries the receivers took. */
 export async function deliverDueWebhooks(ctx: AppContext, options: WebhookSenderOptions = WEBHOOK_SENDER_DEFAULTS, signal?: AbortSignal): Promise<number> {
   let delivered = 0;
   for (let rows = await claimDue(ctx, options); rows.length > 0 && !signal?.aborted; rows = await claimDue(ctx, options)) {
-    const outcomes = await Promise.all(rows.map((row) => deliverOne(ctx, row, options)));
-    delivered += outcomes.filter(Boolean).length;
+    const byHook = Map.groupBy(rows, (row) => `${row.user_id}/${row.hook_id}`);
+    const outcomes = await Promise.all([...byHook.values()].map((hookRows) => deliverInOrder(ctx, hookRows, options)));
+    delivered += outcomes.reduce((sum, count) => sum + count, 0);
   }
   return delivered;
 }
