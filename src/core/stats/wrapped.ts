@@ -3,7 +3,8 @@ import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
-import { ALL_TIME, exactSum, localHourPlays, trackParts, utcDayOf } from './rollups/reads.ts';
+import { LOCAL_DAY, LOCAL_HOUR, localTimeCounts, UTC_DAY } from './rollups/local-days.ts';
+import { ALL_TIME, exactSum, trackParts } from './rollups/reads.ts';
 import { isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { chooseTimeZone, withTimeZone } from './time-zone.ts';
@@ -134,28 +135,10 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
       select key from (${windowGroups(userId, { start: yearStart, end: window.start }, { only: 'a', artists: sql`select artist_id from undecided`, regrouping })}) earlier
       where exists (select 1 from undecided) group by 1 having sum(plays) > 0
     ),
-    -- Plays per local day, per local hour of the day and per UTC day, in one pass over the local
-    -- rows (one per hour of the window): an hour's later plays (localHourPlays) go to the next local
-    -- hour, and to the next day from 23h. grouping() tells the sets apart: 3 day, 5 hour, 6 UTC day.
-    by_local as materialized (
-      select grouping(local_at::date, extract(hour from local_at)::int, ${utcDayOf(sql`at`)}) as set,
-        local_at::date as day, extract(hour from local_at)::int as hour, ${utcDayOf(sql`at`)} as utc_day,
-        sum(plays) as plays, sum(later) as later, coalesce(sum(later) filter (where extract(hour from local_at) = 23), 0) as after_midnight
-      from (${localHourPlays(userId, window, timeZone)}) local
-      group by grouping sets ((local_at::date), (extract(hour from local_at)::int), (${utcDayOf(sql`at`)}))
-    ),
-    local_days as (
-      select day, sum(count)::int as count from (
-        select day, plays + later - after_midnight from by_local where set = 3
-        union all
-        select day + 1, after_midnight from by_local where set = 3 and after_midnight <> 0
-      ) d (day, count) group by 1 having sum(count) > 0
-    ),
-    local_hours as (
-      select hour, sum(count)::int as count from (
-        select hour, plays from by_local where set = 5 union all select (hour + 1) % 24, later from by_local where set = 5
-      ) h (hour, count) group by 1 having sum(count) > 0
-    ),
+    -- Plays per local day, per local hour of the day and per UTC day (local-days.ts).
+    by_local as materialized (${localTimeCounts(userId, window, timeZone)}),
+    local_days as (select day, plays as count from by_local where set = ${sql.lit(LOCAL_DAY)} and plays > 0),
+    local_hours as (select hour, plays as count from by_local where set = ${sql.lit(LOCAL_HOUR)} and plays > 0),
     streaks as (select count(*)::int as length from (select day - (row_number() over (order by day))::int as run from local_days) d group by run)
     select
       totals.scrobbles as "totalScrobbles",
@@ -177,7 +160,7 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
         sql`json_build_object('date', date, 'count', count)`,
         sql`select to_char(utc_day, 'YYYY-MM-DD') as date, count, row_number() over (order by utc_day) as ordinal
           from (select (utc_day at time zone 'UTC')::date as utc_day, count from (
-            select utc_day, (plays + later)::int from by_local where set = 6 and plays + later > 0) by_instant (utc_day, count)) days`,
+            select utc_day, plays from by_local where set = ${sql.lit(UTC_DAY)} and plays > 0) by_instant (utc_day, count)) days`,
       )} as "scrobblesPerDay",
       (select json_build_object('date', to_char(day, 'YYYY-MM-DD'), 'count', count) from local_days order by count desc, day limit 1) as "mostActiveDay",
       coalesce((select hour from local_hours order by count desc, hour limit 1), 0) as "mostActiveHour",

@@ -152,6 +152,13 @@ export interface StatsHoursTable {
   q3: number;
 }
 
+/** Plays per user and UTC day up to each quarter hour: upto[i - 1] the plays in its first i quarters (migration 0033). */
+export interface StatsDaysTable {
+  user_id: string;
+  day: Timestamp;
+  upto: number[];
+}
+
 /** All-time plays per user and track (migration 0021), folded like the other rollups; indexed per user in play order (0029). */
 export interface StatsTrackTotalsTable {
   user_id: string;
@@ -687,6 +694,7 @@ export interface DB {
   stats_queue_users: StatsQueueUsersTable;
   stats_track_counts: StatsTrackCountsTable;
   stats_hours: StatsHoursTable;
+  stats_days: StatsDaysTable;
   stats_year_groups: StatsYearGroupsTable;
   stats_track_totals: StatsTrackTotalsTable;
   stats_catalog_plays: StatsCatalogPlaysTable;

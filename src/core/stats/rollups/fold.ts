@@ -5,7 +5,7 @@
  * (insertScrobbles in src/core/scrobbling/ingest.ts for the ListenBrainz, Last.fm, Audioscrobbler
  * and Maloja submits and imports; corrections, catalog merges, deletions), to the stats_queue
  * table, in the writer's transaction. This module folds that queue into the rollups
- * (stats_track_counts, stats_hours, stats_track_totals, per artist and album of all time and per
+ * (stats_track_counts, stats_hours, stats_days, stats_track_totals, per artist and album of all time and per
  * artist, album and genre of each year, groups.ts): statsFoldJob every second in a serving
  * process (started by `earshot serve`, src/cli/commands/serve.ts), foldAll on demand. Readers
  * (reads.ts) add the plays still queued to the rollups, so a play counts the moment it is stored;
@@ -18,6 +18,7 @@ import { inTransaction, type Database, type DB } from '../../../toolkit/db/index
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
 import { catalogGroups, FOLD_LOCK, regroup, tidyGroups, yearDims, zeroGroups, type ZeroGroups } from './groups.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
+import { utcDayOf } from './reads.ts';
 
 /**
  * Queued changes folded per transaction: enough to amortize a statement, few enough that the
@@ -33,6 +34,7 @@ interface Folded extends ZeroGroups {
   /** Rollup keys whose count reached zero, to delete. */
   zero_counts: { user_id: string; grain: string; period_start: string; track_id: string }[] | null;
   zero_hours: { user_id: string; hour: string }[] | null;
+  zero_days: { user_id: string; day: string }[] | null;
   zero_totals: { user_id: string; track_id: string }[] | null;
   /** Rows taken per user, to count down in stats_queue_users (queue-marks.ts). */
   taken_by_user: { user_id: string; taken: number }[] | null;
@@ -119,10 +121,26 @@ const takeAndFold = sql<Folded>`
     on conflict (user_id, hour) do update set
       q0 = stats_hours.q0 + excluded.q0, q1 = stats_hours.q1 + excluded.q1, q2 = stats_hours.q2 + excluded.q2, q3 = stats_hours.q3 + excluded.q3
     returning user_id, hour, q0, q1, q2, q3
+  ),
+  day_quarters as (
+    select user_id, ${utcDayOf(sql`listened_at`)} as day, floor(extract(epoch from listened_at - ${utcDayOf(sql`listened_at`)}) / 900)::int as quarter, sum(delta) as delta
+    from live group by 1, 2, 3
+  ),
+  days as (
+    -- Each day's changes as running sums over its 96 quarters (migration 0033), added to its row.
+    insert into stats_days (user_id, day, upto)
+    select user_id, day, array_agg(upto order by i) from (
+      select d.user_id, d.day, i, (sum(coalesce(q.delta, 0)) over (partition by d.user_id, d.day order by i))::int as upto
+      from (select distinct user_id, day from day_quarters) d cross join generate_series(0, 95) i
+      left join day_quarters q on q.user_id = d.user_id and q.day = d.day and q.quarter = i
+    ) grid group by 1, 2 order by 1, 2
+    on conflict (user_id, day) do update set upto = stats_days_add(stats_days.upto, excluded.upto)
+    returning user_id, day, upto
   )
   select (select count(*)::int from taken) as taken,
     (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,
     (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours,
+    (select json_agg(json_build_object('user_id', user_id, 'day', day)) from days where 0 = all(upto)) as zero_days,
     (select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals,
     ${zeroGroups},
     (select json_agg(json_build_object('user_id', user_id, 'taken', n)) from (select user_id, count(*) as n from taken group by 1) t) as taken_by_user`;
@@ -136,6 +154,10 @@ async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
   if (folded.zero_hours) {
     await sql`delete from stats_hours h using json_to_recordset(${JSON.stringify(folded.zero_hours)}::json) z (user_id uuid, hour timestamptz)
       where h.user_id = z.user_id and h.hour = z.hour and h.q0 = 0 and h.q1 = 0 and h.q2 = 0 and h.q3 = 0`.execute(tx);
+  }
+  if (folded.zero_days) {
+    await sql`delete from stats_days d using json_to_recordset(${JSON.stringify(folded.zero_days)}::json) z (user_id uuid, day timestamptz)
+      where d.user_id = z.user_id and d.day = z.day and 0 = all(d.upto)`.execute(tx);
   }
   if (folded.zero_totals) {
     await sql`delete from stats_track_totals t using json_to_recordset(${JSON.stringify(folded.zero_totals)}::json) z (user_id uuid, track_id uuid)

@@ -217,6 +217,18 @@ export function monthlyTrackPlays(userId: string | null, from: Date, to: Date): 
 
 const HOUR_MS = 3_600_000;
 
+/** The hourly rollup's rows (hour, q0, q1, q2, q3) in [lo, hi), of the users `ofUser` (a condition on h.user_id) takes. */
+export const hourlyRows = (ofUser: RawBuilder<unknown>, lo: RawBuilder<unknown>, hi: RawBuilder<unknown>) =>
+  sql`select h.hour, h.q0, h.q1, h.q2, h.q3 from stats_hours h where ${ofUser} and h.hour >= ${lo} and h.hour < ${hi}`;
+
+/** (at, local_at, plays, later) for each quarter of `hours` (rows of the hourly rollup) in [from, to), each converted on its own; later 0. */
+export function quarterRows(hours: RawBuilder<unknown>, from: Date, to: Date, zone: RawBuilder<unknown>) {
+  const quarter = sql`interval '15 minutes'`;
+  return sql`select h.hour + v.i * ${quarter}, (h.hour + v.i * ${quarter}) at time zone ${zone}, v.plays, 0
+    from (${hours}) h cross join lateral (values (0, h.q0), (1, h.q1), (2, h.q2), (3, h.q3)) v (i, plays)
+    where h.hour + v.i * ${quarter} >= ${at(from)} and h.hour + v.i * ${quarter} < ${at(to)}`;
+}
+
 /**
  * The hourly rollup in local time. An hour wholly in the window is one row, its plays before the
  * local hour turns (at :15, :30 or :45 in zones so offset) and `later` those after, which are in
@@ -227,13 +239,9 @@ const HOUR_MS = 3_600_000;
  * apart); a change at the next midnight makes a day's hours quarters for nothing, never wrong.
  */
 function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBuilder<unknown>) {
-  const quarter = sql`interval '15 minutes'`;
   const [first, last] = [Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS, Math.floor(to.getTime() / HOUR_MS) * HOUR_MS];
-  const hoursIn = (lo: RawBuilder<unknown>, hi: RawBuilder<unknown>) =>
-    sql`select h.hour, h.q0, h.q1, h.q2, h.q3 from stats_hours h where ${ofUser} and h.hour >= ${lo} and h.hour < ${hi}`;
-  const quarters = (hours: RawBuilder<unknown>) => sql`select h.hour + v.i * ${quarter}, (h.hour + v.i * ${quarter}) at time zone ${zone}, v.plays, 0
-    from (${hours}) h cross join lateral (values (0, h.q0), (1, h.q1), (2, h.q2), (3, h.q3)) v (i, plays)
-    where h.hour + v.i * ${quarter} >= ${at(from)} and h.hour + v.i * ${quarter} < ${at(to)}`;
+  const hoursIn = (lo: RawBuilder<unknown>, hi: RawBuilder<unknown>) => hourlyRows(ofUser, lo, hi);
+  const quarters = (hours: RawBuilder<unknown>) => quarterRows(hours, from, to, zone);
   const start = at(new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS));
   if (first >= last) return quarters(hoursIn(start, at(to)));
   const [whole, wholeEnd] = [at(new Date(first)), at(new Date(last))];
@@ -262,6 +270,9 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
     ${quarters(sql`select h.* from shifts s cross join lateral (${hoursIn(sql`greatest(s.d, ${whole})`, sql`least(s.d + interval '1 day', ${wholeEnd})`)}) h`)}`;
 }
 
+/** What localHourPlays reads the hourly rollup's part of a window, [from, to) on quarter hours, with: rows of (at, local_at, plays, later). */
+export type HourlyReader = (from: Date, to: Date, zone: RawBuilder<unknown>) => RawBuilder<unknown>;
+
 /**
  * (at, local_at, plays, later) for the window's plays by local time in `zone`: `at` the instant a
  * row's plays start (an hour or quarter from the hourly rollup, or a raw or queued play's own time),
@@ -275,6 +286,7 @@ export function localHourPlays(
   userId: string | null,
   window: PlaysWindow,
   zone: string,
+  hourly: HourlyReader = (from, to, tz) => hourRows(ofUser(userId, 'h.user_id'), from, to, tz),
 ): RawBuilder<{ at: Date; local_at: Date; plays: number; later: number }> {
   const span = quarterSpan(window.start, window.end);
   const tz = sql`${zone}::text`;
@@ -282,9 +294,7 @@ export function localHourPlays(
     sql`select listened_at, listened_at at time zone ${tz}, ${delta}, 0 from ${sql.table(table)} where ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}`;
   const queued = (from: Date, to: Date) => sql`select * from (${plays('stats_queue', sql`delta`, from, to)}) queued where ${anyQueued(userId, { from, to })}`;
   const branches = [
-    ...(span.from < span.to
-      ? [sql`select * from (${hourRows(ofUser(userId, 'h.user_id'), span.from, span.to, tz)}) hour_rows`, queued(span.from, span.to)]
-      : []),
+    ...(span.from < span.to ? [sql`select * from (${hourly(span.from, span.to, tz)}) hour_rows`, queued(span.from, span.to)] : []),
     ...span.raw.map((piece) => plays('scrobbles', sql`1`, piece.from, piece.to)),
   ];
   if (branches.length === 0) return sql`select null::timestamptz as at, null::timestamp as local_at, 0 as plays, 0 as later where false`;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, StatsYearDim } from '../../../toolkit/db/index.ts';
 import { catalogGroups, yearDims } from './groups.ts';
-import { windowPieces, type Piece } from './pieces.ts';
+import { onePeriod, windowPieces, type Piece } from './pieces.ts';
 import { exactSum, listeningParts, periodsOf, type PlaysWindow, type QueuedChanges } from './reads.ts';
 
 /**
@@ -53,8 +53,8 @@ export interface GroupsOptions {
   only?: StatsYearDim;
   /**
    * The artists asked about: a relation of their ids (as uuid), with only 'a'. The parts read per
-   * track put only their tracks' plays under groups; other artists' year rows may still be there,
-   * so a caller keeps the keys it asked for.
+   * track and a single year's rows are theirs alone; other artists' rows of a range of years and
+   * moves waiting for the fold may still be there, so a caller keeps the keys it asked for.
    */
   artists?: RawBuilder<unknown>;
   /**
@@ -90,8 +90,10 @@ const wanted = (dim: RawBuilder<unknown>, { only }: GroupsOptions) => (only ? sq
 /** A piece of whole years from the year rows, times its weight. */
 function yearRows(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
+  // Over one year a few artists are probes of the key; over a range of years, every row.
+  const ofArtists = options.artists && onePeriod(piece) ? sql` and key in (select id::text from (${options.artists}) a (id))` : sql``;
   return sql`select dim, key, plays * ${weight}, measured * ${weight}, played_ms * ${weight}, unmeasured_ms * ${weight}
-    from stats_year_groups where user_id = ${userId} and ${periodsOf(sql`year`, piece)} and ${wanted(sql`dim`, options)}`;
+    from stats_year_groups where user_id = ${userId} and ${periodsOf(sql`year`, piece)} and ${wanted(sql`dim`, options)}${ofArtists}`;
 }
 
 /**
