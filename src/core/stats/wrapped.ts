@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index.ts';
+import { NO_JIT, type Database } from '../../toolkit/db/index.ts';
 import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
@@ -118,16 +118,21 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
     -- UTC years before the window's (their year rows), counting of the changes still queued only
     -- plays leaving: an artist with plays left is settled whatever else is queued, and after a bulk
     -- import of older plays (~100k queued plays arriving) most are, without summing the import.
-    -- Then, for the artists those leave, every queued change of their tracks; then the rest of the
-    -- time before the window (up to 6 months of per-track rows) for those still undecided.
+    -- Then, for the artists those leave, those sums with the plays queued to arrive added; then
+    -- the rest of the time before the window (up to 6 months of per-track rows) for those still
+    -- undecided.
     heard as materialized (select artist_id from artist_counts),
-    kept_before as (
-      select key from (${windowGroups(userId, before, { only: 'a', artists: sql`select artist_id from heard`, queued: 'removals', regrouping })}) earlier
-      group by 1 having sum(plays) > 0
+    kept_before as materialized (
+      select key, sum(plays) as plays from (${windowGroups(userId, before, { only: 'a', artists: sql`select artist_id from heard`, queued: 'removals', regrouping })}) earlier
+      group by 1
     ),
-    unkept as materialized (select artist_id from heard where artist_id::text not in (select key from kept_before)),
+    unkept as materialized (select artist_id from heard where artist_id::text not in (select key from kept_before where plays > 0)),
     heard_before as (
-      select key from (${windowGroups(userId, before, { only: 'a', artists: sql`select artist_id from unkept`, regrouping })}) earlier
+      select key from (
+        select key, plays from kept_before where key in (select artist_id::text from unkept)
+        union all
+        select key, plays from (${windowGroups(userId, before, { only: 'a', artists: sql`select artist_id from unkept`, queued: 'arrivals', rollups: false, regrouping })}) arriving
+      ) earlier
       where exists (select 1 from unkept) group by 1 having sum(plays) > 0
     ),
     undecided as materialized (select artist_id from unkept where artist_id::text not in (select key from heard_before)),
@@ -212,12 +217,12 @@ export async function wrappedOf(db: Database, userId: string, window: StatsWindo
       .execute(async (tx) => {
         // Parallel workers cost more to start than the few thousand rows each part reads (1M plays:
         // 220 -> 140 ms). Nested loops only where the window's per-track rows are few (readsMonthsOrDays).
-        await setForTransaction(tx, {
+        const regrouping = await isRegrouping(tx, {
           ...NO_JIT,
           max_parallel_workers_per_gather: '0',
           ...(readsMonthsOrDays(window) ? { enable_nestloop: 'off' } : {}),
         });
-        return aggregatesQuery(userId, window, timeZone, await isRegrouping(tx)).execute(tx);
+        return aggregatesQuery(userId, window, timeZone, regrouping).execute(tx);
       }),
   );
   return assembleWrapped(window, rows[0]!);

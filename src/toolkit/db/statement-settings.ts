@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from './schema.ts';
 
 /**
@@ -13,6 +13,9 @@ export const NO_JIT = { jit: 'off' } as const;
  * server connection, and a session's setting would stay behind on one for whoever gets it next.
  */
 export async function setForTransaction(tx: Transaction<DB>, settings: Readonly<Record<string, string>>): Promise<void> {
-  const calls = Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`);
-  await sql`select ${sql.join(calls)}`.execute(tx);
+  await sql`select ${settingsFor(settings)}`.execute(tx);
 }
+
+/** setForTransaction's calls as a select list, for a statement that reads something as well (one round trip, not two). */
+export const settingsFor = (settings: Readonly<Record<string, string>>): RawBuilder<unknown> =>
+  sql.join(Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`));

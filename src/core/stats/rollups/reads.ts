@@ -90,12 +90,16 @@ function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure, o
   const from = new Date(Math.min(...rollup.map((piece) => piece.from.getTime())));
   const to = new Date(Math.max(...rollup.map((piece) => piece.to.getTime())));
   return [
-    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}${only === 'removals' ? sql` and delta < 0` : sql``}`,
+    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}${QUEUED_FILTERS[only]}`,
   ];
 }
 
-/** Which queued changes a read takes: all of them, or only plays leaving (a sum without the plays arriving is a lower bound). */
-export type QueuedChanges = 'all' | 'removals';
+/**
+ * Which queued changes a read takes: all of them, only plays leaving (a sum without the plays
+ * arriving is a lower bound), or only plays arriving (what such a bound left out).
+ */
+export type QueuedChanges = 'all' | 'removals' | 'arrivals';
+const QUEUED_FILTERS: Record<QueuedChanges, RawBuilder<unknown>> = { all: sql``, removals: sql` and delta < 0`, arrivals: sql` and delta > 0` };
 
 /** Each piece's rows and the queued ones, as one relation of (track_id, plays[, measured, played_ms]). */
 function pieceBranches(userId: string | null, window: PlaysWindow, measure: Measure) {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB, StatsYearDim } from '../../../toolkit/db/index.ts';
+import { settingsFor, type DB, type StatsYearDim } from '../../../toolkit/db/index.ts';
 import { catalogGroups, yearDims } from './groups.ts';
 import { onePeriod, windowPieces, type Piece } from './pieces.ts';
 import { exactSum, listeningParts, periodsOf, type PlaysWindow, type QueuedChanges } from './reads.ts';
@@ -36,9 +36,9 @@ export interface GroupRow {
  * two branches of joins (2 of a Wrapped's 5 ms of planning).
  */
 export function windowGroups(userId: string, window: PlaysWindow, options: GroupsOptions): RawBuilder<GroupRow> {
-  const { regrouping } = options;
-  const years = (piece: Piece) => piece.source === 'y';
-  const { pieces, parts } = listeningParts(userId, window, (piece) => !years(piece), options.queued);
+  const { regrouping, rollups = true } = options;
+  const years = (piece: Piece) => rollups && piece.source === 'y';
+  const { pieces, parts } = listeningParts(userId, window, (piece) => rollups && piece.source !== 'y', options.queued);
   const branches = [
     ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
     ...(parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
@@ -63,6 +63,8 @@ export interface GroupsOptions {
    * queued plays arriving) without summing the import per track.
    */
   queued?: QueuedChanges;
+  /** false: the queued changes alone, none of the rollups (to add to a sum read without them). */
+  rollups?: false;
   regrouping: boolean;
 }
 
@@ -104,9 +106,13 @@ function yearRows(userId: string, piece: Piece, options: GroupsOptions) {
  */
 export const readsMonthsOrDays = (window: PlaysWindow) => windowPieces(window.start, window.end).some((piece) => piece.source === 'm' || piece.source === 'd');
 
-/** Whether catalog edits wait for the fold to move tracks' year rows: whether windowGroups must add the moves. */
-export async function isRegrouping(db: Kysely<DB>): Promise<boolean> {
-  const { rows } = await sql<{ regrouping: boolean }>`select exists (select 1 from stats_regroup) as regrouping`.execute(db);
+/**
+ * Whether catalog edits wait for the fold to move tracks' year rows: whether windowGroups must add
+ * the moves. In a transaction, `settings` are set for it in the same statement (settingsFor).
+ */
+export async function isRegrouping(db: Kysely<DB>, settings: Readonly<Record<string, string>> = {}): Promise<boolean> {
+  const set = Object.keys(settings).length > 0 ? sql`${settingsFor(settings)}, ` : sql``;
+  const { rows } = await sql<{ regrouping: boolean }>`select ${set}exists (select 1 from stats_regroup) as regrouping`.execute(db);
   return rows[0]!.regrouping;
 }
 

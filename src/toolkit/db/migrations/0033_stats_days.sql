@@ -18,24 +18,21 @@ create function stats_days_add(a integer[], b integer[]) returns integer[] langu
 $$;
 
 -- The day rows from the hourly rollup (run after stats_rebuild(), which fills stats_hours): each
--- day's 96 quarters, missing ones zero, as running sums.
+-- day's 24 hours of quarters, missing ones zero, flattened into 96 and summed as they run (a
+-- grid of a day's 96 quarters joined to its counts took three times as long).
 create function stats_days_fill() returns void language plpgsql as $$
 begin
   truncate stats_days;
   insert into stats_days (user_id, day, upto)
-    select user_id, day, array_agg(upto order by i)
+    select user_id, day, (select array_agg(s::int order by n) from (select sum(v) over (order by n) as s, n from unnest(quarters) with ordinality u (v, n)) r)
     from (
-      select d.user_id, d.day, i, (sum(coalesce(q.plays, 0)) over (partition by d.user_id, d.day order by i))::int as upto
+      select d.user_id, d.day, array_agg(array[coalesce(h.q0, 0), coalesce(h.q1, 0), coalesce(h.q2, 0), coalesce(h.q3, 0)] order by s.slot) as quarters
       from (select distinct user_id, date_bin('1 day', hour, timestamptz '2000-01-01 00:00:00+00') as day from stats_hours) d
-      cross join generate_series(0, 95) i
-      left join (
-        select h.user_id, date_bin('1 day', h.hour, timestamptz '2000-01-01 00:00:00+00') as day,
-          (extract(epoch from h.hour - date_bin('1 day', h.hour, timestamptz '2000-01-01 00:00:00+00')) / 900)::int + v.j as quarter, v.plays
-        from stats_hours h cross join lateral (values (0, h.q0), (1, h.q1), (2, h.q2), (3, h.q3)) v (j, plays)
-        where v.plays <> 0
-      ) q on q.user_id = d.user_id and q.day = d.day and q.quarter = i
-    ) grid
-    group by 1, 2 order by 1, 2;
+      cross join generate_series(0, 23) s (slot)
+      left join stats_hours h on h.user_id = d.user_id and h.hour = d.day + s.slot * interval '1 hour'
+      group by 1, 2
+    ) days
+    order by 1, 2;
 end $$;
 
 select stats_days_fill();
