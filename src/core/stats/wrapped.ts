@@ -7,7 +7,7 @@ import { LOCAL_DAY, LOCAL_HOUR, localTimeCounts, UTC_DAY } from './rollups/local
 import { ALL_TIME, exactSum, trackParts } from './rollups/reads.ts';
 import { isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
-import { chooseTimeZone, withTimeZone } from './time-zone.ts';
+import { checkTimeZone, chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
 
 export type Aggregates = Omit<Wrapped, 'year' | 'period' | 'startDate' | 'endDate' | 'mostActiveDay' | 'firstScrobble' | 'lastScrobble'> & {
@@ -202,9 +202,12 @@ export interface WrappedRequest {
 
 /** The Wrapped getWrapped answers with: 400 for a malformed actor or time zone, 404 for an unknown user. */
 export async function wrappedFor(db: Database, request: WrappedRequest): Promise<Wrapped> {
-  const user = await userFromActorParam(db, request.actor);
-  const timeZone = chooseTimeZone(request.timeZone, user.timezone);
-  return wrappedOf(db, user.id, await statsWindow(db, request.period, request.year, timeZone), timeZone);
+  // With a zone asked for, the window does not wait for the user (on PostgreSQL, two connections at once).
+  const asked = request.timeZone === undefined ? undefined : checkTimeZone(request.timeZone);
+  const windowIn = (timeZone: string) => statsWindow(db, request.period, request.year, timeZone);
+  const [user, askedWindow] = await Promise.all([userFromActorParam(db, request.actor), asked === undefined ? undefined : windowIn(asked)]);
+  const timeZone = asked ?? chooseTimeZone(undefined, user.timezone);
+  return wrappedOf(db, user.id, askedWindow ?? (await windowIn(timeZone)), timeZone);
 }
 
 /** A user's Wrapped over a window; days, months and hours are counted in `timeZone`, scrobblesPerDay in UTC. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
@@ -18,7 +18,8 @@ import type { StatsWindow } from '../window.ts';
 import { wrappedFromHistory } from '../wrapped-from-history.ts';
 import { wrappedOf } from '../wrapped.ts';
 import { foldAll, foldBatch } from './fold.ts';
-import { ALL_TIME, trackPlays } from './reads.ts';
+import { LOCAL_DAY, LOCAL_HOUR, localTimeCounts, UTC_DAY } from './local-days.ts';
+import { ALL_TIME, trackPlays, utcDayOf } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
 
 // Zones offset by :30 and :45, with and without DST, both hemispheres.
@@ -308,6 +309,37 @@ for (const backend of testBackends()) {
           const yearWindow = { period: 'year' as const, year, ...window.rows[0]! };
           assert.deepEqual(await wrappedOf(db, user, yearWindow, zone), await wrappedFromHistory(db, user, yearWindow, zone), `Wrapped: ${zone}, ${state}`);
         }
+      }
+    });
+
+    test('plays at the turn of a local day or hour count on the right side of it, read from the day rows', async () => {
+      const user = await createUser(db, 'turns');
+      // Around each zone's local midnight and the UTC midnight of 11 June 2025: a minute before, at,
+      // a minute after, and the quarter's last minute and the next quarter's first.
+      const zones = ['UTC', 'America/Los_Angeles', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham', 'America/St_Johns'];
+      await sql`insert into scrobbles (user_id, track_id, listened_at)
+        select ${user}, ${tracks[0]!}, midnight + m * interval '1 minute'
+        from unnest(${zones}::text[]) z (zone) cross join lateral (values (make_timestamptz(2025, 6, 11, 0, 0, 0, z.zone))) t (midnight)
+        cross join unnest(array[-16, -15, -1, 0, 1, 14, 15]) m
+        on conflict do nothing`.execute(db);
+      await foldAll(db);
+      for (const zone of zones) {
+        const window = (
+          await sql<{
+            start: Date;
+            end: Date;
+          }>`select make_timestamptz(2025, 1, 1, 0, 0, 0, ${zone}) as start, make_timestamptz(2026, 1, 1, 0, 0, 0, ${zone}) as end`.execute(db)
+        ).rows[0]!;
+        const counted = (set: number) =>
+          sql<{ key: string; plays: number }>`select coalesce(day::text, hour::text, utc_day::text) as key, plays
+            from (${localTimeCounts(user, window, zone)}) c where set = ${sql.lit(set)} and plays <> 0 order by 1`.execute(db);
+        const raw = (key: RawBuilder<unknown>) =>
+          sql<{ key: string; plays: number }>`select ${key} as key, count(*)::int as plays from scrobbles
+            where user_id = ${user} and listened_at >= ${window.start} and listened_at < ${window.end} group by 1 order by 1`.execute(db);
+        const local = sql`listened_at at time zone ${zone}::text`;
+        assert.deepEqual((await counted(LOCAL_DAY)).rows, (await raw(sql`(${local})::date::text`)).rows, `local days: ${zone}`);
+        assert.deepEqual((await counted(LOCAL_HOUR)).rows, (await raw(sql`extract(hour from ${local})::int::text`)).rows, `local hours: ${zone}`);
+        assert.deepEqual((await counted(UTC_DAY)).rows, (await raw(sql`${utcDayOf(sql`listened_at`)}::text`)).rows, `UTC days: ${zone}`);
       }
     });
 
