@@ -5,7 +5,8 @@ import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
 import { LOCAL_DAY, LOCAL_HOUR, localTimeCounts, UTC_DAY } from './rollups/local-days.ts';
 import { ALL_TIME, exactSum, trackParts } from './rollups/reads.ts';
-import { isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
+import { windowPieces } from './rollups/pieces.ts';
+import { isRegrouping, readsMonthsOrDays, windowGroups, windowTracks } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { checkTimeZone, chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -64,41 +65,17 @@ const contenders = (counts: string, n: number) =>
   sql`(select * from ${sql.table(counts)} where play_count >= (select coalesce(min(play_count), 0) from (select play_count from ${sql.table(counts)} order by play_count desc limit ${n}) top))`;
 
 /**
- * Every aggregate of a Wrapped in one statement, from the rollups (src/core/stats/rollups/): the
- * window's plays per artist, album and genre and in all (`sums`, from windowGroups) give totals
- * and top lists, its plays per track the top songs, its plays by local time (`local`) every
- * local-time statistic, and the plays per artist before it which artists are new. Top lists rank
- * on counts, then join the catalog for names; ties go to the name (title), then the id. Raw SQL,
- * as statistics are: aggregates over CTEs the builder would only obscure.
+ * The CTEs `others` and `track_counts` (track_id, play_count) of a window with whole years: plays
+ * per track for the tracks that can make the top five. Summing all ~20k of a year's tracks cost
+ * more than the rest of the top lists together. A track without rows outside the main part
+ * (trackParts) has its main row's plays; of those, no track outside the main part's 5 + k largest
+ * rows (k tracks have rows elsewhere, all summed here) can make the top five, since at least five
+ * tracks among those rows have at least as many plays.
  */
-function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, regrouping: boolean) {
-  const start = sql`${window.start}::timestamptz`;
-  const end = sql`${window.end}::timestamptz`;
-  const zone = sql`${timeZone}::text`;
-  // First and last play: one step down scrobbles_user_time_idx each.
-  const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
+function topSongCandidates(userId: string, window: StatsWindow) {
   const { main, others } = trackParts(userId, window);
-  const yearStart = new Date(Date.UTC(window.start.getUTCFullYear(), 0, 1));
-  const before = { start: ALL_TIME.start, end: yearStart };
   const noTracks = sql`select null::uuid, 0 where false`;
-  return sql<Aggregates>`
-    with sums as materialized (
-      select dim, key, sum(plays)::int as plays, sum(measured)::int as measured,
-        ${exactSum(sql`played_ms`)} as played_ms, ${exactSum(sql`unmeasured_ms`)} as unmeasured_ms
-      from (${windowGroups(userId, window, { regrouping })}) grouped group by 1, 2
-    ),
-    artist_counts as (select key::uuid as artist_id, plays as play_count from sums where dim = 'a' and plays > 0),
-    album_counts as (select key::uuid as album_id, plays as play_count from sums where dim = 'l' and plays > 0),
-    genre_counts as (select key as genre, plays as play_count from sums where dim = 'g' and plays > 0),
-    -- Listening time: the played time where a client reported it, the track's duration for the other plays.
-    totals as (select coalesce(t.plays, 0) as scrobbles, coalesce(t.measured, 0) as measured,
-      ((coalesce(t.played_ms, 0) + coalesce(t.unmeasured_ms, 0)) / 60000)::int as minutes, (coalesce(t.played_ms, 0) / 60000)::int as measured_minutes
-      from (select) one left join sums t on t.dim = 't'),
-    -- Plays per track, for the tracks that can make the top five: summing all ~20k of a year's
-    -- tracks cost more than the rest of the top lists together. A track without rows outside the
-    -- main part (trackParts) has its main row's plays; of those, no track outside the main part's
-    -- 5 + k largest rows (k tracks have rows elsewhere, all summed here) can make the top five,
-    -- since at least five tracks among those rows have at least as many plays.
+  return sql`
     others as materialized (select track_id, sum(plays) as plays from (${sql.join(others.length > 0 ? others : [noTracks], sql` union all `)}) o (track_id, plays) group by 1),
     track_counts as materialized (
       select track_id, sum(plays)::int as play_count from (
@@ -113,7 +90,42 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
         }
         select track_id, plays from others
       ) counted group by 1 having sum(plays) > 0
+    ),`;
+}
+
+/**
+ * Every aggregate of a Wrapped in one statement, from the rollups (src/core/stats/rollups/): the
+ * window's plays per artist, album and genre and in all (`sums`, from windowGroups) give totals
+ * and top lists, its plays per track the top songs, its plays by local time (`local`) every
+ * local-time statistic, and the plays per artist before it which artists are new. Top lists rank
+ * on counts, then join the catalog for names; ties go to the name (title), then the id. Raw SQL,
+ * as statistics are: aggregates over CTEs the builder would only obscure.
+ */
+function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, regrouping: boolean) {
+  const start = sql`${window.start}::timestamptz`;
+  const end = sql`${window.end}::timestamptz`;
+  const zone = sql`${timeZone}::text`;
+  // First and last play: one step down scrobbles_user_time_idx each.
+  const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
+  // Without whole years, the window's plays per track are read once, for the sums and the top songs.
+  const perTrack = windowPieces(window.start, window.end).some((piece) => piece.source === 'y') ? undefined : windowTracks(userId, window);
+  const yearStart = new Date(Date.UTC(window.start.getUTCFullYear(), 0, 1));
+  const before = { start: ALL_TIME.start, end: yearStart };
+  return sql<Aggregates>`
+    with ${perTrack ? sql`per_track as materialized (${perTrack}),` : sql``}
+    sums as materialized (
+      select dim, key, sum(plays)::int as plays, sum(measured)::int as measured,
+        ${exactSum(sql`played_ms`)} as played_ms, ${exactSum(sql`unmeasured_ms`)} as unmeasured_ms
+      from (${windowGroups(userId, window, { regrouping, ...(perTrack ? { tracks: sql`select * from per_track` } : {}) })}) grouped group by 1, 2
     ),
+    artist_counts as (select key::uuid as artist_id, plays as play_count from sums where dim = 'a' and plays > 0),
+    album_counts as (select key::uuid as album_id, plays as play_count from sums where dim = 'l' and plays > 0),
+    genre_counts as (select key as genre, plays as play_count from sums where dim = 'g' and plays > 0),
+    -- Listening time: the played time where a client reported it, the track's duration for the other plays.
+    totals as (select coalesce(t.plays, 0) as scrobbles, coalesce(t.measured, 0) as measured,
+      ((coalesce(t.played_ms, 0) + coalesce(t.unmeasured_ms, 0)) / 60000)::int as minutes, (coalesce(t.played_ms, 0) / 60000)::int as measured_minutes
+      from (select) one left join sums t on t.dim = 't'),
+    ${perTrack ? sql`track_counts as materialized (select track_id, plays::int as play_count from per_track where plays > 0),` : topSongCandidates(userId, window)}
     -- An artist heard in the window is new unless their plays before it add up to any. First the
     -- UTC years before the window's (their year rows), counting of the changes still queued only
     -- plays leaving: an artist with plays left is settled whatever else is queued, and after a bulk

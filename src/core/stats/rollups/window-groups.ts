@@ -41,7 +41,7 @@ export function windowGroups(userId: string, window: PlaysWindow, options: Group
   const { pieces, parts } = listeningParts(userId, window, (piece) => rollups && piece.source !== 'y', options.queued);
   const branches = [
     ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
-    ...(parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
+    ...(options.tracks ? [inGroups(options.tracks, options)] : parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
   ];
   if (branches.length === 0)
     return sql`select null::"char" as dim, null::text as key, 0 as plays, 0 as measured, 0::bigint as played_ms, 0::bigint as unmeasured_ms where false`;
@@ -63,9 +63,26 @@ export interface GroupsOptions {
    * queued plays arriving) without summing the import per track.
    */
   queued?: QueuedChanges;
+  /**
+   * The window's plays per track outside its whole years, queued changes included, as (track_id,
+   * plays, measured, played_ms) (windowTracks, for a reader that needs them itself too): read
+   * instead of its pieces.
+   */
+  tracks?: RawBuilder<unknown>;
   /** false: the queued changes alone, none of the rollups (to add to a sum read without them). */
   rollups?: false;
   regrouping: boolean;
+}
+
+/**
+ * A window's plays per track outside its whole years, with the changes queued in it, summed per
+ * track: (track_id, plays, measured, played_ms); for windowGroups' `tracks`.
+ */
+export function windowTracks(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
+  const { parts } = listeningParts(userId, window, (piece) => piece.source !== 'y');
+  if (parts.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
+  return sql`select track_id, sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms
+    from (${sql.join(parts, sql` union all `)}) c (track_id, plays, measured, played_ms) group by 1`;
 }
 
 /** The column whose value is each dimension's key. */
