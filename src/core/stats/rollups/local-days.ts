@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { quarterSpan } from './pieces.ts';
-import { hourlyRows, localHourPlays, quarterRows, utcDayOf, type HourlyReader, type PlaysWindow } from './reads.ts';
+import { at, hourlyRows, localHourPlays, offsetSeconds, quarterRows, utcDayOf, type HourlyReader, type PlaysWindow } from './reads.ts';
 
 /** What a row of localTimeCounts counts, as the numbers grouping() gives a grouping set of (local day, local hour, UTC day). */
 export const LOCAL_DAY = 3;
@@ -9,14 +9,9 @@ export const UTC_DAY = 6;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
 /** The 96 running sums of a day row (migration 0033), each summed over a group of rows, as an array. */
 const summedQuarters = sql.raw(`array[${Array.from({ length: 96 }, (_, i) => `sum(upto[${i + 1}])`).join(', ')}]`);
-
-/** Seconds `zone` is ahead of UTC at `instant`. */
-const offsetSeconds = (instant: RawBuilder<unknown>, zone: RawBuilder<unknown>) =>
-  sql`extract(epoch from (${instant} at time zone ${zone}) - (${instant} at time zone 'UTC'))::int`;
 
 /**
  * A user's plays in a window by local time in `zone`, as rows (set, day, hour, utc_day, plays): the
@@ -35,21 +30,22 @@ const offsetSeconds = (instant: RawBuilder<unknown>, zone: RawBuilder<unknown>) 
 export function localTimeCounts(userId: string, window: PlaysWindow, zone: string): RawBuilder<{ set: number; plays: number }> {
   const tz = sql`${zone}::text`;
   const span = quarterSpan(window.start, window.end);
-  const [firstDay, lastDay] = [Math.ceil(span.from.getTime() / DAY_MS) * DAY_MS, Math.floor(span.to.getTime() / DAY_MS) * DAY_MS];
+  const [firstDay, lastDay] = [new Date(Math.ceil(span.from.getTime() / DAY_MS) * DAY_MS), new Date(Math.floor(span.to.getTime() / DAY_MS) * DAY_MS)];
   const ofUser = sql`h.user_id = ${userId}`;
-  const firstHour = Math.floor(span.from.getTime() / HOUR_MS) * HOUR_MS;
-  // The hourly rollup outside the regular days: the edges, and the whole days whose offset changes.
-  const otherHours: HourlyReader = (from, to, zoneText) =>
-    quarterRows(
+  // The hourly rollup outside the regular days, [from, to) being the span: the edges, and the whole days whose offset changes.
+  const otherHours: HourlyReader = (from, to, zoneText) => {
+    const firstHour = at(new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS));
+    return quarterRows(
       firstDay >= lastDay
-        ? hourlyRows(ofUser, at(firstHour), at(to.getTime()))
-        : sql`${hourlyRows(ofUser, at(firstHour), at(firstDay))}
-          union all ${hourlyRows(ofUser, at(lastDay), at(to.getTime()))}
+        ? hourlyRows(ofUser, firstHour, at(to))
+        : sql`${hourlyRows(ofUser, firstHour, at(firstDay))}
+          union all ${hourlyRows(ofUser, at(lastDay), at(to))}
           union all select h.* from whole_days d cross join lateral (${hourlyRows(ofUser, sql`d.day`, sql`d.day + interval '1 day'`)}) h where not d.regular`,
       from,
       to,
       zoneText,
     );
+  };
   const local = sql`select grouping(local_at::date, extract(hour from local_at)::int, ${utcDayOf(sql`at`)}),
       local_at::date, extract(hour from local_at)::int, ${utcDayOf(sql`at`)}, sum(plays)
     from (${localHourPlays(userId, window, zone, otherHours)}) plays

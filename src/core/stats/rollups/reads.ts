@@ -21,7 +21,7 @@ export const ALL_TIME: PlaysWindow = { start: new Date(Date.UTC(1000, 0, 1)), en
 /** Whether `window` takes in every play: all-time reads use the all-time rollups. */
 export const isAllTime = (window: PlaysWindow) => window.start <= ALL_TIME.start && window.end >= ALL_TIME.end;
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+export const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const within = (column: RawBuilder<unknown>, from: Date, to: Date) => sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
 
 /**
@@ -38,6 +38,10 @@ const UTC_MIDNIGHT = sql`timestamptz '2000-01-01 00:00:00+00'`;
 
 /** The UTC day an instant is in, by arithmetic (no time zone conversion). */
 export const utcDayOf = (instant: RawBuilder<unknown>) => sql`date_bin('1 day', ${instant}, ${UTC_MIDNIGHT})`;
+
+/** Seconds `zone` is ahead of UTC at `instant`: a UTC day's offset holds when it is the same at both its midnights. */
+export const offsetSeconds = (instant: RawBuilder<unknown>, zone: RawBuilder<unknown>) =>
+  sql`extract(epoch from (${instant} at time zone ${zone}) - (${instant} at time zone 'UTC'))::int`;
 
 /**
  * The rows of one user or, with `userId` null, of every account there is: not every user_id, since
@@ -249,13 +253,12 @@ function hourRows(ofUser: RawBuilder<unknown>, from: Date, to: Date, zone: RawBu
   const start = at(new Date(Math.floor(from.getTime() / HOUR_MS) * HOUR_MS));
   if (first >= last) return quarters(hoursIn(start, at(to)));
   const [whole, wholeEnd] = [at(new Date(first)), at(new Date(last))];
-  const offset = (instant: RawBuilder<unknown>) => sql`(${instant} at time zone ${zone}) - (${instant} at time zone 'UTC')`;
   return sql`
     with shifts as materialized (
       -- The days from the first hour with plays to the last, not the window's (all time is 9,000 years).
       select d from (select min(h.hour) as first, max(h.hour) as last from (${hoursIn(whole, wholeEnd)}) h) played,
         generate_series(${utcDayOf(sql`played.first`)}, played.last, interval '1 day') d
-      where ${offset(sql`d`)} <> ${offset(sql`(d + interval '1 day')`)}
+      where ${offsetSeconds(sql`d`, zone)} <> ${offsetSeconds(sql`(d + interval '1 day')`, zone)}
     )
     select hour as at, local_start as local_at,
       case turn when 0 then q0 + q1 + q2 + q3 when 1 then q0 when 2 then q0 + q1 else q0 + q1 + q2 end as plays,

@@ -58,9 +58,10 @@ export interface GroupsOptions {
    */
   artists?: RawBuilder<unknown>;
   /**
-   * The queued changes to count: all (when absent), or only plays leaving, which makes each sum a
+   * The queued changes to count: all (when absent); only plays leaving, which makes each sum a
    * lower bound that is exact where no play is queued to arrive: read after a bulk import (~100k
-   * queued plays arriving) without summing the import per track.
+   * queued plays arriving) without summing the import per track; or only plays arriving, to add
+   * to such a bound.
    */
   queued?: QueuedChanges;
   /**
