@@ -2,3 +2,4 @@ export { wrappedFor, type WrappedRequest } from './wrapped.ts';
 export { foldAll, statsFoldJob } from './rollups/fold.ts';
 export { rebuildRollups } from './rollups/rebuild.ts';
 export { ALL_TIME, trackPlays, type PlaysWindow } from './rollups/reads.ts';
+export { playedCounts } from './rollups/ranked-totals.ts';

@@ -16,6 +16,7 @@ import { playedCount, topAlbums, topArtists } from '../../catalog/actor-top.ts';
 import { mergeEntries, undoCatalogEdit } from '../../catalog/edits/admin-edits.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { groupPlays } from './groups.ts';
+import { assertPlayedCounts } from './rollups-testing.ts';
 import { ALL_TIME } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
 import { createUser, FIRST, randomPlayRound, seedCatalog } from './rollups-testing.ts';
@@ -58,6 +59,7 @@ async function assertAgree(db: Database, users: string[], context: string) {
   for (const user of [...users, null]) {
     const { read, raw } = await bothWays(db, user);
     assert.deepEqual(read, raw, `${context}, ${user ?? 'everyone'}`);
+    if (user !== null) await assertPlayedCounts(db, user, `${context}, ${user}`);
   }
 }
 

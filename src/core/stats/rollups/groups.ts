@@ -149,14 +149,22 @@ export function groupPlays(userId: string | null, group: Group): RawBuilder<{ id
 
 const ofUser = (userId: string | null, ref: string) => (userId === null ? sql`true` : sql`${sql.ref(ref)} = ${userId}`);
 
+/** The changes still queued of `userId` (or, with null, anyone), by queuedRows' rule, summed per track as (track_id, delta). */
+export const queuedPerTrack = (userId: string | null) => sql`select track_id, sum(delta)::int as delta from (${queuedRows(userId)}) q group by 1`;
+
 /**
  * (id, plays) changes of `userId`'s (or, with null, anyone's) artist or album totals that the
  * tables do not hold yet, not summed, id null for a track without one: the moves of tracks noted
- * for regrouping and not yet regrouped, and the changes still queued (queuedRows, the rule every
- * all-time read follows) under the groups they will be folded into: an existing track's own, a
- * merged-away track's as stats_track_groups keeps them.
+ * for regrouping and not yet regrouped, and the changes still queued (`queued`, (track_id, delta)
+ * as queuedPerTrack sums them) under the groups they will be folded into: an existing track's own,
+ * a merged-away track's as stats_track_groups keeps them. The queue is summed per track before
+ * the catalog is joined: after a bulk import it holds ~100k rows of a few thousand tracks.
  */
-export function pendingGroupChanges(userId: string | null, group: Group): RawBuilder<{ id: string | null; plays: number }> {
+export function pendingGroupChanges(
+  userId: string | null,
+  group: Group,
+  queued: RawBuilder<unknown> = queuedPerTrack(userId),
+): RawBuilder<{ id: string | null; plays: number }> {
   const column = `${group}_id`;
   return sql`select x.id, x.sign * tt.plays
       from (select distinct track_id from stats_regroup) r
@@ -164,6 +172,6 @@ export function pendingGroupChanges(userId: string | null, group: Group): RawBui
       join stats_track_totals tt on tt.track_id = r.track_id and ${ofUser(userId, 'tt.user_id')}
       cross join lateral (values (${sql.ref(`g.${column}`)}, -1), (${sql.ref(`t.${column}`)}, 1)) x (id, sign)
       union all
-      select case when t.id is null then ${sql.ref(`g.${column}`)} else ${sql.ref(`t.${column}`)} end, q.delta
-      from (${queuedRows(userId)}) q left join tracks t on t.id = q.track_id left join stats_track_groups g on g.track_id = q.track_id`;
+      select case when t.id is null then (select ${sql.ref(`g.${column}`)} from stats_track_groups g where g.track_id = q.track_id) else ${sql.ref(`t.${column}`)} end, q.delta
+      from (${queued}) q left join tracks t on t.id = q.track_id`;
 }

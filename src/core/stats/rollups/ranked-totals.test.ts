@@ -2,7 +2,8 @@
  * A user's top songs of all time, read from the totals in play order (ranked-totals.ts), against
  * counting their scrobbles: every page (ties broken by the id, as before) and the list's length,
  * through inserts, deletions, song merges and their undo, folded, partly folded or still queued,
- * and after a rebuild. Top artists and albums read the same way: groups.test.ts.
+ * and after a rebuild; and a profile's counts (playedCounts) likewise. Top artists and albums read
+ * the same way: groups.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -15,7 +16,7 @@ import { mergeEntries, undoCatalogEdit } from '../../catalog/edits/admin-edits.t
 import { foldAll, foldBatch } from './fold.ts';
 import { ALL_TIME } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
-import { createUser, randomPlayRound, seedCatalog } from './rollups-testing.ts';
+import { assertPlayedCounts, createUser, randomPlayRound, seedCatalog } from './rollups-testing.ts';
 
 /** Pages small enough that ties and queued tracks fall across their edges, and one with everything. */
 const PAGES = [
@@ -36,6 +37,7 @@ async function assertAgree(db: Database, users: string[], context: string) {
       assert.deepEqual(read, raw.slice(page.offset, page.offset + page.limit), `${context}, ${user}, ${page.limit} from ${page.offset}`);
     }
     assert.equal(await playedCount(db, user, ALL_TIME, 'track'), raw.length, `${context}, ${user}: played tracks`);
+    await assertPlayedCounts(db, user, `${context}, ${user}`);
   }
 }
 

@@ -1,7 +1,9 @@
 /** A small catalog and accounts for the all-time totals' tests (totals.test.ts, groups.test.ts). */
+import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
 import type { seededPicker } from '../../../toolkit/fuzz-testing.ts';
+import { playedCounts } from './ranked-totals.ts';
 
 /**
  * 4 artists, 6 albums and 16 tracks, some without an album; with `unattributed`, some without an
@@ -50,4 +52,13 @@ export async function randomPlayRound(db: Database, random: ReturnType<typeof se
     .onConflict((oc) => oc.doNothing())
     .execute();
   await sql`delete from scrobbles where id in (select id from scrobbles order by md5(id::text || ${round}::text) limit ${random.int(8)})`.execute(db);
+}
+
+/** A user's all-time counts as a profile shows them (playedCounts) equal counting their scrobbles through the catalog as it is now. */
+export async function assertPlayedCounts(db: Database, userId: string, context: string): Promise<void> {
+  const { rows: read } = await sql<{ plays: number; tracks: number; artists: number }>`select * from (${playedCounts(userId)}) c`.execute(db);
+  const { rows: raw } = await sql<{ plays: number; tracks: number; artists: number }>`select count(*)::int as plays,
+      count(distinct s.track_id)::int as tracks, count(distinct t.artist_id)::int as artists
+    from scrobbles s join tracks t on t.id = s.track_id where s.user_id = ${userId}`.execute(db);
+  assert.deepEqual(read[0], raw[0], `${context}: profile counts`);
 }
