@@ -126,6 +126,8 @@ export interface StatsQueueUsersTable {
   /** The earliest and latest listened_at of the user's queued rows, or wider (migration 0031). */
   first_at: Timestamp;
   last_at: Timestamp;
+  /** Whether the user's queued rows may include plays leaving (delta < 0; migration 0034). */
+  leaving: Generated<boolean>;
 }
 
 export type StatsGrain = 'y' | 'm' | 'd';

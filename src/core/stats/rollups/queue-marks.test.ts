@@ -1,17 +1,18 @@
 /**
  * Statistics reads that never pay for a big queue (queue-marks.ts): stats_queue_users always
  * agrees with the queue and bounds its times, a user with nothing queued reads no queue, nor does a
- * window none of the user's queued plays can fall in, a queued play counts once before and after
- * it is folded, and a drained queue's space is reclaimed.
+ * window none of the user's queued plays can fall in, nor a read of plays leaving when none are
+ * queued; a queued play counts once before and after it is folded, and a drained queue's space is
+ * reclaimed.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { reclaimQueue } from './queue-marks.ts';
-import { ALL_TIME, trackPlays, type PlaysWindow } from './reads.ts';
+import { ALL_TIME, listeningParts, trackPlays, type PlaysWindow } from './reads.ts';
 
 const DAY = 86_400_000;
 
@@ -40,20 +41,25 @@ async function counted(db: Database) {
   return { marks: marks.rows, queue: queue.rows };
 }
 
-/** The per-user counts are the queue's, and every queued play lies in its user's span. */
+/** The per-user counts are the queue's, every queued play lies in its user's span, and every queued removal is flagged as leaving. */
 async function agree(db: Database): Promise<void> {
   const { marks, queue } = await counted(db);
   assert.deepEqual(marks, queue);
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from stats_queue q join stats_queue_users m on m.user_id = q.user_id
-    where q.listened_at < m.first_at or q.listened_at > m.last_at`.execute(db);
+    where q.listened_at < m.first_at or q.listened_at > m.last_at or (q.delta < 0 and not m.leaving)`.execute(db);
   assert.equal(rows[0]!.n, 0);
 }
 
-/** The lines of `user`'s read of `window` that scan stats_queue, from its executed plan. */
-async function queueScans(db: Database, user: string, window: PlaysWindow): Promise<string[]> {
-  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, costs off, timing off, summary off) ${trackPlays(user, window)}`.execute(db);
+/** The lines of a read (by default `user`'s plays in `window`) that scan stats_queue, from its executed plan. */
+async function queueScans(db: Database, user: string, window: PlaysWindow, read: RawBuilder<unknown> = trackPlays(user, window)): Promise<string[]> {
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, costs off, timing off, summary off) ${read}`.execute(db);
   return rows.map((row) => row['QUERY PLAN']).filter((line) => /Scan on stats_queue\b/.test(line));
 }
+
+/** `user`'s queued plays leaving in `window` (the only rows such a read takes), as (track_id, plays). */
+const leavingPlays = (user: string, window: PlaysWindow) => listeningParts(user, window, () => false, 'removals').parts[0]!;
+
+const scanned = (lines: string[]) => lines.length > 0 && lines.some((line) => !line.includes('never executed'));
 
 async function rawTotal(db: Database, user: string): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from scrobbles where user_id = ${user}`.execute(db);
@@ -148,6 +154,38 @@ for (const backend of testBackends()) {
       assert.equal(await windowTotal(), 49);
       await foldAll(db);
       assert.equal(await windowTotal(), 49);
+    });
+
+    test('a read of the plays leaving skips the queue after an import, reads it after a deletion or an edit, and is exact either way', async () => {
+      await foldAll(db);
+      const window = { start: new Date(Date.UTC(2015, 0, 1)), end: new Date(Date.UTC(2016, 0, 1)) };
+      const leaving = async () =>
+        (await sql<{ n: number }>`select coalesce(sum(l.plays), 0)::int as n from (${leavingPlays(importer, window)}) l (track_id, plays)`.execute(db)).rows[0]!
+          .n;
+      await play(db, importer, tracks, 200, Date.UTC(2015, 0, 1));
+      await agree(db);
+      assert.equal(scanned(await queueScans(db, importer, window, leavingPlays(importer, window))), false);
+      assert.equal(await leaving(), 0);
+      await db
+        .deleteFrom('scrobbles')
+        .where('user_id', '=', importer)
+        .where('listened_at', '<', new Date(Date.UTC(2015, 0, 2)))
+        .execute();
+      await agree(db);
+      assert.ok(scanned(await queueScans(db, importer, window, leavingPlays(importer, window))));
+      assert.equal(await leaving(), -24);
+      // Once folded, the flag goes with the count; an edit re-pointing plays sets it again.
+      await foldAll(db);
+      await play(db, importer, tracks, 10, Date.UTC(2015, 5, 1));
+      assert.equal(scanned(await queueScans(db, importer, window, leavingPlays(importer, window))), false);
+      await sql`update scrobbles set track_id = ${tracks[1]!} where user_id = ${importer} and listened_at >= ${new Date(Date.UTC(2015, 5, 1))} and listened_at < ${window.end}`.execute(
+        db,
+      );
+      await agree(db);
+      assert.ok(scanned(await queueScans(db, importer, window, leavingPlays(importer, window))));
+      assert.equal(await leaving(), -9);
+      await foldAll(db);
+      assert.equal(await readTotal(db, importer), await rawTotal(db, importer));
     });
 
     test('a rolled-back write leaves no count; a deleted account takes its count along', async () => {

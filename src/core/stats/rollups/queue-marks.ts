@@ -13,6 +13,9 @@
  *   The span of each user's queued times is kept the same way (migration 0031), so a window read
  *   also skips the queue when none of the user's queued plays can fall in its window: after a bulk
  *   import of older plays, the recent windows of a profile page read no queue.
+ *   A flag beside them (migration 0034) tells whether any of the user's queued rows may take plays
+ *   away, so a read of only those (Wrapped's lower bound for new artists) skips the queue after an
+ *   import, whose rows all add plays.
  * - Once nothing is queued, the fold truncates a queue grown past RECLAIM_BYTES (`reclaimQueue`),
  *   so a user who does have a play queued scans a few pages, not a drained import's dead rows.
  */
@@ -25,14 +28,16 @@ const RECLAIM_BYTES = 1024 * 1024;
 
 /**
  * True when `userId` (or, with null, anyone) has rows queued, or with `span`, may have rows queued
- * listened in [from, to): the span kept beside the count (migration 0031) bounds the queued times.
+ * listened in [from, to): the span kept beside the count (migration 0031) bounds the queued times;
+ * with `leaving`, rows taking plays away (the flag beside the count, migration 0034).
  * Uncorrelated, so PostgreSQL evaluates it once as a gate on the queue's scan and skips the scan
  * when it is false.
  */
-export const anyQueued = (userId: string | null, span?: { from: Date; to: Date }): RawBuilder<boolean> => {
+export const anyQueued = (userId: string | null, span?: { from: Date; to: Date }, leaving = false): RawBuilder<boolean> => {
   const conditions = [
     ...(userId === null ? [] : [sql`user_id = ${userId}`]),
     ...(span ? [sql`last_at >= ${span.from.toISOString()}::timestamptz and first_at < ${span.to.toISOString()}::timestamptz`] : []),
+    ...(leaving ? [sql`leaving`] : []),
   ];
   return sql`exists (select 1 from stats_queue_users${conditions.length === 0 ? sql`` : sql` where ${sql.join(conditions, sql` and `)}`})`;
 };

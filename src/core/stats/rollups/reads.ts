@@ -94,7 +94,7 @@ function queuedPlays(userId: string | null, pieces: Piece[], measure: Measure, o
   const from = new Date(Math.min(...rollup.map((piece) => piece.from.getTime())));
   const to = new Date(Math.max(...rollup.map((piece) => piece.to.getTime())));
   return [
-    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to })} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}${QUEUED_FILTERS[only]}`,
+    sql`select track_id, ${measured(measure, 'queue', weight)} from stats_queue where ${anyQueued(userId, { from, to }, only === 'removals')} and ${ofUser(userId, 'user_id')} and ${within(sql`listened_at`, from, to)}${QUEUED_FILTERS[only]}`,
   ];
 }
 
