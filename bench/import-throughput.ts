@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/toolkit/config.ts';
+import { loadConfig, type Config } from '../src/toolkit/config.ts';
 import type { Database } from '../src/toolkit/db/index.ts';
 import { importBatch, type ImportListen } from '../src/core/scrobbling/imports/index.ts';
 import { benchTargets, compare, median } from './harness.ts';
@@ -18,6 +18,26 @@ function timedInto(times: number[], fn: () => Promise<void>): () => Promise<void
 }
 
 const INSERT_CHUNK = 1000;
+
+/** `listens` through the import path as runImport sends them: batches of 500, one in flight while the next is sent, answers taken in order. */
+export async function importListens(db: Database, config: Config, userId: string, listens: ImportListen[]): Promise<void> {
+  const fingerprint = randomBytes(32).toString('hex');
+  let inFlight: Promise<unknown> | undefined;
+  for (let from = 0; from < listens.length; from += BATCH) {
+    const batch = listens.slice(from, from + BATCH);
+    const front = inFlight;
+    inFlight = importBatch(db, config, userId, {
+      fingerprint,
+      format: 'listenbrainz',
+      from,
+      records: batch.length,
+      listens: batch,
+      complete: from + BATCH >= listens.length,
+    });
+    await front;
+  }
+  await inFlight;
+}
 
 async function createUser(db: Database): Promise<string> {
   const tag = randomBytes(6).toString('hex');
@@ -53,26 +73,7 @@ export async function importThroughputBenchmark(): Promise<void> {
         listenedAt: listenedAt.toISOString(),
         submitted: { artist: track.artist, title: track.title },
       }));
-      // As runImport sends them: one batch in flight while the next is sent, answers taken in order.
-      const viaImport = async () => {
-        const userId = await createUser(target.db);
-        const fingerprint = randomBytes(32).toString('hex');
-        let inFlight: Promise<unknown> | undefined;
-        for (let from = 0; from < count; from += BATCH) {
-          const batch = listens.slice(from, from + BATCH);
-          const front = inFlight;
-          inFlight = importBatch(target.db, config, userId, {
-            fingerprint,
-            format: 'listenbrainz',
-            from,
-            records: batch.length,
-            listens: batch,
-            complete: from + BATCH >= count,
-          });
-          await front;
-        }
-        await inFlight;
-      };
+      const viaImport = async () => importListens(target.db, config, await createUser(target.db), listens);
       const viaRawInsert = async () => {
         const userId = await createUser(target.db);
         await target.db.transaction().execute(async (tx) => {

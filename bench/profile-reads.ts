@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from '../src/app/testing.ts';
-import { foldAll, rebuildRollups } from '../src/core/stats/index.ts';
+import { rebuildRollups, statsFoldJob } from '../src/core/stats/index.ts';
+import { startBackgroundJobs } from '../src/toolkit/background.ts';
 import { benchBackends, median } from './harness.ts';
+import { importListens } from './import-throughput.ts';
 import { seedRealistic } from './seed.ts';
 import { importPlays } from './web-profile.ts';
 
@@ -11,10 +13,14 @@ import { importPlays } from './web-profile.ts';
  * listening clock), each timed alone over HTTP in this process, for a user with
  * BENCH_HEAVY_PLAYS (100k) plays: at steady state (rollups rebuilt, queue empty), right after the
  * user imports BENCH_IMPORT_PLAYS more (the fold not yet run: the first visit pays whatever the
- * queue costs), and once the fold has taken them. Cheaper than `web-profile` (no browser) and
+ * queue costs), and once the fold job has taken them (and vacuumed the rollups, as it does after a
+ * large drain). Cheaper than `web-profile` (no browser) and
  * without its cache: each round first writes a row the reads do not read, which moves the WAL
  * position heavy reads are cached under (src/toolkit/db/heavy-read.ts), so every call computes.
  * The first visit after the import is reported alone (one sample), as a user would make it.
+ * Then, as a user of `earshot serve` would see it: BENCH_IMPORT_PLAYS more plays through Earshot's
+ * importer while the fold runs every second as the server runs it, and the first visit once the
+ * import has answered (with how many changes the fold had left).
  */
 const CALLS = (did: string, tz: string) =>
   [
@@ -71,13 +77,40 @@ export async function profileReadsBenchmark(): Promise<void> {
       await importPlays(app.ctx.db, user.id, year);
       const imported = await rounds(1);
       const importedMore = await rounds(runs - 1);
-      await foldAll(app.ctx.db);
+      // As the server's fold job takes them: the fold, then (past 20k changes) the rollups vacuumed.
+      await statsFoldJob(app.ctx.db).run(new AbortController().signal);
       const folded = await rounds(runs);
       console.log(`  ${backend.name}: steady state: ${summary(steady)}`);
       console.log(`  ${backend.name}: first visit right after the import: ${summary(imported)}; the visits after it: ${summary(importedMore)}`);
       console.log(`  ${backend.name}: after the fold: ${summary(folded)}`);
+      const jobs = startBackgroundJobs([statsFoldJob(app.ctx.db)], { jobRan: () => undefined });
+      const started = performance.now();
+      try {
+        await importThroughImporter(app, user.id, year);
+      } finally {
+        await jobs.stop();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from stats_queue`.execute(app.ctx.db);
+      const served = await rounds(1);
+      console.log(
+        `  ${backend.name}: an import through the importer with the fold running (${seconds.toFixed(0)} s, ${rows[0]!.n} changes left to fold), first visit: ${summary(served)}`,
+      );
     } finally {
       await app.close();
     }
   }
+}
+
+/** BENCH_IMPORT_PLAYS plays of the seed's songs through the importer, older than importPlays' (from ten years back), so none is a duplicate. */
+async function importThroughImporter(app: TestApp, userId: string, year: number): Promise<void> {
+  const count = Number(process.env.BENCH_IMPORT_PLAYS ?? 100_000);
+  const tracks = await app.ctx.db.selectFrom('tracks').select(['artist', 'title']).orderBy('id').execute();
+  const from = Date.UTC(year - 10, 0, 1);
+  const step = (3 * 365 * 86_400_000) / count;
+  const listens = Array.from({ length: count }, (_, k) => {
+    const { artist, title } = tracks[(k * 7919) % tracks.length]!;
+    return { artist, title, listenedAt: new Date(from + k * step).toISOString(), submitted: { artist, title } };
+  });
+  await importListens(app.ctx.db, app.ctx.config, userId, listens);
 }

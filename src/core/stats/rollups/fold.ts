@@ -19,6 +19,7 @@ import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
 import { catalogGroups, FOLD_LOCK, regroup, tidyGroups, yearDims, zeroGroups, type ZeroGroups } from './groups.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
 import { utcDayOf } from './reads.ts';
+import { VACUUM_AFTER, vacuumRollups } from './vacuum.ts';
 
 /**
  * Queued changes folded per transaction: enough to amortize a statement, few enough that the
@@ -194,13 +195,22 @@ export async function foldAll(db: Database, signal?: AbortSignal): Promise<numbe
   return total;
 }
 
-/** The serving process's fold: every second, whatever is queued; a large catch-up is logged. */
-export function statsFoldJob(db: Database): BackgroundJob {
+/**
+ * The serving process's fold: every second, whatever is queued; a large catch-up is logged. Once
+ * it has folded `vacuumAfter` changes it vacuums the rollups (vacuum.ts).
+ */
+export function statsFoldJob(db: Database, vacuumAfter = VACUUM_AFTER): BackgroundJob {
+  let sinceVacuum = 0;
   return {
     name: 'Statistics',
     intervalMs: FOLD_INTERVAL_MS,
     async run(signal) {
       const folded = await foldAll(db, signal);
+      sinceVacuum += folded;
+      if (sinceVacuum >= vacuumAfter && !signal.aborted) {
+        await vacuumRollups(db, signal);
+        sinceVacuum = 0;
+      }
       return folded >= 10 * BATCH ? `folded ${folded} changes into the rollups` : undefined;
     },
   };

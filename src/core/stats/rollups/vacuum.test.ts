@@ -1,0 +1,47 @@
+/** The fold job vacuums the rollups once it has folded enough changes, not before, and the statistics read the same after. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Database } from '../../../toolkit/db/index.ts';
+import { testBackends } from '../../../toolkit/db/testing.ts';
+import { statsFoldJob } from './fold.ts';
+import { assertPlayedCounts, createUser, FIRST, seedCatalog } from './rollups-testing.ts';
+
+/** `count` plays of `user`, one a minute from `from`, over the tracks in turn. */
+async function play(db: Database, user: string, tracks: string[], count: number, from: number): Promise<void> {
+  await sql`insert into scrobbles (user_id, track_id, listened_at)
+    select ${user}::uuid, (${sql.val(tracks)}::uuid[])[1 + i % ${tracks.length}], to_timestamp(${from / 1000}::float8 + i * 60)
+    from generate_series(0, ${count - 1}) i`.execute(db);
+}
+
+const vacuums = async (db: Database) =>
+  (await sql<{ n: number }>`select vacuum_count::int as n from pg_stat_user_tables where relid = 'stats_track_totals'::regclass`.execute(db)).rows[0]!.n;
+
+for (const backend of testBackends()) {
+  describe(`the fold job's vacuum [${backend.name}]`, () => {
+    let db: Database;
+    let close: () => Promise<void>;
+    before(async () => {
+      ({ db, close } = await backend.open());
+    });
+    after(() => close());
+
+    test('rollups are vacuumed once the job has folded enough changes, and read the same after', async () => {
+      const tracks = await seedCatalog(db);
+      const user = await createUser(db, 'ana');
+      const job = statsFoldJob(db, 200);
+      const run = () => job.run(new AbortController().signal);
+      const before = await vacuums(db);
+      await play(db, user, tracks, 150, FIRST);
+      await run();
+      assert.equal(await vacuums(db), before, 'not yet: 150 of 200 folded');
+      await play(db, user, tracks, 100, FIRST + 86_400_000);
+      await run();
+      assert.equal(await vacuums(db), before + 1, 'vacuumed: 250 folded');
+      await assertPlayedCounts(db, user, 'after the vacuum');
+      await play(db, user, tracks, 100, FIRST + 2 * 86_400_000);
+      await run();
+      assert.equal(await vacuums(db), before + 1, 'the count starts again after a vacuum');
+    });
+  });
+}
