@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../../../toolkit/db/index.ts';
-import { queuedRows } from './reads.ts';
+import { queuedPerTrack } from './reads.ts';
 
 /**
  * All-time plays per user and artist, and per user and album (migration 0023): a user's all-time
@@ -148,9 +148,6 @@ export function groupPlays(userId: string | null, group: Group): RawBuilder<{ id
 }
 
 const ofUser = (userId: string | null, ref: string) => (userId === null ? sql`true` : sql`${sql.ref(ref)} = ${userId}`);
-
-/** The changes still queued of `userId` (or, with null, anyone), by queuedRows' rule, summed per track as (track_id, delta). */
-export const queuedPerTrack = (userId: string | null) => sql`select track_id, sum(delta)::int as delta from (${queuedRows(userId)}) q group by 1`;
 
 /**
  * (id, plays) changes of `userId`'s (or, with null, anyone's) artist or album totals that the

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import { pendingGroupChanges, queuedPerTrack, TOTALS } from './groups.ts';
+import { pendingGroupChanges, TOTALS } from './groups.ts';
+import { queuedPerTrack } from './reads.ts';
 
 /**
  * A user's most played tracks, artists and albums of all time without reading every total they

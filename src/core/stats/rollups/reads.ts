@@ -186,6 +186,9 @@ export const queuedRows = (userId: string | null, tracks: RawBuilder<SqlBool> = 
     delta: number;
   }>`select user_id, track_id, delta from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${tracks}`;
 
+/** The changes still queued of `userId` (or, with null, anyone), by the rule above, summed per track as (track_id, delta). */
+export const queuedPerTrack = (userId: string | null) => sql`select track_id, sum(delta)::int as delta from (${queuedRows(userId)}) q group by 1`;
+
 /** Everyone's changes still queued, by the rule above, as (user_id, track_id, delta): for readers that sum them per query rather than per row (totals.ts). */
 export const queuedChanges = () => queuedRows(null);
 
@@ -204,7 +207,7 @@ function allTimeTrackPlays(userId: string | null): RawBuilder<{ track_id: string
       ? sql`select track_id, sum(plays) as plays from stats_track_totals group by 1`
       : sql`select track_id, plays from stats_track_totals where user_id = ${userId}`;
   return sql`select coalesce(t.track_id, q.track_id) as track_id, (coalesce(t.plays, 0) + coalesce(q.plays, 0))::int as plays
-    from (${totals}) t full join (select track_id, sum(delta) as plays from (${queuedRows(userId)}) queued group by 1) q on q.track_id = t.track_id
+    from (${totals}) t full join (${queuedPerTrack(userId)}) q (track_id, plays) on q.track_id = t.track_id
     where coalesce(t.plays, 0) + coalesce(q.plays, 0) > 0`;
 }
 
