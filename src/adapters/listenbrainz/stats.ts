@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { actorPlays } from '../../core/catalog/actor-top.ts';
-import { executeWith, NO_JIT, type Database } from '../../toolkit/db/index.ts';
+import { NO_JIT, withSettings, type Database } from '../../toolkit/db/index.ts';
 import { ALL_TIME, localPlays, type PlaysWindow } from '../../core/stats/rollups/reads.ts';
 import { activitySegments, rangeWindow, WEEKDAYS, type RangeWindow, type StatsRange } from './stats-ranges.ts';
 
@@ -138,12 +138,10 @@ export async function entityStats(db: Database, listeners: Listeners, entity: En
 
 /** The window's plays per UTC day (or year), keyed by the period's start in unix seconds. */
 async function playsPer(db: Database, userId: string | null, window: PlaysWindow, unit: 'day' | 'year'): Promise<Map<number, number>> {
-  const { rows } = await executeWith(
-    db,
-    NO_JIT,
+  const { rows } = await withSettings(db, NO_JIT, (tx) =>
     sql<{ period: number; plays: number }>`
       select extract(epoch from date_trunc(${unit}, local_at))::float8 as period, sum(plays)::int as plays
-      from (${localPlays(userId, window, 'UTC')}) p group by 1 having sum(plays) > 0`,
+      from (${localPlays(userId, window, 'UTC')}) p group by 1 having sum(plays) > 0`.execute(tx),
   );
   return new Map(rows.map((row) => [row.period, row.plays]));
 }
@@ -190,12 +188,10 @@ export async function listeningActivity(db: Database, listeners: Listeners, rang
 /** Daily activity: plays per weekday and UTC hour in the range, every hour listed; null without plays. */
 export async function dailyActivity(db: Database, user: { id: string; handle: string }, range: StatsRange) {
   const window = rangeWindow(range);
-  const { rows } = await executeWith(
-    db,
-    NO_JIT,
+  const { rows } = await withSettings(db, NO_JIT, (tx) =>
     sql<{ weekday: number; hour: number; plays: number }>`
       select extract(isodow from local_at)::int as weekday, extract(hour from local_at)::int as hour, sum(plays)::int as plays
-      from (${localPlays(user.id, window.window, 'UTC')}) p group by 1, 2 having sum(plays) > 0`,
+      from (${localPlays(user.id, window.window, 'UTC')}) p group by 1, 2 having sum(plays) > 0`.execute(tx),
   );
   if (rows.length === 0) return null;
   const plays = new Map(rows.map((row) => [`${row.weekday}:${row.hour}`, row.plays]));

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import { NO_JIT, setForTransaction, type Database } from '../../toolkit/db/index.ts';
+import { NO_JIT, withSettings, type Database } from '../../toolkit/db/index.ts';
 import { groupPlays } from '../stats/rollups/groups.ts';
 import { isAllTime, trackPlays, type PlaysWindow } from '../stats/rollups/reads.ts';
 import { playedTotals, topTotals } from '../stats/rollups/ranked-totals.ts';
@@ -65,8 +65,7 @@ function pagePlays(userId: string, window: PlaysWindow, subject: TopSubject, pag
  * passes jit_above_cost, and compiling took 37 of the statement's 39 ms (all-time, 1M plays).
  */
 export async function topSongs(db: Database, userId: string, window: PlaysWindow, page: TopPage, viewerId: string | null): Promise<Song[]> {
-  const rows = await db.transaction().execute(async (tx) => {
-    await setForTransaction(tx, NO_JIT);
+  const rows = await withSettings(db, NO_JIT, (tx) => {
     const source = allSongs(tx)
       .innerJoin(pagePlays(userId, window, 'track', page), 'ap.subject_id', 't.id')
       .select('ap.play_count as actor_play_count');

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type QueryResult, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from './schema.ts';
 
 /**
@@ -21,10 +21,10 @@ export async function setForTransaction(tx: Transaction<DB>, settings: Readonly<
 export const settingsFor = (settings: Readonly<Record<string, string>>): RawBuilder<unknown> =>
   sql.join(Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`));
 
-/** Runs the single statement `query` in a transaction of its own with `settings` set for it, so it is planned under them. */
-export function executeWith<R>(db: Kysely<DB>, settings: Readonly<Record<string, string>>, query: RawBuilder<R>): Promise<QueryResult<R>> {
+/** Runs `work` in a transaction of its own with `settings` set for it first, so its statements are planned under them. */
+export function withSettings<T>(db: Kysely<DB>, settings: Readonly<Record<string, string>>, work: (tx: Transaction<DB>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
     await setForTransaction(tx, settings);
-    return query.execute(tx);
+    return work(tx);
   });
 }

@@ -21,10 +21,10 @@ const TABLES = { track: 'stats_track_totals', ...TOTALS } as const;
  * however many of the totals below a statement counts.
  */
 const queuedTable = (userId: string) => sql`queued as materialized (${queuedPerTrack(userId)})`;
+const QUEUED = sql`select track_id, delta from queued`;
 
 /** (id, plays) changes of the user's totals of `subject` not in the table yet, not summed; id null for a track without that group. */
-const pendingChanges = (userId: string, subject: Ranked) =>
-  subject === 'track' ? sql`select track_id, delta from queued` : pendingGroupChanges(userId, subject, sql`select track_id, delta from queued`);
+const pendingChanges = (userId: string, subject: Ranked) => (subject === 'track' ? QUEUED : pendingGroupChanges(userId, subject, QUEUED));
 
 /**
  * Common tables `pending` (id, delta: the pending changes summed per entry) and `repending` (id,

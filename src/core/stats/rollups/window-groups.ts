@@ -26,6 +26,9 @@ export interface GroupRow {
   unmeasured_ms: string;
 }
 
+/** A piece read per track: any but a whole year, which has year rows of its own. */
+const outsideYears = (piece: Piece) => piece.source !== 'y';
+
 /**
  * Rows of (dim, key, plays, measured, played_ms, unmeasured_ms), not summed: summed per (dim, key)
  * they are `userId`'s plays in the window per artist ('a'), album ('l'), genre ('g') and in all
@@ -37,8 +40,8 @@ export interface GroupRow {
  */
 export function windowGroups(userId: string, window: PlaysWindow, options: GroupsOptions): RawBuilder<GroupRow> {
   const { regrouping, rollups = true } = options;
-  const years = (piece: Piece) => rollups && piece.source === 'y';
-  const { pieces, parts } = listeningParts(userId, window, (piece) => rollups && piece.source !== 'y', options.queued);
+  const years = (piece: Piece) => rollups && !outsideYears(piece);
+  const { pieces, parts } = listeningParts(userId, window, (piece) => rollups && outsideYears(piece), options.queued);
   const branches = [
     ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
     ...(options.tracks ? [inGroups(options.tracks, options)] : parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
@@ -80,7 +83,7 @@ export interface GroupsOptions {
  * track: (track_id, plays, measured, played_ms); for windowGroups' `tracks`.
  */
 export function windowTracks(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
-  const { parts } = listeningParts(userId, window, (piece) => piece.source !== 'y');
+  const { parts } = listeningParts(userId, window, outsideYears);
   if (parts.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
   return sql`select track_id, sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms
     from (${sql.join(parts, sql` union all `)}) c (track_id, plays, measured, played_ms) group by 1`;
