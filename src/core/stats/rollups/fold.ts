@@ -19,7 +19,7 @@ import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
 import { catalogGroups, FOLD_LOCK, regroup, tidyGroups, yearDims, zeroGroups, type ZeroGroups } from './groups.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
 import { utcDayOf } from './reads.ts';
-import { VACUUM_AFTER, vacuumRollups } from './vacuum.ts';
+import { analyzeGrownQueue, QUEUE_ANALYZE_AFTER, VACUUM_AFTER, vacuumRollups } from './vacuum.ts';
 
 /**
  * Queued changes folded per transaction: enough to amortize a statement, few enough that the
@@ -184,10 +184,15 @@ export async function foldBatch(db: Database): Promise<number> {
   );
 }
 
-/** Folds until the queue is empty (or `signal` aborts), then reclaims its space if it grew; answers how many changes it folded. */
-export async function foldAll(db: Database, signal?: AbortSignal): Promise<number> {
+/**
+ * Folds until the queue is empty (or `signal` aborts), then reclaims its space if it grew; answers
+ * how many changes it folded. Before each batch it analyzes a queue grown past `analyzeAfter`
+ * (vacuum.ts): a fold may run for seconds while an import fills the queue behind it.
+ */
+export async function foldAll(db: Database, signal?: AbortSignal, analyzeAfter = QUEUE_ANALYZE_AFTER): Promise<number> {
   let total = 0;
   for (let taken = BATCH; taken === BATCH && !signal?.aborted; ) {
+    await analyzeGrownQueue(db, analyzeAfter);
     taken = await foldBatch(db);
     total += taken;
   }

@@ -1,10 +1,14 @@
-/** The fold job vacuums the rollups once it has folded enough changes, not before, and the statistics read the same after. */
+/**
+ * The fold job vacuums the rollups once it has folded enough changes, not before, and the statistics
+ * read the same after; the fold analyzes a queue grown large, again only once it has doubled.
+ */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
-import { statsFoldJob } from './fold.ts';
+import { foldAll, statsFoldJob } from './fold.ts';
+import { analyzeGrownQueue } from './vacuum.ts';
 import { assertPlayedCounts, createUser, FIRST, seedCatalog } from './rollups-testing.ts';
 
 /** `count` plays of `user`, one a minute from `from`, over the tracks in turn. */
@@ -17,8 +21,11 @@ async function play(db: Database, user: string, tracks: string[], count: number,
 const vacuums = async (db: Database) =>
   (await sql<{ n: number }>`select vacuum_count::int as n from pg_stat_user_tables where relid = 'stats_track_totals'::regclass`.execute(db)).rows[0]!.n;
 
+const queueAnalyzes = async (db: Database) =>
+  (await sql<{ n: number }>`select analyze_count::int as n from pg_stat_user_tables where relid = 'stats_queue'::regclass`.execute(db)).rows[0]!.n;
+
 for (const backend of testBackends()) {
-  describe(`the fold job's vacuum [${backend.name}]`, () => {
+  describe(`the fold's vacuum and analyze [${backend.name}]`, () => {
     let db: Database;
     let close: () => Promise<void>;
     before(async () => {
@@ -42,6 +49,23 @@ for (const backend of testBackends()) {
       await play(db, user, tracks, 100, FIRST + 2 * 86_400_000);
       await run();
       assert.equal(await vacuums(db), before + 1, 'the count starts again after a vacuum');
+    });
+
+    test('the fold analyzes a queue grown large before taking it, and again only once it has doubled', async () => {
+      const tracks = await seedCatalog(db);
+      const user = await createUser(db, 'ben');
+      const before = await queueAnalyzes(db);
+      await play(db, user, tracks, 250, FIRST);
+      assert.equal(await foldAll(db, undefined, 200), 250);
+      assert.equal(await queueAnalyzes(db), before + 1, 'analyzed: 250 queued, 200 needed');
+      await assertPlayedCounts(db, user, 'after the fold');
+      await play(db, user, tracks, 300, FIRST + 86_400_000);
+      assert.equal(await analyzeGrownQueue(db, 200), false, 'not yet: 300 queued, under twice the 250 analyzed');
+      await play(db, user, tracks, 250, FIRST + 2 * 86_400_000);
+      assert.equal(await analyzeGrownQueue(db, 200), true, '550 queued');
+      assert.equal(await queueAnalyzes(db), before + 2);
+      assert.equal(await analyzeGrownQueue(db, 200), false, 'analyzed at this size already');
+      await assertPlayedCounts(db, user, 'with the queue analyzed');
     });
   });
 }
