@@ -12,7 +12,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../../toolkit/db/database.ts';
 import { migrationFiles } from '../../toolkit/db/migrate.ts';
 import { startPgbouncer, pgbouncerMissing, type Pgbouncer } from '../../toolkit/db/pgbouncer-testing.ts';
-import { NO_JIT, setForTransaction } from '../../toolkit/db/statement-settings.ts';
+import { NO_JIT, withSettings } from '../../toolkit/db/statement-settings.ts';
 import { foldBatch } from '../../core/stats/rollups/fold.ts';
 import { startTestApp, type TestApp } from '../testing.ts';
 import { readUntilKept } from '../../adapters/http/response-cache-testing.ts';
@@ -84,8 +84,7 @@ describe('through PgBouncer in transaction mode', { skip: missing }, () => {
     const insideAndAfter = await Promise.all(
       Array.from({ length: 24 }, async (_, i) => {
         if (i % 2 === 1) return (await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(db)).rows[0]!.jit;
-        return db.transaction().execute(async (tx) => {
-          await setForTransaction(tx, { ...NO_JIT, enable_nestloop: 'off' });
+        return withSettings(db, { ...NO_JIT, enable_nestloop: 'off' }, async (tx) => {
           await sql`select pg_sleep(0.01)`.execute(tx);
           const { rows } = await sql<{ jit: string; nestloop: string; pid: number }>`
             select current_setting('jit') as jit, current_setting('enable_nestloop') as nestloop, pg_backend_pid() as pid`.execute(tx);

@@ -13,7 +13,7 @@ export const NO_JIT = { jit: 'off' } as const;
  * LOCAL). Never per session: behind a pooler in transaction mode each transaction may run on another
  * server connection, and a session's setting would stay behind on one for whoever gets it next.
  */
-export async function setForTransaction(tx: Transaction<DB>, settings: Readonly<Record<string, string>>): Promise<void> {
+async function setForTransaction(tx: Transaction<DB>, settings: Readonly<Record<string, string>>): Promise<void> {
   await sql`select ${settingsFor(settings)}`.execute(tx);
 }
 

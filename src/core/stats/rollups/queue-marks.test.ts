@@ -13,6 +13,7 @@ import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { reclaimQueue } from './queue-marks.ts';
 import { ALL_TIME, listeningParts, trackPlays, type PlaysWindow } from './reads.ts';
+import { playInTurn } from './rollups-testing.ts';
 
 const DAY = 86_400_000;
 
@@ -27,12 +28,8 @@ async function seed(db: Database): Promise<{ tracks: string[]; users: string[] }
   return { tracks, users: users.map((row) => row.id) };
 }
 
-/** `count` plays of `user`, one an hour from `from`, over the tracks in turn: one statement, as an import batch is. */
-async function play(db: Database, user: string, tracks: string[], count: number, from: number): Promise<void> {
-  await sql`insert into scrobbles (user_id, track_id, listened_at)
-    select ${user}::uuid, (${sql.val(tracks)}::uuid[])[1 + i % ${tracks.length}], to_timestamp(${from / 1000}::float8 + i * 3600)
-    from generate_series(0, ${count - 1}) i`.execute(db);
-}
+/** `count` plays of `user`, one an hour from `from`, over the tracks in turn. */
+const play = (db: Database, user: string, tracks: string[], count: number, from: number) => playInTurn(db, user, tracks, count, from, 3_600_000);
 
 /** The queue per user as counted in stats_queue_users, and as it is. */
 async function counted(db: Database) {

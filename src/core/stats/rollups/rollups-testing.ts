@@ -1,4 +1,4 @@
-/** A small catalog and accounts for the all-time totals' tests (totals.test.ts, groups.test.ts). */
+/** A small catalog, accounts and plays for the rollups' tests (totals, groups, the queue's marks, the fold's vacuum). */
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { Database } from '../../../toolkit/db/index.ts';
@@ -22,6 +22,13 @@ export async function seedCatalog(db: Database, { unattributed = false } = {}): 
     left join albums al on al.title = 'Album ' || (1 + i % 6) and i % 5 <> 0`.execute(db);
   const rows = await db.selectFrom('tracks').select('id').orderBy('title').execute();
   return rows.map((row) => row.id);
+}
+
+/** `count` plays of `user`, `stepMs` apart from `from`, over `tracks` in turn: one statement, as an import batch is. */
+export async function playInTurn(db: Database, user: string, tracks: string[], count: number, from: number, stepMs: number): Promise<void> {
+  await sql`insert into scrobbles (user_id, track_id, listened_at)
+    select ${user}::uuid, (${sql.val(tracks)}::uuid[])[1 + i % ${tracks.length}], to_timestamp(${from / 1000}::float8 + i * ${stepMs / 1000}::float8)
+    from generate_series(0, ${count - 1}) i`.execute(db);
 }
 
 export async function createUser(db: Database, handle: string, admin = false): Promise<string> {

@@ -9,14 +9,10 @@ import type { Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, statsFoldJob } from './fold.ts';
 import { analyzeGrownQueue } from './vacuum.ts';
-import { assertPlayedCounts, createUser, FIRST, seedCatalog } from './rollups-testing.ts';
+import { assertPlayedCounts, createUser, FIRST, playInTurn, seedCatalog } from './rollups-testing.ts';
 
 /** `count` plays of `user`, one a minute from `from`, over the tracks in turn. */
-async function play(db: Database, user: string, tracks: string[], count: number, from: number): Promise<void> {
-  await sql`insert into scrobbles (user_id, track_id, listened_at)
-    select ${user}::uuid, (${sql.val(tracks)}::uuid[])[1 + i % ${tracks.length}], to_timestamp(${from / 1000}::float8 + i * 60)
-    from generate_series(0, ${count - 1}) i`.execute(db);
-}
+const play = (db: Database, user: string, tracks: string[], count: number, from: number) => playInTurn(db, user, tracks, count, from, 60_000);
 
 const vacuums = async (db: Database) =>
   (await sql<{ n: number }>`select vacuum_count::int as n from pg_stat_user_tables where relid = 'stats_track_totals'::regclass`.execute(db)).rows[0]!.n;
