@@ -198,14 +198,21 @@ export interface StatsTrackGroupsTable {
   duration: number | null;
 }
 
-/** What a year's folded plays add up to per artist, album, genre and in all (migration 0032). */
-export type StatsYearDim = 'a' | 'l' | 'g' | 't';
+/** What a year's or a month's folded plays add up to per artist, album, genre and in all (migrations 0032, 0035). */
+export type StatsGroupDim = 'a' | 'l' | 'g' | 't';
 
-/** A year's plays per user and artist ('a'), album ('l'), genre ('g') or in all ('t', key ''), with their listening time (migration 0032). */
-export interface StatsYearGroupsTable {
+/** The grains group counts are kept in: UTC years and months (migration 0035). */
+export type StatsGroupGrain = Exclude<StatsGrain, 'd'>;
+
+/**
+ * A UTC year's or month's plays per user and artist ('a'), album ('l'), genre ('g') or in all ('t',
+ * key ''), with their listening time (migrations 0032, 0035).
+ */
+export interface StatsGroupCountsTable {
   user_id: string;
-  year: Timestamp;
-  dim: StatsYearDim;
+  grain: StatsGroupGrain;
+  period_start: Timestamp;
+  dim: StatsGroupDim;
   key: string;
   plays: number;
   measured: number;
@@ -697,7 +704,7 @@ export interface DB {
   stats_track_counts: StatsTrackCountsTable;
   stats_hours: StatsHoursTable;
   stats_days: StatsDaysTable;
-  stats_year_groups: StatsYearGroupsTable;
+  stats_group_counts: StatsGroupCountsTable;
   stats_track_totals: StatsTrackTotalsTable;
   stats_catalog_plays: StatsCatalogPlaysTable;
   stats_artist_totals: StatsArtistTotalsTable;

@@ -6,7 +6,7 @@
  * and Maloja submits and imports; corrections, catalog merges, deletions), to the stats_queue
  * table, in the writer's transaction. This module folds that queue into the rollups
  * (stats_track_counts, stats_hours, stats_days, stats_track_totals, per artist and album of all time and per
- * artist, album and genre of each year, groups.ts): statsFoldJob every second in a serving
+ * artist, album and genre of each year and month, groups.ts): statsFoldJob every second in a serving
  * process (started by `earshot serve`, src/cli/commands/serve.ts), foldAll on demand. Readers
  * (reads.ts) add the plays still queued to the rollups, so a play counts the moment it is stored;
  * rebuild.ts recomputes every rollup from the raw plays (`earshot stats rebuild`), and pieces.ts
@@ -16,7 +16,7 @@ import { sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../../../toolkit/background.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
-import { catalogGroups, FOLD_LOCK, regroup, tidyGroups, yearDims, zeroGroups, type ZeroGroups } from './groups.ts';
+import { catalogGroups, FOLD_LOCK, GROUP_GRAINS, groupDims, regroup, tidyGroups, zeroGroups, type ZeroGroups } from './groups.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
 import { utcDayOf } from './reads.ts';
 import { analyzeGrownQueue, QUEUE_ANALYZE_AFTER, VACUUM_AFTER, vacuumRollups } from './vacuum.ts';
@@ -48,7 +48,7 @@ interface Folded extends ZeroGroups {
  * Rows of users deleted since are dropped. The counts carry the played time too (measured plays and
  * their played_ms, migration 0027): a play leaving takes off exactly what it brought. Minutes are
  * taken in UTC (extract from a timestamptz follows the session's zone). The per-artist and
- * per-album totals and the year rows take each track's groups (and the duration its plays without
+ * per-album totals and the group counts take each track's groups (and the duration its plays without
  * a played time count) from stats_track_groups, a track met for the first time from `tracks`
  * (groups.ts).
  */
@@ -99,18 +99,18 @@ const takeAndFold = sql<Folded>`
     on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
     returning user_id, album_id as id, plays
   ),
-  years as (
-    insert into stats_year_groups (user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms)
-    select l.user_id, date_trunc('year', l.listened_at, 'UTC'), d.dim, d.key, sum(l.delta),
+  group_counts as (
+    insert into stats_group_counts (user_id, grain, period_start, dim, key, plays, measured, played_ms, unmeasured_ms)
+    select l.user_id, p.grain, date_trunc(p.unit, l.listened_at, 'UTC'), d.dim, d.key, sum(l.delta),
       coalesce(sum(l.delta) filter (where l.played_ms is not null), 0), coalesce(sum(l.delta * l.played_ms::bigint), 0),
       coalesce(sum(l.delta * g.duration::bigint) filter (where l.played_ms is null), 0)
-    from live l join groups g using (track_id) cross join lateral ${yearDims(sql`g`)}
+    from live l join groups g using (track_id) cross join ${GROUP_GRAINS} cross join lateral ${groupDims(sql`g`)}
     where d.key is not null
-    group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (user_id, year, dim, key) do update set plays = stats_year_groups.plays + excluded.plays,
-      measured = stats_year_groups.measured + excluded.measured, played_ms = stats_year_groups.played_ms + excluded.played_ms,
-      unmeasured_ms = stats_year_groups.unmeasured_ms + excluded.unmeasured_ms
-    returning user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (user_id, grain, period_start, dim, key) do update set plays = stats_group_counts.plays + excluded.plays,
+      measured = stats_group_counts.measured + excluded.measured, played_ms = stats_group_counts.played_ms + excluded.played_ms,
+      unmeasured_ms = stats_group_counts.unmeasured_ms + excluded.unmeasured_ms
+    returning user_id, grain, period_start, dim, key, plays, measured, played_ms, unmeasured_ms
   ),
   quarters as (select user_id, date_trunc('hour', listened_at, 'UTC') as hour, extract(minute from listened_at at time zone 'UTC')::int / 15 as quarter, delta from live),
   hours as (

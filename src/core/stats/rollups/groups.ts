@@ -5,9 +5,10 @@ import { queuedPerTrack } from './reads.ts';
 /**
  * All-time plays per user and artist, and per user and album (migration 0023): a user's all-time
  * top artists and albums read one row per artist or album instead of grouping their per-track
- * totals through `tracks` at request time (~350 ms for 35k distinct tracks). And a year's plays
- * per user and artist, album, genre and in all, with their listening time (stats_year_groups,
- * migration 0032, read by window-groups.ts), kept the same way from the yearly track counts.
+ * totals through `tracks` at request time (~350 ms for 35k distinct tracks). And a UTC year's and
+ * month's plays per user and artist, album, genre and in all, with their listening time
+ * (stats_group_counts, migrations 0032 and 0035, read by window-groups.ts), kept the same way from
+ * the yearly and monthly track counts.
  *
  * stats_artist_totals and stats_album_totals hold the sum of stats_track_totals over the tracks
  * that stats_track_groups puts under each artist and album. The fold (fold.ts) adds each batch
@@ -15,9 +16,9 @@ import { queuedPerTrack } from './reads.ts';
  * `tracks`). A catalog edit that moves a track to another artist, album or genre or gives it
  * another duration (a merge, its undo, an edited song or album) does not touch them: a trigger
  * notes the track in stats_regroup, in the edit's transaction, and the next fold moves the track's
- * totals and year rows to its new groups (`regroup`). So edits
- * never wait for the fold nor the fold for an edit, the fold's batches take a lock of their own to
- * run one at a time (FOLD_LOCK), and a read in any snapshot adds up exactly (`groupPlays`).
+ * totals and group counts to its new groups (`regroup`). So edits never wait for the fold nor the
+ * fold for an edit, the fold's batches take a lock of their own to run one at a time (FOLD_LOCK),
+ * and a read in any snapshot adds up exactly (`groupPlays`).
  */
 
 /** Folds take this advisory lock (an arbitrary constant) for their transaction: a regroup and a batch never interleave. */
@@ -63,52 +64,56 @@ export async function regroup(tx: Transaction<DB>): Promise<ZeroGroups> {
       on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
       returning user_id, album_id as id, plays
     ),
-    -- The track's yearly counts, taken off the year rows of its old groups and added to its new ones.
-    year_moves as (
-      select c.user_id, c.period_start as year, d.dim, d.key, x.sign * c.plays as plays, x.sign * c.measured as measured,
+    -- The track's yearly and monthly counts, taken off the group counts of its old groups and added to its new ones.
+    group_moves as (
+      select c.user_id, c.grain, c.period_start, d.dim, d.key, x.sign * c.plays as plays, x.sign * c.measured as measured,
         x.sign * c.played_ms as played_ms, x.sign * coalesce(x.duration::bigint * (c.plays - c.measured), 0) as unmeasured_ms
-      from moved m join stats_track_counts c on c.track_id = m.track_id and c.grain = 'y'
+      from moved m join stats_track_counts c on c.track_id = m.track_id and c.grain in ('y', 'm')
       cross join lateral (values (m.old_artist, m.old_album, m.old_genre, m.old_duration, -1), (m.new_artist, m.new_album, m.new_genre, m.new_duration, 1))
         x (artist_id, album_id, genre, duration, sign)
-      cross join lateral ${yearDims(sql`x`)}
+      cross join lateral ${groupDims(sql`x`)}
       where d.key is not null
     ),
-    years as (
-      insert into stats_year_groups (user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms)
-      select user_id, year, dim, key, sum(plays), sum(measured), sum(played_ms), sum(unmeasured_ms) from year_moves group by 1, 2, 3, 4
-      having (sum(plays), sum(measured), sum(played_ms), sum(unmeasured_ms)) <> (0, 0, 0, 0) order by 1, 2, 3, 4
-      on conflict (user_id, year, dim, key) do update set plays = stats_year_groups.plays + excluded.plays,
-        measured = stats_year_groups.measured + excluded.measured, played_ms = stats_year_groups.played_ms + excluded.played_ms,
-        unmeasured_ms = stats_year_groups.unmeasured_ms + excluded.unmeasured_ms
-      returning user_id, year, dim, key, plays, measured, played_ms, unmeasured_ms
+    group_counts as (
+      insert into stats_group_counts (user_id, grain, period_start, dim, key, plays, measured, played_ms, unmeasured_ms)
+      select user_id, grain, period_start, dim, key, sum(plays), sum(measured), sum(played_ms), sum(unmeasured_ms) from group_moves group by 1, 2, 3, 4, 5
+      having (sum(plays), sum(measured), sum(played_ms), sum(unmeasured_ms)) <> (0, 0, 0, 0) order by 1, 2, 3, 4, 5
+      on conflict (user_id, grain, period_start, dim, key) do update set plays = stats_group_counts.plays + excluded.plays,
+        measured = stats_group_counts.measured + excluded.measured, played_ms = stats_group_counts.played_ms + excluded.played_ms,
+        unmeasured_ms = stats_group_counts.unmeasured_ms + excluded.unmeasured_ms
+      returning user_id, grain, period_start, dim, key, plays, measured, played_ms, unmeasured_ms
     )
     select ${zeroGroups}`.execute(tx);
   return rows[0]!;
 }
 
-/** Group rows counted down to nothing, to delete: (user_id, id) lists, (user_id, year, dim, key) for year rows, or null. */
+/** Group rows counted down to nothing, to delete: (user_id, id) lists, (user_id, grain, period_start, dim, key) for group counts, or null. */
 export interface ZeroGroups {
   zero_artists: { user_id: string; id: string }[] | null;
   zero_albums: { user_id: string; id: string }[] | null;
-  zero_years: { user_id: string; year: string; dim: string; key: string }[] | null;
+  zero_group_counts: { user_id: string; grain: string; period_start: string; dim: string; key: string }[] | null;
 }
 
 /**
  * The ZeroGroups columns of a statement with CTEs `artists` and `albums` returning (user_id, id,
- * plays), and `years` returning year rows. A year row goes when all it sums is zero: batches may
- * be folded out of order, so plays can pass through zero while a played time is still counted.
+ * plays), and `group_counts` returning group counts. A group count goes when all it sums is zero:
+ * batches may be folded out of order, so plays can pass through zero while a played time is still
+ * counted.
  */
 export const zeroGroups = sql`(select json_agg(json_build_object('user_id', user_id, 'id', id)) from artists where plays = 0) as zero_artists,
   (select json_agg(json_build_object('user_id', user_id, 'id', id)) from albums where plays = 0) as zero_albums,
-  (select json_agg(json_build_object('user_id', user_id, 'year', year, 'dim', dim, 'key', key)) from years
-    where plays = 0 and measured = 0 and played_ms = 0 and unmeasured_ms = 0) as zero_years`;
+  (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'dim', dim, 'key', key)) from group_counts
+    where plays = 0 and measured = 0 and played_ms = 0 and unmeasured_ms = 0) as zero_group_counts`;
 
 /**
- * The year rows a row of groups (artist_id, album_id, genre) counts in, as a relation d (dim, key)
- * to join laterally: its artist, album and genre where it has them, and all plays.
+ * The group counts a row of groups (artist_id, album_id, genre) counts in, as a relation d (dim,
+ * key) to join laterally: its artist, album and genre where it has them, and all plays.
  */
-export const yearDims = (groups: RawBuilder<unknown>) =>
+export const groupDims = (groups: RawBuilder<unknown>) =>
   sql`(values ('a'::"char", ${groups}.artist_id::text), ('l'::"char", ${groups}.album_id::text), ('g'::"char", ${groups}.genre), ('t'::"char", '')) d (dim, key)`;
+
+/** The grains group counts are kept in (migration 0035), as a relation p (grain, unit) to cross join: date_trunc(unit, …) starts a period. */
+export const GROUP_GRAINS = sql`(values ('y'::"char", 'year'), ('m'::"char", 'month')) p (grain, unit)`;
 
 /**
  * (track_id, artist_id, album_id, genre, duration) of every track in the catalog now: the groups
@@ -120,10 +125,11 @@ export const catalogGroups = sql`(select t.id as track_id, t.artist_id, t.album_
 
 /** Deletes the group rows a fold or regroup counted down to zero (in a later statement, which sees them). */
 export async function tidyGroups(tx: Transaction<DB>, zero: ZeroGroups): Promise<void> {
-  if (zero.zero_years) {
-    await sql`delete from stats_year_groups y using json_to_recordset(${JSON.stringify(zero.zero_years)}::json) z (user_id uuid, year timestamptz, dim "char", key text)
-      where y.user_id = z.user_id and y.year = z.year and y.dim = z.dim and y.key = z.key
-        and y.plays = 0 and y.measured = 0 and y.played_ms = 0 and y.unmeasured_ms = 0`.execute(tx);
+  if (zero.zero_group_counts) {
+    await sql`delete from stats_group_counts c
+      using json_to_recordset(${JSON.stringify(zero.zero_group_counts)}::json) z (user_id uuid, grain "char", period_start timestamptz, dim "char", key text)
+      where c.user_id = z.user_id and c.grain = z.grain and c.period_start = z.period_start and c.dim = z.dim and c.key = z.key
+        and c.plays = 0 and c.measured = 0 and c.played_ms = 0 and c.unmeasured_ms = 0`.execute(tx);
   }
   for (const group of ['artist', 'album'] as const) {
     const rows = group === 'artist' ? zero.zero_artists : zero.zero_albums;

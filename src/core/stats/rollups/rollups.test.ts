@@ -207,9 +207,9 @@ async function rollupTrackCounts(db: Database, userId: string | null) {
 async function rollupTables(db: Database) {
   const counts = await sql`select user_id, grain, period_start, track_id, plays, measured, played_ms from stats_track_counts order by 1, 2, 3, 4`.execute(db);
   const hours = await sql`select * from stats_hours order by user_id, hour`.execute(db);
-  const years = await sql`select * from stats_year_groups order by user_id, year, dim, key`.execute(db);
+  const groupCounts = await sql`select * from stats_group_counts order by user_id, grain, period_start, dim, key`.execute(db);
   const days = await sql`select * from stats_days order by user_id, day`.execute(db);
-  return { counts: counts.rows, hours: hours.rows, years: years.rows, days: days.rows };
+  return { counts: counts.rows, hours: hours.rows, groupCounts: groupCounts.rows, days: days.rows };
 }
 
 for (const backend of testBackends()) {
@@ -364,7 +364,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(await rollupTrackCounts(db, null), await rawTrackCounts(db, null));
       assert.deepEqual(await scrobblesPerDay(db, { window: ALL_TIME, timeZone: 'UTC' }), (await rawTimeStats(db, null, 'UTC')).days);
       await foldAll(db);
-      for (const table of ['stats_track_counts', 'stats_hours', 'stats_days', 'stats_year_groups'] as const) {
+      for (const table of ['stats_track_counts', 'stats_hours', 'stats_days', 'stats_group_counts'] as const) {
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where user_id = ${gone}`.execute(db);
         assert.equal(rows[0]!.n, 0, table);
       }

@@ -2,8 +2,8 @@
  * What autovacuum would do for the statistics' tables, which PGlite does not do on its own.
  *
  * The dead rows the fold leaves behind. Every fold batch updates rollup rows in place (a play adds
- * to its track's totals, counts, hours, days and year rows), and an update whose column is indexed
- * (plays, in the ranked indexes) leaves a dead row and dead index entries until VACUUM. PGlite runs
+ * to its track's totals, counts, hours, days and group counts), and an update whose column is
+ * indexed (plays, in the ranked indexes) leaves a dead row and dead index entries until VACUUM. PGlite runs
  * no autovacuum, so there they pile up for good: a profile's counts took 38 ms after a 100k-play
  * import was folded and 72 ms after four more, reading the dead entries of the user's totals
  * (docs/benchmarks.md). PostgreSQL's autovacuum waits for a fifth of a table to be dead. So after
@@ -38,7 +38,7 @@ const FOLDED_TABLES = [
   'stats_catalog_plays',
   'stats_artist_totals',
   'stats_album_totals',
-  'stats_year_groups',
+  'stats_group_counts',
   'stats_track_groups',
   'stats_queue_users',
 ] as const;

@@ -1,21 +1,22 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { settingsFor, type DB, type StatsYearDim } from '../../../toolkit/db/index.ts';
-import { catalogGroups, yearDims } from './groups.ts';
+import { settingsFor, type DB, type StatsGroupDim } from '../../../toolkit/db/index.ts';
+import { catalogGroups, groupDims } from './groups.ts';
 import { onePeriod, windowPieces, type Piece } from './pieces.ts';
 import { exactSum, listeningParts, periodsOf, type PlaysWindow, type QueuedChanges } from './reads.ts';
 
 /**
  * A window's plays per artist, album and genre, and in all, with their listening time: for
- * Wrapped, which sums them. Whole UTC years are read from their year rows (stats_year_groups,
- * migration 0032: a few thousand rows where a heavy listener's year has ~20k tracks); every other
- * piece (months, days, raw plays at the edges) and the changes still queued are read per track
- * (reads.ts) and put under the track's groups. Groups are those of the catalog now: a track's
- * year rows are moved by the fold after a catalog edit (groups.ts), and until then the moves are
- * added here, so a read agrees with the raw plays in any snapshot. Raw SQL, as the other rollup
- * reads: a union of index range scans with constant bounds.
+ * Wrapped, which sums them. Whole UTC years and months are read from their group counts
+ * (stats_group_counts, migrations 0032 and 0035: a few thousand rows where a heavy listener's
+ * year has ~20k tracks and a month ~6k); every other piece (days, raw plays at the edges) and the
+ * changes still queued are read per track (reads.ts) and put under the track's groups. Groups are
+ * those of the catalog now: a track's group counts are moved by the fold after a catalog edit
+ * (groups.ts), and until then the moves are added here, so a read agrees with the raw plays in
+ * any snapshot. Raw SQL, as the other rollup reads: a union of index range scans with constant
+ * bounds.
  */
 export interface GroupRow {
-  dim: StatsYearDim;
+  dim: StatsGroupDim;
   /** The artist's or album's id, the genre, or '' for all plays. */
   key: string;
   plays: number;
@@ -26,8 +27,8 @@ export interface GroupRow {
   unmeasured_ms: string;
 }
 
-/** A piece read per track: any but a whole year, which has year rows of its own. */
-const outsideYears = (piece: Piece) => piece.source !== 'y';
+/** A piece with group counts of its own: whole years and months. */
+const hasGroupCounts = (piece: Piece) => piece.source === 'y' || piece.source === 'm';
 
 /**
  * Rows of (dim, key, plays, measured, played_ms, unmeasured_ms), not summed: summed per (dim, key)
@@ -40,11 +41,12 @@ const outsideYears = (piece: Piece) => piece.source !== 'y';
  */
 export function windowGroups(userId: string, window: PlaysWindow, options: GroupsOptions): RawBuilder<GroupRow> {
   const { regrouping, rollups = true } = options;
-  const years = (piece: Piece) => rollups && !outsideYears(piece);
-  const { pieces, parts } = listeningParts(userId, window, (piece) => rollups && outsideYears(piece), options.queued);
+  const { pieces, parts } = listeningParts(userId, window, (piece) => rollups && !hasGroupCounts(piece), options.queued);
   const branches = [
-    ...pieces.filter(years).flatMap((piece) => [yearRows(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
-    ...(options.tracks ? [inGroups(options.tracks, options)] : parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
+    ...pieces
+      .filter((piece) => rollups && hasGroupCounts(piece))
+      .flatMap((piece) => [groupCounts(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
+    ...(parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
   ];
   if (branches.length === 0)
     return sql`select null::"char" as dim, null::text as key, 0 as plays, 0 as measured, 0::bigint as played_ms, 0::bigint as unmeasured_ms where false`;
@@ -53,11 +55,12 @@ export function windowGroups(userId: string, window: PlaysWindow, options: Group
 
 export interface GroupsOptions {
   /** Only this dimension (all when absent). */
-  only?: StatsYearDim;
+  only?: StatsGroupDim;
   /**
    * The artists asked about: a relation of their ids (as uuid), with only 'a'. The parts read per
-   * track and a single year's rows are theirs alone; other artists' rows of a range of years and
-   * moves waiting for the fold may still be there, so a caller keeps the keys it asked for.
+   * track and a single period's group counts are theirs alone; other artists' rows of a range of
+   * periods and moves waiting for the fold may still be there, so a caller keeps the keys it asked
+   * for.
    */
   artists?: RawBuilder<unknown>;
   /**
@@ -67,37 +70,20 @@ export interface GroupsOptions {
    * to such a bound.
    */
   queued?: QueuedChanges;
-  /**
-   * The window's plays per track outside its whole years, queued changes included, as (track_id,
-   * plays, measured, played_ms) (windowTracks, for a reader that needs them itself too): read
-   * instead of its pieces.
-   */
-  tracks?: RawBuilder<unknown>;
   /** false: the queued changes alone, none of the rollups (to add to a sum read without them). */
   rollups?: false;
   regrouping: boolean;
 }
 
-/**
- * A window's plays per track outside its whole years, with the changes queued in it, summed per
- * track: (track_id, plays, measured, played_ms); for windowGroups' `tracks`.
- */
-export function windowTracks(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
-  const { parts } = listeningParts(userId, window, outsideYears);
-  if (parts.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
-  return sql`select track_id, sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms
-    from (${sql.join(parts, sql` union all `)}) c (track_id, plays, measured, played_ms) group by 1`;
-}
-
 /** The column whose value is each dimension's key. */
-const KEY_COLUMNS: Record<StatsYearDim, RawBuilder<unknown>> = { a: sql`artist_id::text`, l: sql`album_id::text`, g: sql`genre`, t: sql`''` };
+const KEY_COLUMNS: Record<StatsGroupDim, RawBuilder<unknown>> = { a: sql`artist_id::text`, l: sql`album_id::text`, g: sql`genre`, t: sql`''` };
 
 /**
  * How rows of (artist_id, album_id, genre, sums) are summed per (dim, key): one grouping pass over
  * every dimension (grouping() of artist_id, album_id and genre tells the sets apart: 3, 5, 6, 7),
  * or one group by for a single one.
  */
-function groupingOf(only: StatsYearDim | undefined) {
+function groupingOf(only: StatsGroupDim | undefined) {
   if (only) return { dim: sql`${sql.lit(only)}::"char"`, key: KEY_COLUMNS[only], by: sql`group by 1, 2` };
   const set = sql`grouping(artist_id, album_id, genre)`;
   return {
@@ -110,25 +96,27 @@ function groupingOf(only: StatsYearDim | undefined) {
 /** The condition on a row's dim the options ask for. */
 const wanted = (dim: RawBuilder<unknown>, { only }: GroupsOptions) => (only ? sql`${dim} = ${sql.lit(only)}` : sql`true`);
 
-/** A piece of whole years from the year rows, times its weight. */
-function yearRows(userId: string, piece: Piece, options: GroupsOptions) {
+/** A piece of whole years or months from their group counts, times its weight. */
+function groupCounts(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
-  // Over one year a few artists are probes of the key; over a range of years, every row.
+  // Over one period a few artists are probes of the key; over a range of periods, every row.
   const ofArtists = options.artists && onePeriod(piece) ? sql` and key in (select id::text from (${options.artists}) a (id))` : sql``;
   return sql`select dim, key, plays * ${weight}, measured * ${weight}, played_ms * ${weight}, unmeasured_ms * ${weight}
-    from stats_year_groups where user_id = ${userId} and ${periodsOf(sql`year`, piece)} and ${wanted(sql`dim`, options)}${ofArtists}`;
+    from stats_group_counts where user_id = ${userId} and grain = ${sql.lit(piece.source)} and ${periodsOf(sql`period_start`, piece)}
+      and ${wanted(sql`dim`, options)}${ofArtists}`;
 }
 
 /**
- * Whether windowGroups reads the window's months or days per track: thousands of rows for a heavy
- * listener, which the planner, guessing a few dozen from their sum per track, would look up in the
- * catalog one by one rather than hash (a 30-day Wrapped: 35 of its 70 ms). A window of whole years
- * reads only the hours at its edges per track, for which lookups one by one are right.
+ * Whether a window has months or days, which a Wrapped reads per track (its top songs, and the days
+ * in its groups): thousands of rows for a heavy listener, which the planner, guessing a few dozen
+ * from their sum per track, would look up in the catalog one by one rather than hash (a 30-day
+ * Wrapped: 35 of its 70 ms). A window of whole years reads only the hours at its edges per track,
+ * for which lookups one by one are right.
  */
 export const readsMonthsOrDays = (window: PlaysWindow) => windowPieces(window.start, window.end).some((piece) => piece.source === 'm' || piece.source === 'd');
 
 /**
- * Whether catalog edits wait for the fold to move tracks' year rows: whether windowGroups must add
+ * Whether catalog edits wait for the fold to move tracks' group counts: whether windowGroups must add
  * the moves. In a transaction, `settings` are set for it in the same statement (settingsFor).
  */
 export async function isRegrouping(db: Kysely<DB>, settings: Readonly<Record<string, string>> = {}): Promise<boolean> {
@@ -138,9 +126,9 @@ export async function isRegrouping(db: Kysely<DB>, settings: Readonly<Record<str
 }
 
 /**
- * The moves the fold has yet to make in a piece of whole years: for each track a catalog edit noted
- * (stats_regroup) and the fold has counted, its yearly counts off its old groups and onto the
- * catalog's.
+ * The moves the fold has yet to make in a piece of whole years or months: for each track a catalog
+ * edit noted (stats_regroup) and the fold has counted, its counts of the piece's grain off its old
+ * groups and onto the catalog's.
  */
 function pendingMoves(userId: string, piece: Piece, options: GroupsOptions) {
   const weight = sql.lit(piece.weight);
@@ -148,10 +136,10 @@ function pendingMoves(userId: string, piece: Piece, options: GroupsOptions) {
       x.sign * coalesce(x.duration::bigint * (c.plays - c.measured), 0) * ${weight}
     from (select distinct track_id from stats_regroup) r
     join stats_track_groups g on g.track_id = r.track_id join ${catalogGroups} n on n.track_id = r.track_id
-    join stats_track_counts c on c.user_id = ${userId} and c.grain = 'y' and ${periodsOf(sql`c.period_start`, piece)} and c.track_id = r.track_id
+    join stats_track_counts c on c.user_id = ${userId} and c.grain = ${sql.lit(piece.source)} and ${periodsOf(sql`c.period_start`, piece)} and c.track_id = r.track_id
     cross join lateral (values (g.artist_id, g.album_id, g.genre, g.duration, -1), (n.artist_id, n.album_id, n.genre, n.duration, 1))
       x (artist_id, album_id, genre, duration, sign)
-    cross join lateral ${yearDims(sql`x`)}
+    cross join lateral ${groupDims(sql`x`)}
     where d.key is not null and ${wanted(sql`d.dim`, options)}`;
 }
 
@@ -171,9 +159,9 @@ function inGroups(rows: RawBuilder<unknown>, options: GroupsOptions) {
   const pick = (column: string) => sql`case when n.track_id is not null then ${sql.ref(`n.${column}`)} else ${sql.ref(`g.${column}`)} end`;
   // A track's groups as the fold keeps them (stats_track_groups: narrow, one row a track) are the
   // catalog's for every track the fold has met and no edit waits to move; the catalog (tracks and
-  // albums, wide) is read only for the others, one probe each. A 30-day window of a heavy listener
-  // has ~6-20k tracks. Then every sum in one grouping pass (expanded into a row per group first,
-  // they were up to 80k rows to sum).
+  // albums, wide) is read only for the others, one probe each. The days at a 30-day window's edges
+  // hold ~1.5k tracks of a heavy listener; a window of days alone, up to ~6k. Then every sum in one
+  // grouping pass (expanded into a row per group first, they were up to 80k rows to sum).
   const moved = options.regrouping ? sql` or c.track_id in (select track_id from stats_regroup)` : sql``;
   const grouping = groupingOf(options.only);
   return sql`select dim, key, plays, measured, played_ms, unmeasured_ms from (
