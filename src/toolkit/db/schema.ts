@@ -116,6 +116,8 @@ export interface StatsQueueTable {
   delta: number;
   /** The play's played_ms (migration 0027). */
   played_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Whether the all-time totals count it already (migration 0036). */
+  totalled: Generated<boolean>;
 }
 
 /** How many stats_queue rows each user with any has (migration 0020): readers skip the queue for everyone else. */
@@ -128,6 +130,8 @@ export interface StatsQueueUsersTable {
   last_at: Timestamp;
   /** Whether the user's queued rows may include plays leaving (delta < 0; migration 0034). */
   leaving: Generated<boolean>;
+  /** How many of them the all-time totals count already (migration 0036; bigint: read as a string). */
+  totalled: ColumnType<string, number | bigint | string | undefined, number | bigint | string>;
 }
 
 export type StatsGrain = 'y' | 'm' | 'd';

@@ -16,7 +16,8 @@ import { sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../../../toolkit/background.ts';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
-import { catalogGroups, FOLD_LOCK, GROUP_GRAINS, groupDims, regroup, tidyGroups, zeroGroups, type ZeroGroups } from './groups.ts';
+import { FOLD_LOCK, GROUP_GRAINS, groupDims, regroup, tidyGroups, zeroGroups, type ZeroGroups } from './groups.ts';
+import { allTimeTotalsOf, tidyTrackTotals, totalAhead, trackGroupsOf, zeroTrackTotals } from './totals-ahead.ts';
 import { countDown, reclaimQueue } from './queue-marks.ts';
 import { utcDayOf } from './reads.ts';
 import { analyzeGrownQueue, QUEUE_ANALYZE_AFTER, VACUUM_AFTER, vacuumRollups } from './vacuum.ts';
@@ -37,8 +38,8 @@ interface Folded extends ZeroGroups {
   zero_hours: { user_id: string; hour: string }[] | null;
   zero_days: { user_id: string; day: string }[] | null;
   zero_totals: { user_id: string; track_id: string }[] | null;
-  /** Rows taken per user, to count down in stats_queue_users (queue-marks.ts). */
-  taken_by_user: { user_id: string; taken: number }[] | null;
+  /** Rows taken per user, and how many of them were totalled, to count down in stats_queue_users (queue-marks.ts). */
+  taken_by_user: { user_id: string; taken: number; totalled: number }[] | null;
 }
 
 /**
@@ -55,7 +56,7 @@ interface Folded extends ZeroGroups {
 const takeAndFold = sql<Folded>`
   with taken as (
     delete from stats_queue where ctid = any(array(select ctid from stats_queue limit ${BATCH} for update skip locked))
-    returning user_id, track_id, listened_at, delta, played_ms
+    returning user_id, track_id, listened_at, delta, played_ms, totalled
   ),
   live as (select t.* from taken t where exists (select 1 from users u where u.id = t.user_id)),
   counts as (
@@ -68,37 +69,10 @@ const takeAndFold = sql<Folded>`
       measured = stats_track_counts.measured + excluded.measured, played_ms = stats_track_counts.played_ms + excluded.played_ms
     returning user_id, grain, period_start, track_id, plays
   ),
-  totals as (
-    insert into stats_track_totals (user_id, track_id, plays)
-    select user_id, track_id, sum(delta) from live group by 1, 2 order by 1, 2
-    on conflict (user_id, track_id) do update set plays = stats_track_totals.plays + excluded.plays
-    returning user_id, track_id, plays
-  ),
-  groups_new as (
-    insert into stats_track_groups (track_id, artist_id, album_id, genre, duration)
-    select * from ${catalogGroups} c where c.track_id in (select track_id from live) order by 1
-    on conflict (track_id) do nothing
-    returning track_id, artist_id, album_id, genre, duration
-  ),
-  groups as (
-    select * from groups_new
-    union all
-    select track_id, artist_id, album_id, genre, duration from stats_track_groups where track_id in (select track_id from live)
-  ),
-  artists as (
-    insert into stats_artist_totals (user_id, artist_id, plays)
-    select l.user_id, g.artist_id, sum(l.delta) from live l join groups g using (track_id) where g.artist_id is not null
-    group by 1, 2 having sum(l.delta) <> 0 order by 1, 2
-    on conflict (user_id, artist_id) do update set plays = stats_artist_totals.plays + excluded.plays
-    returning user_id, artist_id as id, plays
-  ),
-  albums as (
-    insert into stats_album_totals (user_id, album_id, plays)
-    select l.user_id, g.album_id, sum(l.delta) from live l join groups g using (track_id) where g.album_id is not null
-    group by 1, 2 having sum(l.delta) <> 0 order by 1, 2
-    on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
-    returning user_id, album_id as id, plays
-  ),
+  ${trackGroupsOf('live')},
+  -- Plays the step ahead of the fold (totals-ahead.ts) totalled are in the all-time totals already.
+  untotalled as (select * from live where not totalled),
+  ${allTimeTotalsOf('untotalled')},
   group_counts as (
     insert into stats_group_counts (user_id, grain, period_start, dim, key, plays, measured, played_ms, unmeasured_ms)
     select l.user_id, p.grain, date_trunc(p.unit, l.listened_at, 'UTC'), d.dim, d.key, sum(l.delta),
@@ -142,9 +116,10 @@ const takeAndFold = sql<Folded>`
     (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'track_id', track_id)) from counts where plays = 0) as zero_counts,
     (select json_agg(json_build_object('user_id', user_id, 'hour', hour)) from hours where q0 = 0 and q1 = 0 and q2 = 0 and q3 = 0) as zero_hours,
     (select json_agg(json_build_object('user_id', user_id, 'day', day)) from days where 0 = all(upto)) as zero_days,
-    (select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals,
+    ${zeroTrackTotals},
     ${zeroGroups},
-    (select json_agg(json_build_object('user_id', user_id, 'taken', n)) from (select user_id, count(*) as n from taken group by 1) t) as taken_by_user`;
+    (select json_agg(json_build_object('user_id', user_id, 'taken', n, 'totalled', totalled))
+      from (select user_id, count(*) as n, count(*) filter (where totalled) as totalled from taken group by 1) t) as taken_by_user`;
 
 /** A second statement, which sees the fold's effects: rows counted down to nothing go. */
 async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
@@ -160,10 +135,7 @@ async function tidy(tx: Transaction<DB>, folded: Folded): Promise<void> {
     await sql`delete from stats_days d using json_to_recordset(${JSON.stringify(folded.zero_days)}::json) z (user_id uuid, day timestamptz)
       where d.user_id = z.user_id and d.day = z.day and 0 = all(d.upto)`.execute(tx);
   }
-  if (folded.zero_totals) {
-    await sql`delete from stats_track_totals t using json_to_recordset(${JSON.stringify(folded.zero_totals)}::json) z (user_id uuid, track_id uuid)
-      where t.user_id = z.user_id and t.track_id = z.track_id and t.plays = 0`.execute(tx);
-  }
+  await tidyTrackTotals(tx, folded.zero_totals);
   await tidyGroups(tx, folded);
 }
 
@@ -187,12 +159,16 @@ export async function foldBatch(db: Database): Promise<number> {
 /**
  * Folds until the queue is empty (or `signal` aborts), then reclaims its space if it grew; answers
  * how many changes it folded. Before each batch it analyzes a queue grown past `analyzeAfter`
- * (vacuum.ts): a fold may run for seconds while an import fills the queue behind it.
+ * (vacuum.ts) and totals what is not totalled yet (totals-ahead.ts): a fold may run for seconds
+ * while an import fills the queue behind it.
  */
 export async function foldAll(db: Database, signal?: AbortSignal, analyzeAfter = QUEUE_ANALYZE_AFTER): Promise<number> {
   let total = 0;
   for (let taken = BATCH; taken === BATCH && !signal?.aborted; ) {
     await analyzeGrownQueue(db, analyzeAfter);
+    // The all-time totals first, whatever an import has queued meanwhile: its plays count there
+    // within a second or two, where folding them all takes tens of seconds (totals-ahead.ts).
+    await totalAhead(db, signal);
     taken = await foldBatch(db);
     total += taken;
   }

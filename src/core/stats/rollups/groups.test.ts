@@ -15,6 +15,7 @@ import { seededPicker } from '../../../toolkit/fuzz-testing.ts';
 import { playedCount, topAlbums, topArtists } from '../../catalog/actor-top.ts';
 import { mergeEntries, undoCatalogEdit } from '../../catalog/edits/admin-edits.ts';
 import { foldAll, foldBatch } from './fold.ts';
+import { totalBatch } from './totals-ahead.ts';
 import { groupPlays } from './groups.ts';
 import { assertPlayedCounts } from './rollups-testing.ts';
 import { ALL_TIME } from './reads.ts';
@@ -110,9 +111,11 @@ for (const backend of testBackends()) {
             .where('id', '=', random.pick(tracks))
             .execute();
         }
-        const folding = random.pick(['all', 'some', 'none']);
+        // Totalled ahead of the fold or not (totals-ahead.ts), then folded or not.
+        const folding = random.pick(['all', 'some', 'none', 'totals', 'totals and some']);
         if (folding === 'all') await foldAll(db);
-        else if (folding === 'some') await foldBatch(db);
+        if (folding.startsWith('totals')) await totalBatch(db);
+        if (folding.endsWith('some')) await foldBatch(db);
         await assertAgree(db, users, `round ${round}, fold ${folding}`);
       }
       await foldAll(db);
@@ -136,6 +139,8 @@ for (const backend of testBackends()) {
       await foldAll(db);
       const song = await mergeEntries(db, admin, 'song', a!.id, b!.id);
       await assertAgree(db, users, 'song merge, queued');
+      await totalBatch(db);
+      await assertAgree(db, users, 'song merge, totalled');
       const album = await mergeEntries(db, admin, 'album', c!.album_id!, b!.album_id!);
       await assertAgree(db, users, 'album merge, queued');
       await foldBatch(db);

@@ -87,21 +87,26 @@ export async function regroup(tx: Transaction<DB>): Promise<ZeroGroups> {
   return rows[0]!;
 }
 
-/** Group rows counted down to nothing, to delete: (user_id, id) lists, (user_id, grain, period_start, dim, key) for group counts, or null. */
+/**
+ * Group rows counted down to nothing, to delete: (user_id, id) lists, (user_id, grain, period_start,
+ * dim, key) for group counts (absent where a statement keeps none), or null.
+ */
 export interface ZeroGroups {
   zero_artists: { user_id: string; id: string }[] | null;
   zero_albums: { user_id: string; id: string }[] | null;
-  zero_group_counts: { user_id: string; grain: string; period_start: string; dim: string; key: string }[] | null;
+  zero_group_counts?: { user_id: string; grain: string; period_start: string; dim: string; key: string }[] | null;
 }
 
+/** The zero_artists and zero_albums columns of a statement with CTEs `artists` and `albums` returning (user_id, id, plays). */
+export const zeroTotals = sql`(select json_agg(json_build_object('user_id', user_id, 'id', id)) from artists where plays = 0) as zero_artists,
+  (select json_agg(json_build_object('user_id', user_id, 'id', id)) from albums where plays = 0) as zero_albums`;
+
 /**
- * The ZeroGroups columns of a statement with CTEs `artists` and `albums` returning (user_id, id,
- * plays), and `group_counts` returning group counts. A group count goes when all it sums is zero:
- * batches may be folded out of order, so plays can pass through zero while a played time is still
- * counted.
+ * The ZeroGroups columns of a statement with CTEs `artists` and `albums` (zeroTotals), and
+ * `group_counts` returning group counts. A group count goes when all it sums is zero: batches may
+ * be folded out of order, so plays can pass through zero while a played time is still counted.
  */
-export const zeroGroups = sql`(select json_agg(json_build_object('user_id', user_id, 'id', id)) from artists where plays = 0) as zero_artists,
-  (select json_agg(json_build_object('user_id', user_id, 'id', id)) from albums where plays = 0) as zero_albums,
+export const zeroGroups = sql`${zeroTotals},
   (select json_agg(json_build_object('user_id', user_id, 'grain', grain, 'period_start', period_start, 'dim', dim, 'key', key)) from group_counts
     where plays = 0 and measured = 0 and played_ms = 0 and unmeasured_ms = 0) as zero_group_counts`;
 

@@ -2,8 +2,9 @@
  * Statistics reads that never pay for a big queue (queue-marks.ts): stats_queue_users always
  * agrees with the queue and bounds its times, a user with nothing queued reads no queue, nor does a
  * window none of the user's queued plays can fall in, nor a read of plays leaving when none are
- * queued; a queued play counts once before and after it is folded, and a drained queue's space is
- * reclaimed.
+ * queued, nor an all-time read once the step ahead of the fold has totalled what is queued; a
+ * queued play counts once before and after it is totalled and folded, and a drained queue's space
+ * is reclaimed.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -12,6 +13,7 @@ import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { reclaimQueue } from './queue-marks.ts';
+import { totalAhead } from './totals-ahead.ts';
 import { ALL_TIME, listeningParts, trackPlays, type PlaysWindow } from './reads.ts';
 import { playInTurn } from './rollups-testing.ts';
 
@@ -31,10 +33,16 @@ async function seed(db: Database): Promise<{ tracks: string[]; users: string[] }
 /** `count` plays of `user`, one an hour from `from`, over the tracks in turn. */
 const play = (db: Database, user: string, tracks: string[], count: number, from: number) => playInTurn(db, user, tracks, count, from, 3_600_000);
 
-/** The queue per user as counted in stats_queue_users, and as it is. */
+/** The queue per user (its rows, and those the all-time totals count already) as counted in stats_queue_users, and as it is. */
 async function counted(db: Database) {
-  const marks = await sql<{ user_id: string; queued: number }>`select user_id, queued::int as queued from stats_queue_users order by 1`.execute(db);
-  const queue = await sql<{ user_id: string; queued: number }>`select user_id, count(*)::int as queued from stats_queue group by 1 order by 1`.execute(db);
+  const marks = await sql<{
+    user_id: string;
+    queued: number;
+  }>`select user_id, queued::int as queued, totalled::int as totalled from stats_queue_users order by 1`.execute(db);
+  const queue = await sql<{
+    user_id: string;
+    queued: number;
+  }>`select user_id, count(*)::int as queued, (count(*) filter (where totalled))::int as totalled from stats_queue group by 1 order by 1`.execute(db);
   return { marks: marks.rows, queue: queue.rows };
 }
 
@@ -123,6 +131,44 @@ for (const backend of testBackends()) {
       for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
       await foldAll(db);
       for (const user of [importer, live, quiet]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
+      assert.deepEqual(await counted(db), { marks: [], queue: [] });
+    });
+
+    test('once the step ahead of the fold has totalled an import, all-time reads skip the queue and stay exact while it is folded', async () => {
+      await foldAll(db);
+      await play(db, importer, tracks, 3_500, Date.UTC(2022, 0, 1));
+      const total = await rawTotal(db, importer);
+      const year = { start: new Date(Date.UTC(2022, 0, 1)), end: new Date(Date.UTC(2023, 0, 1)) };
+      assert.ok(scanned(await queueScans(db, importer, ALL_TIME)));
+      assert.equal(await totalAhead(db), 3_500);
+      await agree(db);
+      assert.ok(!scanned(await queueScans(db, importer, ALL_TIME)));
+      assert.equal(await readTotal(db, importer), total);
+      // A window's rollups count a totalled play only once it is folded: until then its reads add it from the queue.
+      assert.ok(scanned(await queueScans(db, importer, year)));
+      const inYear = async () =>
+        (await sql<{ n: number }>`select coalesce(sum(plays), 0)::int as n from (${trackPlays(importer, year)}) c`.execute(db)).rows[0]!.n;
+      assert.equal(await inYear(), 3_500);
+      await foldBatch(db);
+      await agree(db);
+      assert.equal(await readTotal(db, importer), total);
+      assert.equal(await inYear(), 3_500);
+      // A deletion queues removals not totalled: all-time reads take them from the queue until the next step.
+      await db
+        .deleteFrom('scrobbles')
+        .where('user_id', '=', importer)
+        .where('listened_at', '<', new Date(Date.UTC(2022, 1, 1)))
+        .execute();
+      const left = await rawTotal(db, importer);
+      assert.ok(scanned(await queueScans(db, importer, ALL_TIME)));
+      assert.equal(await readTotal(db, importer), left);
+      await totalAhead(db);
+      await agree(db);
+      assert.ok(!scanned(await queueScans(db, importer, ALL_TIME)));
+      assert.equal(await readTotal(db, importer), left);
+      await foldAll(db);
+      assert.equal(await readTotal(db, importer), left);
+      assert.equal(await inYear(), left - (total - 3_500));
       assert.deepEqual(await counted(db), { marks: [], queue: [] });
     });
 

@@ -43,17 +43,26 @@ export const anyQueued = (userId: string | null, span?: { from: Date; to: Date }
 };
 
 /**
+ * True when `userId` (or, with null, anyone) has queued rows the all-time totals do not count yet
+ * (totals-ahead.ts): the gate of the all-time reads' queue scan, which is skipped once the step
+ * ahead of the fold has totalled a bulk import, however much of it is left to fold.
+ */
+export const anyUntotalled = (userId: string | null): RawBuilder<boolean> =>
+  sql`exists (select 1 from stats_queue_users where ${userId === null ? sql`true` : sql`user_id = ${userId}`} and queued > totalled)`;
+
+/**
  * Counts down what one fold took (rows per user), in the fold's transaction. The rows are locked
  * in key order first, as the triggers upsert them, so folds and writers never deadlock on them;
  * a count that reaches zero goes (the check keeps it positive). Were the count ever short (the
  * triggers disabled by hand), it goes rather than block the fold on the check.
  */
-export async function countDown(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number }[] | null): Promise<void> {
+export async function countDown(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number; totalled: number }[] | null): Promise<void> {
   if (!takenByUser) return;
-  const taken = sql`json_to_recordset(${JSON.stringify(takenByUser)}::json) z (user_id uuid, taken bigint)`;
+  const taken = sql`json_to_recordset(${JSON.stringify(takenByUser)}::json) z (user_id uuid, taken bigint, totalled bigint)`;
   await sql`select 1 from stats_queue_users where user_id in (select user_id from ${taken}) order by user_id for update`.execute(tx);
   await sql`delete from stats_queue_users m using ${taken} where m.user_id = z.user_id and m.queued <= z.taken`.execute(tx);
-  await sql`update stats_queue_users m set queued = m.queued - z.taken from ${taken} where m.user_id = z.user_id and m.queued > z.taken`.execute(tx);
+  await sql`update stats_queue_users m set queued = m.queued - z.taken, totalled = greatest(0, least(m.queued - z.taken, m.totalled - z.totalled))
+    from ${taken} where m.user_id = z.user_id and m.queued > z.taken`.execute(tx);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { onePeriod, quarterSpan, windowPieces, type Piece } from './pieces.ts';
-import { anyQueued } from './queue-marks.ts';
+import { anyQueued, anyUntotalled } from './queue-marks.ts';
 
 /**
  * What statistics read instead of the raw history: a window's plays per track, and its plays by
@@ -175,16 +175,17 @@ export function listeningParts(userId: string, window: PlaysWindow, read: (piece
 type ListeningRow = { track_id: string; plays: number; measured: number; played_ms: string };
 
 /**
- * The changes still queued of one user or, with null, everyone, by the rule above, as (user_id,
- * track_id, delta); `tracks` is a condition on the column track_id. For the all-time rollups'
- * readers: allTimeTrackPlays, totals.ts, groups.ts.
+ * The changes still queued of one user or, with null, everyone, by the rule above, that the
+ * all-time totals do not count yet (the step ahead of the fold counts most of a bulk import there
+ * within seconds: totals-ahead.ts), as (user_id, track_id, delta); `tracks` is a condition on the
+ * column track_id. For the all-time rollups' readers: allTimeTrackPlays, totals.ts, groups.ts.
  */
 export const queuedRows = (userId: string | null, tracks: RawBuilder<SqlBool> = sql<SqlBool>`true`) =>
   sql<{
     user_id: string;
     track_id: string;
     delta: number;
-  }>`select user_id, track_id, delta from stats_queue where ${anyQueued(userId)} and ${ofUser(userId, 'user_id')} and ${tracks}`;
+  }>`select user_id, track_id, delta from stats_queue where ${anyUntotalled(userId)} and ${ofUser(userId, 'user_id')} and not totalled and ${tracks}`;
 
 /** The changes still queued of `userId` (or, with null, anyone), by the rule above, summed per track as (track_id, delta). */
 export const queuedPerTrack = (userId: string | null) => sql`select track_id, sum(delta)::int as delta from (${queuedRows(userId)}) q group by 1`;

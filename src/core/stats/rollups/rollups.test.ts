@@ -18,6 +18,7 @@ import type { StatsWindow } from '../window.ts';
 import { wrappedFromHistory } from '../wrapped-from-history.ts';
 import { wrappedOf } from '../wrapped.ts';
 import { foldAll, foldBatch } from './fold.ts';
+import { totalBatch } from './totals-ahead.ts';
 import { LOCAL_DAY, LOCAL_HOUR, localTimeCounts, UTC_DAY } from './local-days.ts';
 import { ALL_TIME, trackPlays, utcDayOf } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
@@ -230,10 +231,11 @@ for (const backend of testBackends()) {
       for (let seed = 1; seed <= 40; seed++) {
         const random = seededPicker(seed);
         for (let change = 0; change < 3; change++) await randomChange(db, random, users, tracks);
-        // Fold all, some or none of the queue: reads must not care.
-        const folding = random.pick(['all', 'some', 'none']);
+        // Fold all, some or none of the queue, with or without the totals ahead of the fold: reads must not care.
+        const folding = random.pick(['all', 'some', 'none', 'totals', 'totals and some']);
         if (folding === 'all') await foldAll(db);
-        else if (folding === 'some') await foldBatch(db);
+        if (folding.startsWith('totals')) await totalBatch(db);
+        if (folding.endsWith('some')) await foldBatch(db);
         const user = random.pick(users);
         const zone = random.pick(ZONES);
         const window = await randomWindow(db, random, zone);
@@ -259,6 +261,7 @@ for (const backend of testBackends()) {
       const random = seededPicker(99);
       for (let change = 0; change < 30; change++) {
         await randomChange(db, random, users, tracks);
+        if (change % 3 === 0) await totalBatch(db);
         if (change % 4 === 0) await foldBatch(db);
       }
       await foldAll(db);

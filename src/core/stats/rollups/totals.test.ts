@@ -15,6 +15,7 @@ import type { SortKey } from '../../catalog/page-query.ts';
 import { mergeEntries, undoCatalogEdit } from '../../catalog/edits/admin-edits.ts';
 import { allSongs, selectSongs, songPlayCount, toSong } from '../../catalog/song-view.ts';
 import { foldAll, foldBatch } from './fold.ts';
+import { totalBatch } from './totals-ahead.ts';
 import { ALL_TIME, trackPlays } from './reads.ts';
 import { rebuildRollups } from './rebuild.ts';
 import { createUser, FIRST, randomPlayRound, seedCatalog } from './rollups-testing.ts';
@@ -94,9 +95,10 @@ for (const backend of testBackends()) {
       const random = seededPicker(5);
       for (let round = 0; round < 12; round++) {
         await randomPlayRound(db, random, users, tracks, round);
-        const folding = random.pick(['all', 'some', 'none']);
+        const folding = random.pick(['all', 'some', 'none', 'totals', 'totals and some']);
         if (folding === 'all') await foldAll(db);
-        else if (folding === 'some') await foldBatch(db);
+        if (folding.startsWith('totals')) await totalBatch(db);
+        if (folding.endsWith('some')) await foldBatch(db);
         await assertAgree(db, `round ${round}, fold ${folding}`);
       }
       await foldAll(db);
