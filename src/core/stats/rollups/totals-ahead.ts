@@ -2,9 +2,9 @@
  * All-time totals ahead of the fold (migration 0036). The fold (fold.ts) counts each queued play in
  * every rollup, ~1,000 plays a batch, so a bulk import of 100k plays stays queued for tens of
  * seconds, and until then every all-time read (a profile's counts, top lists, catalog play counts)
- * summed the import per track. This step adds queued plays to the all-time totals alone (per
- * track, artist and album; stats_catalog_plays follows the track totals by trigger), thousands a
- * statement, and marks them `totalled`; the fold later counts them everywhere else and leaves the
+ * summed the import per track. Once a user has that many queued (TOTAL_AHEAD_AFTER), this step
+ * adds queued plays to the all-time totals alone (per track, artist and album; stats_catalog_plays
+ * follows the track totals by trigger), thousands a statement, and marks them `totalled`; the fold later counts them everywhere else and leaves the
  * totals be. All-time reads take only the rows not totalled (queuedRows, reads.ts) and skip the
  * queue when a user has none (anyUntotalled, queue-marks.ts). Window reads are unchanged: a
  * totalled row is in no window's rollups until folded.
@@ -127,16 +127,26 @@ export async function totalBatch(db: Database): Promise<number> {
   );
 }
 
-/** Whether any queued row is not totalled yet: a look at the per-user counts, not the queue. */
-async function anyToTotal(db: Database): Promise<boolean> {
-  const { rows } = await sql<{ any: boolean }>`select exists (select 1 from stats_queue_users where queued > totalled) as any`.execute(db);
+/**
+ * How many rows a user must have queued and not totalled for the step to run: below a fold batch's
+ * worth the fold itself takes them within a second, and live plays arriving a few a second would
+ * otherwise pay for both (the step cost the fold ~30% of its rate when it ran on every batch).
+ */
+export const TOTAL_AHEAD_AFTER = 1_000;
+
+/** Whether a user has `after` queued rows or more not totalled yet: a look at the per-user counts, not the queue. */
+async function anyToTotal(db: Database, after: number): Promise<boolean> {
+  const { rows } = await sql<{ any: boolean }>`select exists (select 1 from stats_queue_users where queued - totalled >= ${after}) as any`.execute(db);
   return rows[0]!.any;
 }
 
-/** Totals every queued row not totalled yet (or until `signal` aborts); answers how many it marked. */
-export async function totalAhead(db: Database, signal?: AbortSignal): Promise<number> {
+/**
+ * While some user has `after` or more queued rows not totalled (or until `signal` aborts), totals
+ * batches of whatever is queued and not totalled; answers how many rows it marked.
+ */
+export async function totalAhead(db: Database, signal?: AbortSignal, after = TOTAL_AHEAD_AFTER): Promise<number> {
   let total = 0;
-  while (!signal?.aborted && (await anyToTotal(db))) {
+  while (!signal?.aborted && (await anyToTotal(db, after))) {
     const taken = await totalBatch(db);
     total += taken;
     if (taken === 0) break;
