@@ -17,7 +17,7 @@
 import { sql, type Transaction } from 'kysely';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
-import { catalogGroups, FOLD_LOCK, tidyGroups, zeroTotals, type ZeroGroups } from './groups.ts';
+import { catalogGroups, FOLD_LOCK, tidyGroups, TOTALS, zeroTotals, type Group, type ZeroGroups } from './groups.ts';
 
 /**
  * Queued plays totalled per statement: each costs a mark on its row and a share of a few upserts,
@@ -56,20 +56,20 @@ export const allTimeTotalsOf = (source: string) => sql`
     on conflict (user_id, track_id) do update set plays = stats_track_totals.plays + excluded.plays
     returning user_id, track_id, plays
   ),
-  artists as (
-    insert into stats_artist_totals (user_id, artist_id, plays)
-    select l.user_id, g.artist_id, sum(l.delta) from ${sql.table(source)} l join groups g using (track_id) where g.artist_id is not null
+  artists as (${groupTotals(source, 'artist')}),
+  albums as (${groupTotals(source, 'album')})`;
+
+/** The upsert of `source`'s changes into a group's all-time totals, by `groups`, returning (user_id, id, plays). */
+function groupTotals(source: string, group: Group) {
+  const table = sql.table(TOTALS[group]);
+  const column = sql.ref(`${group}_id`);
+  const id = sql.ref(`g.${group}_id`);
+  return sql`insert into ${table} (user_id, ${column}, plays)
+    select l.user_id, ${id}, sum(l.delta) from ${sql.table(source)} l join groups g using (track_id) where ${id} is not null
     group by 1, 2 having sum(l.delta) <> 0 order by 1, 2
-    on conflict (user_id, artist_id) do update set plays = stats_artist_totals.plays + excluded.plays
-    returning user_id, artist_id as id, plays
-  ),
-  albums as (
-    insert into stats_album_totals (user_id, album_id, plays)
-    select l.user_id, g.album_id, sum(l.delta) from ${sql.table(source)} l join groups g using (track_id) where g.album_id is not null
-    group by 1, 2 having sum(l.delta) <> 0 order by 1, 2
-    on conflict (user_id, album_id) do update set plays = stats_album_totals.plays + excluded.plays
-    returning user_id, album_id as id, plays
-  )`;
+    on conflict (user_id, ${column}) do update set plays = ${table}.plays + excluded.plays
+    returning user_id, ${column} as id, plays`;
+}
 
 /** The zero_totals column of a statement with allTimeTotalsOf's CTEs: track totals counted down to nothing. */
 export const zeroTrackTotals = sql`(select json_agg(json_build_object('user_id', user_id, 'track_id', track_id)) from totals where plays = 0) as zero_totals`;
