@@ -14,13 +14,14 @@ import { importPlays } from './web-profile.ts';
  * BENCH_HEAVY_PLAYS (100k) plays: at steady state (rollups rebuilt, queue empty), right after the
  * user imports BENCH_IMPORT_PLAYS more (the fold not yet run: the first visit pays whatever the
  * queue costs; the later ones come after the queue is analyzed and its plays added to the all-time
- * totals, as the server's fold job does before it folds), and once the fold job has taken them (and vacuumed the rollups, as it does after a
- * large drain). Cheaper than `web-profile` (no browser) and
- * without its cache: each round first writes a row the reads do not read, which moves the WAL
- * position heavy reads are cached under (src/toolkit/db/heavy-read.ts), so every call computes.
- * A user's first visit after an import is one sample, so it is taken after each of BENCH_IMPORTS
- * (3) imports, each folded before the next, and reported as their median and each one. Then, as a user of `earshot serve` would see it: BENCH_IMPORT_PLAYS more plays through Earshot's
- * importer while the fold runs every second as the server runs it, and the first visit once the
+ * totals, as the server's fold job does before it folds), and once the fold job has taken them
+ * (and vacuumed the rollups, as it does after a large drain). Cheaper than `web-profile` (no
+ * browser) and without its cache: each round first writes a row the reads do not read, which moves
+ * the WAL position heavy reads are cached under (src/toolkit/db/heavy-read.ts), so every call
+ * computes. A user's first visit after an import is one sample, so it is taken after each of
+ * BENCH_IMPORTS (3) imports, each folded before the next, and reported as their median and each
+ * one. Then, as a user of `earshot serve` would see it: BENCH_IMPORT_PLAYS more plays through
+ * Earshot's importer while the fold runs every second as the server runs it, and the first visit once the
  * import has answered (with how many changes the fold had left).
  */
 const CALLS = (did: string, tz: string) =>

@@ -4,9 +4,9 @@ import { isoDateTime } from '../../toolkit/schemas.ts';
 import { userFromActorParam } from '../auth/index.ts';
 import { songArt } from '../song-art.ts';
 import { LOCAL_DAY, LOCAL_HOUR, localTimeCounts, UTC_DAY } from './rollups/local-days.ts';
-import { ALL_TIME, exactSum, trackParts, trackPlays } from './rollups/reads.ts';
+import { ALL_TIME, exactSum, trackParts } from './rollups/reads.ts';
 import { windowPieces } from './rollups/pieces.ts';
-import { isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
+import { edgeTracks, groupedTracks, isRegrouping, readsMonthsOrDays, windowGroups } from './rollups/window-groups.ts';
 import type { Wrapped } from './schemas.ts';
 import { checkTimeZone, chooseTimeZone, withTimeZone } from './time-zone.ts';
 import { statsWindow, type Period, type StatsWindow } from './window.ts';
@@ -107,15 +107,17 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
   const zone = sql`${timeZone}::text`;
   // First and last play: one step down scrobbles_user_time_idx each.
   const inWindow = sql`scrobbles where user_id = ${userId} and listened_at >= ${start} and listened_at < ${end}`;
-  // Without whole years, the top songs rank the window's plays per track.
-  const perTrack = windowPieces(window.start, window.end).some((piece) => piece.source === 'y') ? undefined : trackPlays(userId, window);
+  // Without whole years, the top songs rank the window's plays per track: its months' rows, and the
+  // rest (the days and hours at its edges, the queue) read once for the sums and the top songs.
+  const edges = windowPieces(window.start, window.end).some((piece) => piece.source === 'y') ? undefined : edgeTracks(userId, window);
   const yearStart = new Date(Date.UTC(window.start.getUTCFullYear(), 0, 1));
   const before = { start: ALL_TIME.start, end: yearStart };
   return sql<Aggregates>`
-    with sums as materialized (
+    with ${edges ? sql`edges as materialized (${edges}),` : sql``}
+    sums as materialized (
       select dim, key, sum(plays)::int as plays, sum(measured)::int as measured,
         ${exactSum(sql`played_ms`)} as played_ms, ${exactSum(sql`unmeasured_ms`)} as unmeasured_ms
-      from (${windowGroups(userId, window, { regrouping })}) grouped group by 1, 2
+      from (${windowGroups(userId, window, { regrouping, ...(edges ? { tracks: sql`select * from edges` } : {}) })}) grouped group by 1, 2
     ),
     artist_counts as (select key::uuid as artist_id, plays as play_count from sums where dim = 'a' and plays > 0),
     album_counts as (select key::uuid as album_id, plays as play_count from sums where dim = 'l' and plays > 0),
@@ -124,7 +126,15 @@ function aggregatesQuery(userId: string, window: StatsWindow, timeZone: string, 
     totals as (select coalesce(t.plays, 0) as scrobbles, coalesce(t.measured, 0) as measured,
       ((coalesce(t.played_ms, 0) + coalesce(t.unmeasured_ms, 0)) / 60000)::int as minutes, (coalesce(t.played_ms, 0) / 60000)::int as measured_minutes
       from (select) one left join sums t on t.dim = 't'),
-    ${perTrack ? sql`track_counts as materialized (select track_id, plays as play_count from (${perTrack}) per_track),` : topSongCandidates(userId, window)}
+    ${
+      edges
+        ? sql`track_counts as materialized (
+            select track_id, sum(plays)::int as play_count
+            from (${sql.join([...groupedTracks(userId, window), sql`select track_id, plays from edges`], sql` union all `)}) c (track_id, plays)
+            group by 1 having sum(plays) > 0
+          ),`
+        : topSongCandidates(userId, window)
+    }
     -- An artist heard in the window is new unless their plays before it add up to any. First the
     -- UTC years before the window's (their group counts), counting of the changes still queued only
     -- plays leaving: an artist with plays left is settled whatever else is queued, and after a bulk

@@ -152,6 +152,16 @@ export function trackParts(userId: string, window: PlaysWindow): { main: RawBuil
 
 type TrackRow = { track_id: string; plays: number };
 
+/**
+ * A user's plays per track in the pieces of a window that `read` takes, as relations of (track_id,
+ * plays), not summed; the changes queued in them are not included (a reader adds them with the rest).
+ */
+export function pieceTracks(userId: string, window: PlaysWindow, read: (piece: Piece) => boolean): RawBuilder<TrackRow>[] {
+  return windowPieces(window.start, window.end)
+    .filter(read)
+    .map((piece) => piecePlays(userId, piece, 'plays').$castTo<TrackRow>());
+}
+
 /** Rollup grains, smallest first. */
 const GRAIN_RANK: Piece['source'][] = ['d', 'm', 'y'];
 

@@ -4,8 +4,8 @@
  * seconds, and until then every all-time read (a profile's counts, top lists, catalog play counts)
  * summed the import per track. Once a user has that many queued (TOTAL_AHEAD_AFTER), this step
  * adds queued plays to the all-time totals alone (per track, artist and album; stats_catalog_plays
- * follows the track totals by trigger), thousands a statement, and marks them `totalled`; the fold later counts them everywhere else and leaves the
- * totals be. All-time reads take only the rows not totalled (queuedRows, reads.ts) and skip the
+ * follows the track totals by trigger), thousands a statement, and marks them `totalled`; the fold
+ * later counts them everywhere else and leaves the totals be. All-time reads take only the rows not totalled (queuedRows, reads.ts) and skip the
  * queue when a user has none (anyUntotalled, queue-marks.ts). Window reads are unchanged: a
  * totalled row is in no window's rollups until folded.
  *

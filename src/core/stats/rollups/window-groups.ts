@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { settingsFor, type DB, type StatsGroupDim } from '../../../toolkit/db/index.ts';
 import { catalogGroups, groupDims } from './groups.ts';
 import { onePeriod, windowPieces, type Piece } from './pieces.ts';
-import { exactSum, listeningParts, periodsOf, type PlaysWindow, type QueuedChanges } from './reads.ts';
+import { exactSum, listeningParts, periodsOf, pieceTracks, type PlaysWindow, type QueuedChanges } from './reads.ts';
 
 /**
  * A window's plays per artist, album and genre, and in all, with their listening time: for
@@ -46,7 +46,7 @@ export function windowGroups(userId: string, window: PlaysWindow, options: Group
     ...pieces
       .filter((piece) => rollups && hasGroupCounts(piece))
       .flatMap((piece) => [groupCounts(userId, piece, options), ...(regrouping ? [pendingMoves(userId, piece, options)] : [])]),
-    ...(parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
+    ...(options.tracks ? [inGroups(options.tracks, options)] : parts.length > 0 ? [inGroups(sql.join(parts, sql` union all `), options)] : []),
   ];
   if (branches.length === 0)
     return sql`select null::"char" as dim, null::text as key, 0 as plays, 0 as measured, 0::bigint as played_ms, 0::bigint as unmeasured_ms where false`;
@@ -70,10 +70,31 @@ export interface GroupsOptions {
    * to such a bound.
    */
   queued?: QueuedChanges;
+  /**
+   * The window's plays per track outside its group counts, queued changes included, as (track_id,
+   * plays, measured, played_ms) (edgeTracks, for a reader that needs them itself too): read instead
+   * of those pieces and the queue.
+   */
+  tracks?: RawBuilder<unknown>;
   /** false: the queued changes alone, none of the rollups (to add to a sum read without them). */
   rollups?: false;
   regrouping: boolean;
 }
+
+/**
+ * A window's plays per track in its pieces without group counts (days, raw plays at the edges), with
+ * the changes queued in it, summed per track: (track_id, plays, measured, played_ms); for
+ * windowGroups' `tracks`. With groupedTracks' rows, all the window's plays per track.
+ */
+export function edgeTracks(userId: string, window: PlaysWindow): RawBuilder<{ track_id: string; plays: number }> {
+  const { parts } = listeningParts(userId, window, (piece) => !hasGroupCounts(piece));
+  if (parts.length === 0) return sql`select null::uuid as track_id, 0 as plays, 0 as measured, 0::bigint as played_ms where false`;
+  return sql`select track_id, sum(plays) as plays, sum(measured) as measured, ${exactSum(sql`played_ms`)} as played_ms
+    from (${sql.join(parts, sql` union all `)}) c (track_id, plays, measured, played_ms) group by 1`;
+}
+
+/** A window's plays per track in its pieces with group counts (whole years and months), as relations of (track_id, plays), not summed. */
+export const groupedTracks = (userId: string, window: PlaysWindow) => pieceTracks(userId, window, hasGroupCounts);
 
 /** The column whose value is each dimension's key. */
 const KEY_COLUMNS: Record<StatsGroupDim, RawBuilder<unknown>> = { a: sql`artist_id::text`, l: sql`album_id::text`, g: sql`genre`, t: sql`''` };
