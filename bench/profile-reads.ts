@@ -6,14 +6,13 @@ import { startBackgroundJobs } from '../src/toolkit/background.ts';
 import { benchBackends, median } from './harness.ts';
 import { importListens } from './import-throughput.ts';
 import { seedRealistic } from './seed.ts';
-import { importPlays } from './web-profile.ts';
 
 /**
  * The profile page's five API calls (profile, history, the last 30 days' Wrapped, plays per day,
  * listening clock), each timed alone over HTTP in this process, for a user with
  * BENCH_HEAVY_PLAYS (100k) plays: at steady state (rollups rebuilt, queue empty), right after the
- * user imports BENCH_IMPORT_PLAYS more (the fold not yet run: the first visit pays whatever the
- * queue costs; the later ones come after the queue is analyzed and its plays added to the all-time
+ * user imports BENCH_IMPORT_PLAYS more through Earshot's importer (the fold not yet run: the first
+ * visit pays whatever the queue costs; the later ones come after its plays are added to the all-time
  * totals, as the server's fold job does before it folds), and once the fold job has taken them
  * (and vacuumed the rollups, as it does after a large drain). Cheaper than `web-profile` (no
  * browser) and without its cache: each round first writes a row the reads do not read, which moves
@@ -86,11 +85,12 @@ export async function profileReadsBenchmark(): Promise<void> {
       let totalling = 0;
       for (let visit = 0; visit < imports; visit++) {
         // Each import four years older than the one before, so no play repeats another.
-        await importPlays(app.ctx.db, user.id, year - 4 * visit);
+        await importThroughImporter(app, user.id, year - 5 - 4 * visit);
         firstVisits.push(...(await rounds(1)));
         if (visit === 0) {
           // What the server's fold job does first, within seconds of the import: the queue analyzed
-          // (vacuum.ts), and its plays added to the all-time totals ahead of the fold (totals-ahead.ts).
+          // (vacuum.ts; the import's last batch has done so already), and its plays added to the
+          // all-time totals ahead of the fold (totals-ahead.ts).
           const started = performance.now();
           await analyzeGrownQueue(app.ctx.db);
           await totalAhead(app.ctx.db);
@@ -112,7 +112,7 @@ export async function profileReadsBenchmark(): Promise<void> {
       const jobs = startBackgroundJobs([statsFoldJob(app.ctx.db)], { jobRan: () => undefined });
       const started = performance.now();
       try {
-        await importThroughImporter(app, user.id, year);
+        await importThroughImporter(app, user.id, year - 20);
       } finally {
         await jobs.stop();
       }
@@ -128,11 +128,11 @@ export async function profileReadsBenchmark(): Promise<void> {
   }
 }
 
-/** BENCH_IMPORT_PLAYS plays of the seed's songs through the importer, older than importPlays' (from twenty years back), so none is a duplicate. */
-async function importThroughImporter(app: TestApp, userId: string, year: number): Promise<void> {
+/** BENCH_IMPORT_PLAYS plays of the seed's songs through the importer, over three years from the start of `fromYear`. */
+async function importThroughImporter(app: TestApp, userId: string, fromYear: number): Promise<void> {
   const count = Number(process.env.BENCH_IMPORT_PLAYS ?? 100_000);
   const tracks = await app.ctx.db.selectFrom('tracks').select(['artist', 'title']).orderBy('id').execute();
-  const from = Date.UTC(year - 20, 0, 1);
+  const from = Date.UTC(fromYear, 0, 1);
   const step = (3 * 365 * 86_400_000) / count;
   const listens = Array.from({ length: count }, (_, k) => {
     const { artist, title } = tracks[(k * 7919) % tracks.length]!;

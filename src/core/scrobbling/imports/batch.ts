@@ -19,6 +19,7 @@ import {
   type ListenTrack,
   type PreviewOutcome,
 } from '../ingest.ts';
+import { analyzeGrownQueue } from '../../stats/index.ts';
 import { listenProblem } from '../listen-rules.ts';
 import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
@@ -226,7 +227,14 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
   for (let attempt = 1; ; attempt++) {
     const matched = await matchBatch(db, config, valid);
     try {
-      return await storeInTurn(db, userId, batch, converted, valid, matched);
+      const result = await storeInTurn(db, userId, batch, converted, valid, matched);
+      // A bulk import leaves its plays queued for the fold; analyzed now, the reads that sum the
+      // queue meanwhile are planned for its size, and its rows are checked once, by the importer,
+      // before the user's first visit (vacuum.ts). The server's fold job does the same within a
+      // second, but an import by the CLI, or into a server whose job has not ticked yet, would
+      // leave the first visit to pay for both.
+      if (batch.complete) await analyzeGrownQueue(db);
+      return result;
     } catch (error) {
       if (!isForeignKeyViolation(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
     }

@@ -1,14 +1,16 @@
 /**
  * The fold job vacuums the rollups once it has folded enough changes, not before, and the statistics
- * read the same after; the fold analyzes a queue grown large, again only once it has doubled.
+ * read the same after; the fold analyzes a queue grown large, again only once it has doubled, and so
+ * does an import's last batch.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { importBatch } from '../../scrobbling/imports/batch.ts';
 import type { Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, statsFoldJob } from './fold.ts';
-import { analyzeGrownQueue } from './vacuum.ts';
+import { analyzeGrownQueue, QUEUE_ANALYZE_AFTER } from './vacuum.ts';
 import { assertPlayedCounts, createUser, FIRST, playInTurn, seedCatalog } from './rollups-testing.ts';
 
 /** `count` plays of `user`, one a minute from `from`, over the tracks in turn. */
@@ -62,6 +64,29 @@ for (const backend of testBackends()) {
       assert.equal(await queueAnalyzes(db), before + 2);
       assert.equal(await analyzeGrownQueue(db, 200), false, 'analyzed at this size already');
       await assertPlayedCounts(db, user, 'with the queue analyzed');
+    });
+
+    test("an import's last batch analyzes the queue it grew, its earlier batches do not", async () => {
+      const user = await createUser(db, 'cy');
+      const tracks = await db.selectFrom('tracks').select(['id', 'artist', 'title']).orderBy('title').limit(2).execute();
+      // The fold's own analyses (the test above) left the queue's size known; folded and
+      // truncated, it is unknown again, as after a server's steady state.
+      await foldAll(db);
+      await play(
+        db,
+        user,
+        tracks.map((track) => track.id),
+        QUEUE_ANALYZE_AFTER,
+        FIRST + 10 * 86_400_000,
+      );
+      const before = await queueAnalyzes(db);
+      const listen = (track: (typeof tracks)[number], at: number) => ({ artist: track.artist, title: track.title, listenedAt: new Date(at).toISOString() });
+      const batch = { fingerprint: 'f'.repeat(64), format: 'listenbrainz' as const, records: 1 };
+      await importBatch(db, { unmatchedScrobbles: 'skip' }, user, { ...batch, from: 0, listens: [listen(tracks[0]!, FIRST - 60_000)], complete: false });
+      assert.equal(await queueAnalyzes(db), before, 'not analyzed by a batch before the last');
+      await importBatch(db, { unmatchedScrobbles: 'skip' }, user, { ...batch, from: 1, listens: [listen(tracks[1]!, FIRST - 120_000)], complete: true });
+      assert.equal(await queueAnalyzes(db), before + 1, 'analyzed by the last batch');
+      await assertPlayedCounts(db, user, 'after the import');
     });
   });
 }
