@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from '../src/app/testing.ts';
-import { analyzeGrownQueue, rebuildRollups, statsFoldJob, totalAhead } from '../src/core/stats/index.ts';
+import { rebuildRollups, statsFoldJob, totalQueuedOf } from '../src/core/stats/index.ts';
 import { startBackgroundJobs } from '../src/toolkit/background.ts';
 import { benchBackends, median } from './harness.ts';
 import { importListens } from './import-throughput.ts';
@@ -10,18 +10,18 @@ import { seedRealistic } from './seed.ts';
 /**
  * The profile page's five API calls (profile, history, the last 30 days' Wrapped, plays per day,
  * listening clock), each timed alone over HTTP in this process, for a user with
- * BENCH_HEAVY_PLAYS (100k) plays: at steady state (rollups rebuilt, queue empty), right after the
- * user imports BENCH_IMPORT_PLAYS more through Earshot's importer (the fold not yet run: the first
- * visit pays whatever the queue costs; the later ones come after its plays are added to the all-time
- * totals, as the server's fold job does before it folds), and once the fold job has taken them
- * (and vacuumed the rollups, as it does after a large drain). Cheaper than `web-profile` (no
- * browser) and without its cache: each round first writes a row the reads do not read, which moves
- * the WAL position heavy reads are cached under (src/toolkit/db/heavy-read.ts), so every call
- * computes. A user's first visit after an import is one sample, so it is taken after each of
- * BENCH_IMPORTS (3) imports, each folded before the next, and reported as their median and each
- * one. Then, as a user of `earshot serve` would see it: BENCH_IMPORT_PLAYS more plays through
- * Earshot's importer while the fold runs every second as the server runs it, and the first visit once the
- * import has answered (with how many changes the fold had left).
+ * BENCH_HEAVY_PLAYS (100k) plays. Cheaper than `web-profile` (no browser) and without its cache:
+ * each round first writes a row the reads do not read, which moves the WAL position heavy reads
+ * are cached under (src/toolkit/db/heavy-read.ts), so every call computes. Phases:
+ * - steady state (rollups rebuilt, queue empty);
+ * - right after the user imports BENCH_IMPORT_PLAYS more through Earshot's importer while the fold
+ *   job runs every second, as `earshot serve` runs it (stopped once the import has answered, so
+ *   nothing more is folded or totalled meanwhile). A first visit is one sample, so it is taken
+ *   after each of BENCH_IMPORTS (3) imports, each folded before the next, and reported as their
+ *   median and each one; the later visits after the first import, and the visits once the fold
+ *   job has taken it (and vacuumed the rollups, as it does after a large drain), follow;
+ * - an import as `earshot import --direct` makes it, with no fold job beside it, and the first
+ *   visit after.
  */
 const CALLS = (did: string, tz: string) =>
   [
@@ -80,52 +80,55 @@ export async function profileReadsBenchmark(): Promise<void> {
       await rounds(1);
       const steady = await rounds(runs);
       const firstVisits: Record<string, number>[] = [];
-      let importedMore: Record<string, number>[] = [];
+      const imported: string[] = [];
+      let later: Record<string, number>[] = [];
       let folded: Record<string, number>[] = [];
-      let totalling = 0;
       for (let visit = 0; visit < imports; visit++) {
         // Each import four years older than the one before, so no play repeats another.
-        await importThroughImporter(app, user.id, year - 5 - 4 * visit);
+        imported.push(await importAsServed(app, user.id, year - 5 - 4 * visit));
         firstVisits.push(...(await rounds(1)));
-        if (visit === 0) {
-          // What the server's fold job does first, within seconds of the import: the queue analyzed
-          // (vacuum.ts; the import's last batch has done so already), and its plays added to the
-          // all-time totals ahead of the fold (totals-ahead.ts).
-          const started = performance.now();
-          await analyzeGrownQueue(app.ctx.db);
-          await totalAhead(app.ctx.db);
-          totalling = (performance.now() - started) / 1000;
-          importedMore = await rounds(runs - 1);
-        }
-        // As the server's fold job takes them: the fold, then (past 20k changes) the rollups vacuumed.
+        if (visit === 0) later = await rounds(runs - 1);
+        // The rest of the fold, as the server's job goes on with it (and, past 20k changes, the vacuum).
         await statsFoldJob(app.ctx.db).run(new AbortController().signal);
         if (visit === 0) folded = await rounds(runs);
       }
       console.log(`  ${backend.name}: steady state: ${summary(steady)}`);
       console.log(
-        `  ${backend.name}: first visit right after each of ${imports} imports: ${summary(firstVisits)} [slowest call each time: ${slowestEach(firstVisits)}]`,
+        `  ${backend.name}: first visit right after each of ${imports} imports through the importer, the fold job running: ${summary(firstVisits)} [slowest call each time: ${slowestEach(firstVisits)}] (${imported.join('; ')})`,
       );
-      console.log(
-        `  ${backend.name}: the visits after the first import's first, the queue analyzed and totalled (${totalling.toFixed(1)} s), not folded: ${summary(importedMore)}`,
-      );
+      console.log(`  ${backend.name}: the visits after the first import's first, before the rest of the fold: ${summary(later)}`);
       console.log(`  ${backend.name}: after the fold: ${summary(folded)}`);
-      const jobs = startBackgroundJobs([statsFoldJob(app.ctx.db)], { jobRan: () => undefined });
+      // As `earshot import --direct` makes it: no fold job beside it, its plays totalled once stored.
+      await importThroughImporter(app, user.id, year - 20);
       const started = performance.now();
-      try {
-        await importThroughImporter(app, user.id, year - 20);
-      } finally {
-        await jobs.stop();
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from stats_queue`.execute(app.ctx.db);
-      const served = await rounds(1);
+      await totalQueuedOf(app.ctx.db, user.id, Number.POSITIVE_INFINITY);
+      const totalling = (performance.now() - started) / 1000;
       console.log(
-        `  ${backend.name}: an import through the importer with the fold running (${seconds.toFixed(0)} s, ${rows[0]!.n} changes left to fold), first visit: ${summary(served)}`,
+        `  ${backend.name}: an import as \`earshot import --direct\` makes it (no fold job; its plays totalled at its end in ${totalling.toFixed(1)} s), first visit: ${summary(await rounds(1))}`,
       );
     } finally {
       await app.close();
     }
   }
+}
+
+/**
+ * An import through the importer while the fold job runs every second, as in `earshot serve`; the
+ * job stops when the import has answered, so the visits after it see what the import left: how
+ * long it took, what was left to fold, and what was left to total.
+ */
+async function importAsServed(app: TestApp, userId: string, fromYear: number): Promise<string> {
+  const jobs = startBackgroundJobs([statsFoldJob(app.ctx.db)], { jobRan: () => undefined });
+  const started = performance.now();
+  try {
+    await importThroughImporter(app, userId, fromYear);
+  } finally {
+    await jobs.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const { rows } = await sql<{ queued: number; untotalled: number }>`select count(*)::int as queued,
+    (count(*) filter (where not totalled))::int as untotalled from stats_queue`.execute(app.ctx.db);
+  return `${seconds.toFixed(0)} s, ${rows[0]!.queued} left to fold, ${rows[0]!.untotalled} to total`;
 }
 
 /** BENCH_IMPORT_PLAYS plays of the seed's songs through the importer, over three years from the start of `fromYear`. */

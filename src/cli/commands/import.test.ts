@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { openAppContext } from '../../app/server.ts';
+import { loadConfig } from '../../toolkit/config.ts';
 import { cliStorages, runCli, seedEmbeddedDatabase, startServe, stopServe } from '../testing.ts';
 import { seededPicker as random } from '../../toolkit/fuzz-testing.ts';
 import { zipArchive } from '../../core/scrobbling/imports/zip-testing.ts';
@@ -514,6 +517,16 @@ for (const storage of cliStorages('import')) {
       const direct = await earshot(['import', 'listenbrainz', export_, '--direct', '--user', 'importer']);
       assert.equal(direct.status, 0, direct.stderr);
       assert.match(direct.stdout, /30 records; this run stored 30, 0 duplicate, 0 ignored/);
+      // No fold job ran beside it: the import added its plays to the all-time totals itself.
+      const ctx = await openAppContext(loadConfig(env));
+      try {
+        const { rows } = await sql<{ untotalled: number }>`select coalesce(sum(queued - totalled), 0)::int as untotalled from stats_queue_users`.execute(
+          ctx.db,
+        );
+        assert.equal(rows[0]!.untotalled, 0);
+      } finally {
+        await ctx.close();
+      }
       const again = await earshot(['import', 'listenbrainz', export_, '--direct']);
       assert.equal(again.status, 0, again.stderr);
       assert.match(again.stdout, /Nothing to do\./);

@@ -23,12 +23,23 @@ function apiSink(server: string | undefined): ImportSink {
   };
 }
 
-/** The same batch function the server runs, on the database opened by this process (imported only then, see direct.ts). */
+/**
+ * The same batch function the server runs, on the database opened by this process (imported only
+ * then, see direct.ts). No server's fold job runs beside a direct import, so once it has stored
+ * everything the import adds its plays to the all-time totals itself (seconds for 100k plays): the
+ * profile reads as at steady state from the server's start, not only after the job's first turns.
+ */
 async function withDirectSink<T>(handle: string | undefined, run: (sink: ImportSink) => Promise<T>): Promise<T> {
   const { importBatch, importStatus } = await import('../../core/scrobbling/imports/batch.ts');
-  return withDirectUser(handle, (ctx, user) =>
-    run({ status: (fingerprint) => importStatus(ctx.db, user.id, fingerprint), send: (batch) => importBatch(ctx.db, ctx.config, user.id, batch) }),
-  );
+  const { totalQueuedOf } = await import('../../core/stats/index.ts');
+  return withDirectUser(handle, async (ctx, user) => {
+    const result = await run({
+      status: (fingerprint) => importStatus(ctx.db, user.id, fingerprint),
+      send: (batch) => importBatch(ctx.db, ctx.config, user.id, batch),
+    });
+    await totalQueuedOf(ctx.db, user.id, Number.POSITIVE_INFINITY);
+    return result;
+  });
 }
 
 function report(label: string, summary: ImportSummary, dryRun: boolean): void {

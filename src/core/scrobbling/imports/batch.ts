@@ -19,7 +19,7 @@ import {
   type ListenTrack,
   type PreviewOutcome,
 } from '../ingest.ts';
-import { analyzeGrownQueue } from '../../stats/index.ts';
+import { analyzeGrownQueue, totalQueuedOf } from '../../stats/index.ts';
 import { listenProblem } from '../listen-rules.ts';
 import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
@@ -228,17 +228,26 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
     const matched = await matchBatch(db, config, valid);
     try {
       const result = await storeInTurn(db, userId, batch, converted, valid, matched);
-      // A bulk import leaves its plays queued for the fold; analyzed now, the reads that sum the
-      // queue meanwhile are planned for its size, and its rows are checked once, by the importer,
-      // before the user's first visit (vacuum.ts). The server's fold job does the same within a
-      // second, but an import by the CLI, or into a server whose job has not ticked yet, would
-      // leave the first visit to pay for both.
-      if (batch.complete) await analyzeGrownQueue(db);
+      if (batch.complete) await settleQueue(db, userId);
       return result;
     } catch (error) {
       if (!isForeignKeyViolation(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * What an import's last batch does before it answers, so the user's first visit after it reads as
+ * at steady state. The server's fold job totals an import's plays while it arrives (totals-ahead.ts)
+ * and leaves the last second's worth: the import totals those itself, and then every all-time read
+ * skips the queue. And a bulk import leaves its plays queued for the fold: analyzed now, the reads
+ * that still sum the queue (windows over the imported years) are planned for its size, and its
+ * rows are checked once, here, not by the first read (vacuum.ts). An import with no fold job
+ * running (a CLI import into a stopped server's directory) leaves its totals to the job's first turn.
+ */
+async function settleQueue(db: Database, userId: string): Promise<void> {
+  await totalQueuedOf(db, userId);
+  await analyzeGrownQueue(db);
 }
 
 /** A batch's listens matched to the catalog: known songs in one snapshot and no lock, the others created in short transactions of their own (found again, never duplicated, if the batch fails after). */

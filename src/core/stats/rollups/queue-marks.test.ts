@@ -3,17 +3,18 @@
  * agrees with the queue and bounds its times, a user with nothing queued reads no queue, nor does a
  * window none of the user's queued plays can fall in, nor a read of plays leaving when none are
  * queued, nor an all-time read once the step ahead of the fold has totalled what is queued; a
- * queued play counts once before and after it is totalled and folded, and a drained queue's space
- * is reclaimed.
+ * queued play counts once before and after it is totalled and folded, an import's end totals its
+ * user's small rest, and a drained queue's space is reclaimed.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql, type RawBuilder } from 'kysely';
+import { importBatch } from '../../scrobbling/imports/batch.ts';
 import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { reclaimQueue } from './queue-marks.ts';
-import { totalAhead } from './totals-ahead.ts';
+import { TOTAL_AT_IMPORT_END, totalAhead, totalQueuedOf } from './totals-ahead.ts';
 import { ALL_TIME, listeningParts, trackPlays, type PlaysWindow } from './reads.ts';
 import { playInTurn } from './rollups-testing.ts';
 
@@ -172,6 +173,38 @@ for (const backend of testBackends()) {
       await foldAll(db);
       assert.equal(await readTotal(db, importer), left);
       assert.equal(await inYear(), left - (total - 3_500));
+      assert.deepEqual(await counted(db), { marks: [], queue: [] });
+    });
+
+    test("a user's own rest is totalled when it is small (an import's end), not when it is larger, and no other user's", async () => {
+      await foldAll(db);
+      await play(db, live, tracks, 30, Date.UTC(2007, 0, 1));
+      await play(db, importer, tracks, TOTAL_AT_IMPORT_END + 1, Date.UTC(2005, 0, 1));
+      assert.equal(await totalQueuedOf(db, importer), 0, 'more than an import leaves behind a fold job: left to the job');
+      await totalAhead(db, undefined, 1);
+      const total = await rawTotal(db, importer);
+      await play(db, importer, tracks, 40, Date.UTC(2004, 0, 1));
+      assert.ok(scanned(await queueScans(db, importer, ALL_TIME)));
+      assert.equal(await totalQueuedOf(db, live), 0, 'already totalled above');
+      assert.equal(await totalQueuedOf(db, importer), 40);
+      await agree(db);
+      assert.ok(!scanned(await queueScans(db, importer, ALL_TIME)));
+      assert.equal(await readTotal(db, importer), total + 40);
+      await play(db, live, tracks, 5, Date.UTC(2007, 5, 1));
+      assert.equal(await totalQueuedOf(db, importer), 0, 'nothing of its own left');
+      assert.ok(scanned(await queueScans(db, live, ALL_TIME)), "another user's rows stay untotalled");
+      // An import's last batch totals its user's rest; the batches before it do not.
+      const batch = { fingerprint: 'e'.repeat(64), format: 'listenbrainz' as const, records: 1 };
+      const listen = (at: number) => [
+        { artist: 'Artist', title: 'Track 1', listenedAt: new Date(at).toISOString(), submitted: { artist: 'Artist', title: 'Track 1' } },
+      ];
+      await importBatch(db, { unmatchedScrobbles: 'store' }, importer, { ...batch, from: 0, listens: listen(Date.UTC(2003, 0, 1)), complete: false });
+      assert.ok(scanned(await queueScans(db, importer, ALL_TIME)));
+      await importBatch(db, { unmatchedScrobbles: 'store' }, importer, { ...batch, from: 1, listens: listen(Date.UTC(2003, 0, 2)), complete: true });
+      assert.ok(!scanned(await queueScans(db, importer, ALL_TIME)));
+      await agree(db);
+      await foldAll(db);
+      for (const user of [importer, live]) assert.equal(await readTotal(db, user), await rawTotal(db, user));
       assert.deepEqual(await counted(db), { marks: [], queue: [] });
     });
 

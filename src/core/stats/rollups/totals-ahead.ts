@@ -89,13 +89,17 @@ interface Totalled extends ZeroGroups {
 }
 
 /**
- * Marks up to BATCH queued rows not yet totalled and adds them to the all-time totals, in one
- * statement; rows of users deleted since are marked and added nowhere, as the fold drops them.
+ * Marks up to BATCH queued rows not yet totalled (of one user, or of anyone) and adds them to the
+ * all-time totals, in one statement; rows of users deleted since are marked and added nowhere, as
+ * the fold drops them.
  */
-const takeAndTotal = sql<Totalled>`
+const takeAndTotal = (userId: string | undefined) => sql<Totalled>`
   with taken as (
     update stats_queue set totalled = true
-    where ctid = any(array(select ctid from stats_queue where not totalled limit ${BATCH} for update skip locked))
+    where ctid = any(array(
+      select ctid from stats_queue where not totalled ${userId === undefined ? sql`` : sql`and user_id = ${userId}`}
+      limit ${BATCH} for update skip locked
+    ))
     returning user_id, track_id, delta
   ),
   live as (select t.* from taken t where exists (select 1 from users u where u.id = t.user_id)),
@@ -112,12 +116,15 @@ async function countTotalled(tx: Transaction<DB>, takenByUser: { user_id: string
   await sql`update stats_queue_users m set totalled = least(m.queued, m.totalled + z.taken) from ${taken} where m.user_id = z.user_id`.execute(tx);
 }
 
-/** Totals one batch; answers how many queued rows it marked (0 when every queued row is totalled, or being folded or totalled elsewhere). */
-export async function totalBatch(db: Database): Promise<number> {
+/**
+ * Totals one batch, of `userId`'s rows or anyone's; answers how many queued rows it marked (0 when
+ * every such row is totalled, or being folded or totalled elsewhere).
+ */
+export async function totalBatch(db: Database, userId?: string): Promise<number> {
   return asHeavyWork(() =>
     inTransaction(db, async (tx) => {
       await sql`select pg_advisory_xact_lock(${FOLD_LOCK}::bigint), set_config('jit', 'off', true)`.execute(tx);
-      const { rows } = await takeAndTotal.execute(tx);
+      const { rows } = await takeAndTotal(userId).execute(tx);
       const totalled = rows[0]!;
       await tidyTrackTotals(tx, totalled.zero_totals);
       await tidyGroups(tx, totalled);
@@ -151,5 +158,32 @@ export async function totalAhead(db: Database, signal?: AbortSignal, after = TOT
     total += taken;
     if (taken === 0) break;
   }
+  return total;
+}
+
+/**
+ * The plays a user's import may total itself when it ends: up to two steps' worth, a few tenths of
+ * a second. A server's fold job totals an import as it arrives and leaves about that much behind
+ * (below TOTAL_AHEAD_AFTER, plus the batches in flight); a larger rest means no job has run (a CLI
+ * import into a stopped server's directory), and waiting for it would add seconds to the import.
+ */
+export const TOTAL_AT_IMPORT_END = 2 * BATCH;
+
+/**
+ * Totals `userId`'s queued plays not yet totalled, when there are at most `atMost` of them (counted
+ * in stats_queue_users, not the queue); answers how many it totalled. Afterwards their all-time
+ * reads skip the queue (anyUntotalled), so a profile visited right after an import reads as at
+ * steady state; anything larger is left to the fold job.
+ */
+export async function totalQueuedOf(db: Database, userId: string, atMost = TOTAL_AT_IMPORT_END): Promise<number> {
+  const row = await db
+    .selectFrom('stats_queue_users')
+    .select((eb) => eb('queued', '-', eb.ref('totalled')).as('left'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const left = Number(row?.left ?? 0);
+  if (left === 0 || left > atMost) return 0;
+  let total = 0;
+  for (let taken = BATCH; taken > 0; total += taken) taken = await totalBatch(db, userId);
   return total;
 }

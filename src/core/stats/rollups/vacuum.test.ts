@@ -80,12 +80,23 @@ for (const backend of testBackends()) {
         FIRST + 10 * 86_400_000,
       );
       const before = await queueAnalyzes(db);
-      const listen = (track: (typeof tracks)[number], at: number) => ({ artist: track.artist, title: track.title, listenedAt: new Date(at).toISOString() });
+      const listen = ({ artist, title }: (typeof tracks)[number], at: number) => ({
+        artist,
+        title,
+        listenedAt: new Date(at).toISOString(),
+        submitted: { artist, title },
+      });
       const batch = { fingerprint: 'f'.repeat(64), format: 'listenbrainz' as const, records: 1 };
       await importBatch(db, { unmatchedScrobbles: 'skip' }, user, { ...batch, from: 0, listens: [listen(tracks[0]!, FIRST - 60_000)], complete: false });
       assert.equal(await queueAnalyzes(db), before, 'not analyzed by a batch before the last');
       await importBatch(db, { unmatchedScrobbles: 'skip' }, user, { ...batch, from: 1, listens: [listen(tracks[1]!, FIRST - 120_000)], complete: true });
       assert.equal(await queueAnalyzes(db), before + 1, 'analyzed by the last batch');
+      assert.equal(
+        await sql<{ n: number }>`select count(*)::int as n from scrobbles where user_id = ${user} and source like 'import:%'`
+          .execute(db)
+          .then((r) => r.rows[0]!.n),
+        2,
+      );
       await assertPlayedCounts(db, user, 'after the import');
     });
   });
