@@ -4,4 +4,4 @@ export { rebuildRollups } from './rollups/rebuild.ts';
 export { analyzeGrownQueue } from './rollups/vacuum.ts';
 export { ALL_TIME, trackPlays, type PlaysWindow } from './rollups/reads.ts';
 export { playedCounts } from './rollups/ranked-totals.ts';
-export { totalAhead, totalQueuedOf } from './rollups/totals-ahead.ts';
+export { totalAhead, totalAtImportEnd, totalQueuedOf } from './rollups/totals-ahead.ts';

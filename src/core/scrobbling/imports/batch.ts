@@ -19,7 +19,7 @@ import {
   type ListenTrack,
   type PreviewOutcome,
 } from '../ingest.ts';
-import { analyzeGrownQueue, totalQueuedOf } from '../../stats/index.ts';
+import { analyzeGrownQueue, totalAtImportEnd, totalQueuedOf } from '../../stats/index.ts';
 import { listenProblem } from '../listen-rules.ts';
 import { ImportListen, type ImportBatch, type ImportBatchResult, type ImportStatus } from './schemas.ts';
 
@@ -228,7 +228,7 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
     const matched = await matchBatch(db, config, valid);
     try {
       const result = await storeInTurn(db, userId, batch, converted, valid, matched);
-      if (batch.complete) await settleQueue(db, userId);
+      if (batch.complete) await settleQueue(db, userId, result.status.stored);
       return result;
     } catch (error) {
       if (!isForeignKeyViolation(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
@@ -238,15 +238,15 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
 
 /**
  * What an import's last batch does before it answers, so the user's first visit after it reads as
- * at steady state. The server's fold job totals an import's plays while it arrives (totals-ahead.ts)
- * and leaves the last second's worth: the import totals those itself, and then every all-time read
- * skips the queue. And a bulk import leaves its plays queued for the fold: analyzed now, the reads
- * that still sum the queue (windows over the imported years) are planned for its size, and its
- * rows are checked once, here, not by the first read (vacuum.ts). An import with no fold job
- * running (a CLI import into a stopped server's directory) leaves its totals to the job's first turn.
+ * at steady state. A server's fold job totals an import's plays while they arrive (totals-ahead.ts),
+ * a second or so behind: the import totals that rest itself (totalAtImportEnd), and then every
+ * all-time read skips the queue. And it analyzes the queue it grew, so the reads that still sum it
+ * (windows over the imported years) are planned for its size, and its rows are checked here, not
+ * by the first read (vacuum.ts). With no fold job beside it the rest is the whole import, which is
+ * left to the job (or, for `earshot import --direct`, totalled by the CLI once it is done).
  */
-async function settleQueue(db: Database, userId: string): Promise<void> {
-  await totalQueuedOf(db, userId);
+async function settleQueue(db: Database, userId: string, storedPlays: number): Promise<void> {
+  await totalQueuedOf(db, userId, totalAtImportEnd(storedPlays));
   await analyzeGrownQueue(db);
 }
 

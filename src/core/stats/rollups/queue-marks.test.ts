@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '../../../toolkit/db/index.ts';
 import { testBackends } from '../../../toolkit/db/testing.ts';
 import { foldAll, foldBatch } from './fold.ts';
 import { reclaimQueue } from './queue-marks.ts';
-import { TOTAL_AT_IMPORT_END, totalAhead, totalQueuedOf } from './totals-ahead.ts';
+import { totalAhead, totalAtImportEnd, totalQueuedOf } from './totals-ahead.ts';
 import { ALL_TIME, listeningParts, trackPlays, type PlaysWindow } from './reads.ts';
 import { playInTurn } from './rollups-testing.ts';
 
@@ -179,19 +179,19 @@ for (const backend of testBackends()) {
     test("a user's own rest is totalled when it is small (an import's end), not when it is larger, and no other user's", async () => {
       await foldAll(db);
       await play(db, live, tracks, 30, Date.UTC(2007, 0, 1));
-      await play(db, importer, tracks, TOTAL_AT_IMPORT_END + 1, Date.UTC(2005, 0, 1));
-      assert.equal(await totalQueuedOf(db, importer), 0, 'more than an import leaves behind a fold job: left to the job');
+      await play(db, importer, tracks, totalAtImportEnd(0) + 1, Date.UTC(2005, 0, 1));
+      assert.equal(await totalQueuedOf(db, importer, totalAtImportEnd(0)), 0, 'more than a fold job leaves behind an import: left to the job');
       await totalAhead(db, undefined, 1);
       const total = await rawTotal(db, importer);
       await play(db, importer, tracks, 40, Date.UTC(2004, 0, 1));
       assert.ok(scanned(await queueScans(db, importer, ALL_TIME)));
-      assert.equal(await totalQueuedOf(db, live), 0, 'already totalled above');
-      assert.equal(await totalQueuedOf(db, importer), 40);
+      assert.equal(await totalQueuedOf(db, live, totalAtImportEnd(0)), 0, 'already totalled above');
+      assert.equal(await totalQueuedOf(db, importer, totalAtImportEnd(0)), 40);
       await agree(db);
       assert.ok(!scanned(await queueScans(db, importer, ALL_TIME)));
       assert.equal(await readTotal(db, importer), total + 40);
       await play(db, live, tracks, 5, Date.UTC(2007, 5, 1));
-      assert.equal(await totalQueuedOf(db, importer), 0, 'nothing of its own left');
+      assert.equal(await totalQueuedOf(db, importer, totalAtImportEnd(0)), 0, 'nothing of its own left');
       assert.ok(scanned(await queueScans(db, live, ALL_TIME)), "another user's rows stay untotalled");
       // An import's last batch totals its user's rest; the batches before it do not.
       const batch = { fingerprint: 'e'.repeat(64), format: 'listenbrainz' as const, records: 1 };

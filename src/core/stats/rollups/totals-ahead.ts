@@ -162,12 +162,13 @@ export async function totalAhead(db: Database, signal?: AbortSignal, after = TOT
 }
 
 /**
- * The plays a user's import may total itself when it ends: up to two steps' worth, a few tenths of
- * a second. A server's fold job totals an import as it arrives and leaves about that much behind
- * (below TOTAL_AHEAD_AFTER, plus the batches in flight); a larger rest means no job has run (a CLI
- * import into a stopped server's directory), and waiting for it would add seconds to the import.
+ * The plays an import may leave untotalled and still total itself when it ends: two steps' worth,
+ * or a quarter of what it stored. A server's fold job totals an import while it arrives and stays
+ * behind it by about a second's worth (~20k plays on PGlite, where the two share one thread); a
+ * rest near the whole import means no job ran beside it (a CLI import into a stopped server's
+ * directory, the import benchmark), and totalling all of it would add about half the import's time.
  */
-export const TOTAL_AT_IMPORT_END = 2 * BATCH;
+export const totalAtImportEnd = (storedPlays: number) => Math.max(2 * BATCH, Math.floor(storedPlays / 4));
 
 /**
  * Totals `userId`'s queued plays not yet totalled, when there are at most `atMost` of them (counted
@@ -175,7 +176,7 @@ export const TOTAL_AT_IMPORT_END = 2 * BATCH;
  * reads skip the queue (anyUntotalled), so a profile visited right after an import reads as at
  * steady state; anything larger is left to the fold job.
  */
-export async function totalQueuedOf(db: Database, userId: string, atMost = TOTAL_AT_IMPORT_END): Promise<number> {
+export async function totalQueuedOf(db: Database, userId: string, atMost: number): Promise<number> {
   const row = await db
     .selectFrom('stats_queue_users')
     .select((eb) => eb('queued', '-', eb.ref('totalled')).as('left'))
@@ -184,6 +185,9 @@ export async function totalQueuedOf(db: Database, userId: string, atMost = TOTAL
   const left = Number(row?.left ?? 0);
   if (left === 0 || left > atMost) return 0;
   let total = 0;
-  for (let taken = BATCH; taken > 0; total += taken) taken = await totalBatch(db, userId);
-  return total;
+  for (;;) {
+    const taken = await totalBatch(db, userId);
+    if (taken === 0) return total;
+    total += taken;
+  }
 }
