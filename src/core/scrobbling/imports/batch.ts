@@ -224,12 +224,25 @@ export async function importBatch(db: Database, config: Pick<Config, 'unmatchedS
   // and costs no snapshot; the storing transaction checks again under the checkpoint's lock.
   checkBatchCanFit(await readCheckpoint(db, userId, batch.fingerprint), batch);
   const { converted, valid } = toListens(batch.listens);
+  const result = await matchAndStore(db, config, userId, batch, converted, valid);
+  // Once the batch has committed, outside the retries that match and store it again.
+  if (batch.complete) await settleQueue(db, userId, result.status.stored);
+  return result;
+}
+
+/** The batch's listens matched and stored, matched again when a catalog edit removed a matched track meanwhile. */
+async function matchAndStore(
+  db: Database,
+  config: Pick<Config, 'unmatchedScrobbles'>,
+  userId: string,
+  batch: ImportBatch,
+  converted: readonly (Listen | string)[],
+  valid: readonly Listen[],
+): Promise<ImportBatchResult> {
   for (let attempt = 1; ; attempt++) {
     const matched = await matchBatch(db, config, valid);
     try {
-      const result = await storeInTurn(db, userId, batch, converted, valid, matched);
-      if (batch.complete) await settleQueue(db, userId, result.status.stored);
-      return result;
+      return await storeInTurn(db, userId, batch, converted, valid, matched);
     } catch (error) {
       if (!isForeignKeyViolation(error) || attempt >= TRANSACTION_ATTEMPTS) throw error;
     }
