@@ -50,19 +50,37 @@ export const anyQueued = (userId: string | null, span?: { from: Date; to: Date }
 export const anyUntotalled = (userId: string | null): RawBuilder<boolean> =>
   sql`exists (select 1 from stats_queue_users where ${userId === null ? sql`true` : sql`user_id = ${userId}`} and queued > totalled)`;
 
+/** Rows taken per user from the queue by a fold or the step ahead of it, as a JSON recordset `z`. */
+const takenRecordset = (rows: object[], columns: RawBuilder<unknown>) => sql`json_to_recordset(${JSON.stringify(rows)}::json) z ${columns}`;
+
 /**
- * Counts down what one fold took (rows per user), in the fold's transaction. The rows are locked
- * in key order first, as the triggers upsert them, so folds and writers never deadlock on them;
- * a count that reaches zero goes (the check keeps it positive). Were the count ever short (the
- * triggers disabled by hand), it goes rather than block the fold on the check.
+ * Locks the per-user counts of the users in `taken` in key order, as the triggers upsert them, so
+ * folds, the step ahead of the fold and writers never deadlock on them.
+ */
+const lockCounts = (tx: Transaction<DB>, taken: RawBuilder<unknown>) =>
+  sql`select 1 from stats_queue_users where user_id in (select user_id from ${taken}) order by user_id for update`.execute(tx);
+
+/**
+ * Counts down what one fold took (rows per user, and how many of them were totalled), in the fold's
+ * transaction, the rows locked first (lockCounts); a count that reaches zero goes (the check keeps
+ * it positive). Were the count ever short (the triggers disabled by hand), it goes rather than
+ * block the fold on the check.
  */
 export async function countDown(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number; totalled: number }[] | null): Promise<void> {
   if (!takenByUser) return;
-  const taken = sql`json_to_recordset(${JSON.stringify(takenByUser)}::json) z (user_id uuid, taken bigint, totalled bigint)`;
-  await sql`select 1 from stats_queue_users where user_id in (select user_id from ${taken}) order by user_id for update`.execute(tx);
+  const taken = takenRecordset(takenByUser, sql`(user_id uuid, taken bigint, totalled bigint)`);
+  await lockCounts(tx, taken);
   await sql`delete from stats_queue_users m using ${taken} where m.user_id = z.user_id and m.queued <= z.taken`.execute(tx);
   await sql`update stats_queue_users m set queued = m.queued - z.taken, totalled = greatest(0, least(m.queued - z.taken, m.totalled - z.totalled))
     from ${taken} where m.user_id = z.user_id and m.queued > z.taken`.execute(tx);
+}
+
+/** Adds what one step ahead of the fold marked (rows per user) to each user's count of totalled rows, the rows locked first (lockCounts). */
+export async function countTotalled(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number }[] | null): Promise<void> {
+  if (!takenByUser) return;
+  const taken = takenRecordset(takenByUser, sql`(user_id uuid, taken bigint)`);
+  await lockCounts(tx, taken);
+  await sql`update stats_queue_users m set totalled = least(m.queued, m.totalled + z.taken) from ${taken} where m.user_id = z.user_id`.execute(tx);
 }
 
 /**

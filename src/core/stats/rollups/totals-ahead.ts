@@ -18,6 +18,7 @@ import { sql, type Transaction } from 'kysely';
 import { inTransaction, type Database, type DB } from '../../../toolkit/db/index.ts';
 import { asHeavyWork } from '../../../toolkit/db/pglite-pool.ts';
 import { catalogGroups, FOLD_LOCK, tidyGroups, TOTALS, zeroTotals, type Group, type ZeroGroups } from './groups.ts';
+import { countTotalled } from './queue-marks.ts';
 
 /**
  * Queued plays totalled per statement: each costs a mark on its row and a share of a few upserts,
@@ -107,14 +108,6 @@ const takeAndTotal = (userId: string | undefined) => sql<Totalled>`
   ${allTimeTotalsOf('live')}
   select (select count(*)::int from taken) as taken, ${zeroTrackTotals}, ${zeroTotals},
     (select json_agg(json_build_object('user_id', user_id, 'taken', n)) from (select user_id, count(*) as n from taken group by 1) t) as taken_by_user`;
-
-/** Adds what one step marked to each user's count of totalled rows, the rows locked in key order first, as the triggers and countDown lock them. */
-async function countTotalled(tx: Transaction<DB>, takenByUser: { user_id: string; taken: number }[] | null): Promise<void> {
-  if (!takenByUser) return;
-  const taken = sql`json_to_recordset(${JSON.stringify(takenByUser)}::json) z (user_id uuid, taken bigint)`;
-  await sql`select 1 from stats_queue_users where user_id in (select user_id from ${taken}) order by user_id for update`.execute(tx);
-  await sql`update stats_queue_users m set totalled = least(m.queued, m.totalled + z.taken) from ${taken} where m.user_id = z.user_id`.execute(tx);
-}
 
 /**
  * Totals one batch, of `userId`'s rows or anyone's; answers how many queued rows it marked (0 when
