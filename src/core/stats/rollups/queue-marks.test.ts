@@ -65,6 +65,10 @@ async function queueScans(db: Database, user: string, window: PlaysWindow, read:
 /** `user`'s queued plays leaving in `window` (the only rows such a read takes), as (track_id, plays). */
 const leavingPlays = (user: string, window: PlaysWindow) => listeningParts(user, window, () => false, 'removals').parts[0]!;
 
+/** Deletes `user`'s plays before `at` (ms), which queues their removals. */
+const deletePlaysBefore = (db: Database, user: string, at: number) =>
+  db.deleteFrom('scrobbles').where('user_id', '=', user).where('listened_at', '<', new Date(at)).execute();
+
 const scanned = (lines: string[]) => lines.length > 0 && lines.some((line) => !line.includes('never executed'));
 
 async function rawTotal(db: Database, user: string): Promise<number> {
@@ -121,11 +125,7 @@ for (const backend of testBackends()) {
       }
       assert.deepEqual(await counted(db), { marks: [], queue: [] });
       // Deletions and re-pointing queue -1 rows too; re-timing one user's plays onto another's moves both counts.
-      await db
-        .deleteFrom('scrobbles')
-        .where('user_id', '=', importer)
-        .where('listened_at', '<', new Date(Date.UTC(2023, 1, 1)))
-        .execute();
+      await deletePlaysBefore(db, importer, Date.UTC(2023, 1, 1));
       await sql`update scrobbles set track_id = ${tracks[0]!} where user_id = ${importer} and listened_at < ${new Date(Date.UTC(2023, 2, 1))}`.execute(db);
       await sql`update scrobbles set user_id = ${live} where user_id = ${importer} and listened_at < ${new Date(Date.UTC(2023, 3, 1))}`.execute(db);
       await agree(db);
@@ -155,11 +155,7 @@ for (const backend of testBackends()) {
       assert.equal(await readTotal(db, importer), total);
       assert.equal(await inYear(), 3_500);
       // A deletion queues removals not totalled: all-time reads take them from the queue until the next step.
-      await db
-        .deleteFrom('scrobbles')
-        .where('user_id', '=', importer)
-        .where('listened_at', '<', new Date(Date.UTC(2022, 1, 1)))
-        .execute();
+      await deletePlaysBefore(db, importer, Date.UTC(2022, 1, 1));
       const left = await rawTotal(db, importer);
       assert.ok(scanned(await queueScans(db, importer, ALL_TIME)));
       assert.equal(await readTotal(db, importer), left);
@@ -245,11 +241,7 @@ for (const backend of testBackends()) {
       await agree(db);
       assert.equal(scanned(await queueScans(db, importer, window, leavingPlays(importer, window))), false);
       assert.equal(await leaving(), 0);
-      await db
-        .deleteFrom('scrobbles')
-        .where('user_id', '=', importer)
-        .where('listened_at', '<', new Date(Date.UTC(2015, 0, 2)))
-        .execute();
+      await deletePlaysBefore(db, importer, Date.UTC(2015, 0, 2));
       await agree(db);
       assert.ok(scanned(await queueScans(db, importer, window, leavingPlays(importer, window))));
       assert.equal(await leaving(), -24);
